@@ -1,0 +1,43 @@
+"""One family of errors for every broken rule, each naming its rule in RULES.md."""
+
+from __future__ import annotations
+
+
+class RulesError(ValueError):
+    """A rule of the game (R1–R28) was broken; ``str()`` is a sentence a player understands."""
+
+    rule: str = ""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        if rule is not None:
+            self.rule = rule
+        super().__init__(message)
+
+    @property
+    def message(self) -> str:
+        """The player-facing sentence, ending with the rule number."""
+        return str(self)
+
+
+class ConfigError(RulesError):
+    """The table or game set-up is impossible (players, schedule, options: R4, R7–R11)."""
+
+
+class ScheduleError(RulesError):
+    """A hand's cards or dealer do not follow the schedule (R24)."""
+
+
+class BidError(RulesError):
+    """A bid is out of range or out of turn (R13, R22)."""
+
+
+class TrickError(RulesError):
+    """Tricks taken do not fit the cards dealt (R23)."""
+
+
+class PlayError(RulesError):
+    """A card may not be played now (R14–R18)."""
+
+
+class OrderError(RulesError):
+    """Things were recorded or done in the wrong order (R25)."""

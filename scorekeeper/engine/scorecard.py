@@ -1,0 +1,247 @@
+"""What the scorer checks (R22–R25) and the scorecard every page, PDF and API answer shows (R19–R28)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .cards import Suit
+from .errors import BidError, OrderError, ScheduleError, TrickError
+from .rules import Rules, dealer_of
+from .scoring import Outcome, outcome, points
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """What the scorer wrote down for one hand; ``None`` where nothing is recorded yet.
+
+    ``cards`` and ``dealer`` are optional claims (from an imported file) checked against R24.
+    """
+
+    bids: tuple[int, ...] | None = None
+    tricks: tuple[int, ...] | None = None
+    trump: Suit | None = None
+    cards: int | None = None
+    dealer: int | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Both bids and tricks recorded (R25)."""
+        return self.bids is not None and self.tricks is not None
+
+
+def _who(seat: int, names: Sequence[str] | None) -> str:
+    return names[seat] if names else f"Seat {seat}"
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_bids(rules: Rules, number: int, bids: Sequence[object], names: Sequence[str] | None = None) -> tuple[int, ...]:
+    """Check a hand's bids against R13/R22 and return them; raise :class:`BidError` naming the player.
+
+    >>> check_bids(Rules(3), 2, [2, 6, 4])
+    (2, 6, 4)
+    """
+    cards = rules.cards_in_hand(number)
+    low = rules.min_bid()
+    if len(bids) != rules.players:
+        raise BidError(f"Hand {number} needs {rules.players} bids, one per player, not {len(bids)} (R22).", "R22")
+    for seat, bid in enumerate(bids):
+        who = _who(seat, names)
+        if not _whole(bid):
+            raise BidError(f"{who}'s bid must be a whole number, not {bid!r} (R22).", "R22")
+        assert isinstance(bid, int)
+        if bid > cards:
+            raise BidError(
+                f"{who} bid {bid}, but only {cards} cards were dealt in hand {number} (R22).", "R22"
+            )
+        if bid < low:
+            reason = "bids start at 0" if low == 0 else "every bid is at least 1 (zero bids are off)"
+            raise BidError(f"{who} bid {bid}, but {reason} (R13, R22).", "R22")
+    return tuple(int(b) for b in bids)  # type: ignore[call-overload]
+
+
+def check_tricks(rules: Rules, number: int, tricks: Sequence[object], names: Sequence[str] | None = None) -> tuple[int, ...]:
+    """Check tricks taken against R23 and return them; raise :class:`TrickError` with the numbers.
+
+    >>> try:
+    ...     check_tricks(Rules(3), 2, [2, 7, 2])
+    ... except TrickError as error:
+    ...     print(error.rule, error)
+    R23 Tricks add up to 11, but 12 cards were dealt in hand 2 (R23).
+    """
+    cards = rules.cards_in_hand(number)
+    if len(tricks) != rules.players:
+        raise TrickError(f"Hand {number} needs {rules.players} trick counts, one per player, not {len(tricks)} (R23).", "R23")
+    for seat, taken in enumerate(tricks):
+        who = _who(seat, names)
+        if not _whole(taken):
+            raise TrickError(f"{who}'s tricks must be a whole number, not {taken!r} (R23).", "R23")
+        assert isinstance(taken, int)
+        if not 0 <= taken <= cards:
+            raise TrickError(
+                f"{who} took {taken} tricks, but hand {number} had {cards} cards dealt (R23).", "R23"
+            )
+    total = sum(tricks)  # type: ignore[arg-type]
+    if total != cards:
+        raise TrickError(f"Tricks add up to {total}, but {cards} cards were dealt in hand {number} (R23).", "R23")
+    return tuple(int(t) for t in tricks)  # type: ignore[call-overload]
+
+
+def check_records(
+    rules: Rules, first_dealer: int, records: Sequence[HandRecord], names: Sequence[str] | None = None
+) -> None:
+    """Check a whole scoresheet: schedule and dealer (R24), ranges (R22, R23) and order (R25)."""
+    if not 0 <= first_dealer < rules.players:
+        raise ScheduleError(f"The first dealer must be one of the {rules.players} seats, not {first_dealer!r} (R6).", "R6")
+    if len(records) > rules.hand_count:
+        raise ScheduleError(f"This game has {rules.hand_count} hands, not {len(records)} (R7, R8, R24).", "R24")
+    open_from: int | None = None
+    for number, record in enumerate(records, start=1):
+        cards = rules.cards_in_hand(number)
+        if record.cards is not None and record.cards != cards:
+            raise ScheduleError(f"Hand {number} must deal {cards} cards, not {record.cards} (R24).", "R24")
+        dealer = dealer_of(number, first_dealer, rules.players)
+        if record.dealer is not None and record.dealer != dealer:
+            raise ScheduleError(
+                f"Hand {number} is dealt by {_who(dealer, names)}, not {_who(record.dealer, names)}: "
+                "the deal passes left (R5, R24).",
+                "R24",
+            )
+        if record.tricks is not None and record.bids is None:
+            raise OrderError(f"Hand {number} has tricks but no bids: bids come first (R25).", "R25")
+        if record.bids is not None:
+            if open_from is not None:
+                raise OrderError(
+                    f"Hand {number} has entries, but hand {open_from} is not complete (R25).", "R25"
+                )
+            check_bids(rules, number, record.bids, names)
+        if record.tricks is not None:
+            check_tricks(rules, number, record.tricks, names)
+        if not record.complete and open_from is None:
+            open_from = number
+
+
+@dataclass
+class HandLine:
+    """One row of the scorecard; fields not yet known are ``None``."""
+
+    number: int
+    cards: int
+    dealer: int
+    trump: str | None = None
+    bids: list[int] | None = None
+    tricks: list[int] | None = None
+    points: list[int] | None = None
+    totals: list[int] | None = None
+    outcomes: list[str] | None = None
+
+    @property
+    def bids_total(self) -> int | None:
+        """Sum of the bids, the left column of the creative card (``14/12``, R28)."""
+        return sum(self.bids) if self.bids is not None else None
+
+
+@dataclass
+class PlayerStats:
+    """A player's S / O / P tallies, overtricks, total bid and total taken (R26)."""
+
+    seat: int
+    set: int = 0
+    over: int = 0
+    perfect: int = 0
+    overtricks: int = 0
+    bid: int = 0
+    taken: int = 0
+
+    @property
+    def played(self) -> int:
+        """Complete hands counted."""
+        return self.set + self.over + self.perfect
+
+
+@dataclass
+class Scorecard:
+    """The scorecard data: per-hand lines, running totals, S/O/P, winners (R19–R21, R26–R28)."""
+
+    schedule: list[int]
+    hands: list[HandLine]
+    totals: list[int]
+    stats: list[PlayerStats]
+    status: str
+    winners: list[int] = field(default_factory=list)
+
+    @property
+    def current(self) -> HandLine | None:
+        """The first hand that is not complete, or ``None`` once the game is over."""
+        return next((h for h in self.hands if h.tricks is None), None)
+
+    @property
+    def complete_hands(self) -> list[HandLine]:
+        """Hands with both bids and tricks."""
+        return [h for h in self.hands if h.tricks is not None]
+
+    def leaders(self) -> list[int]:
+        """Seats with the highest running total (after at least one complete hand)."""
+        if not self.complete_hands:
+            return []
+        best = max(self.totals)
+        return [seat for seat, total in enumerate(self.totals) if total == best]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The game document's scoring fields, exactly as API.md writes them."""
+        return {
+            "schedule": list(self.schedule),
+            "hands": [asdict(h) for h in self.hands],
+            "totals": list(self.totals),
+            "stats": [asdict(s) for s in self.stats],
+            "status": self.status,
+            "winners": list(self.winners),
+        }
+
+
+def build_scorecard(rules: Rules, first_dealer: int, records: Sequence[HandRecord]) -> Scorecard:
+    """Turn recorded hands into the scorecard: points, running totals, outcomes, S/O/P and winners.
+
+    Call :func:`check_records` first; this function trusts its input.
+
+    >>> card = build_scorecard(Rules(3), 0, [HandRecord((4, 5, 3), (5, 3, 5)), HandRecord((2, 6, 4), (2, 7, 3))])
+    >>> card.totals, [h.outcomes for h in card.hands[:2]]
+    ([61, 11, -8], [['O', 'S', 'O'], ['P', 'O', 'S']])
+    """
+    n = rules.players
+    totals = [0] * n
+    stats = [PlayerStats(seat) for seat in range(n)]
+    hands: list[HandLine] = []
+    for number, cards in enumerate(rules.schedule, start=1):
+        record = records[number - 1] if number <= len(records) else HandRecord()
+        line = HandLine(number, cards, dealer_of(number, first_dealer, n))
+        line.trump = record.trump.value if record.trump else None
+        if record.bids is not None:
+            line.bids = list(record.bids)
+        if record.bids is not None and record.tricks is not None:
+            line.tricks = list(record.tricks)
+            line.points = [points(b, t) for b, t in zip(record.bids, record.tricks)]
+            totals = [a + p for a, p in zip(totals, line.points)]
+            line.totals = list(totals)
+            marks = [outcome(b, t) for b, t in zip(record.bids, record.tricks)]
+            line.outcomes = [m.value for m in marks]
+            for s, mark, b, t in zip(stats, marks, record.bids, record.tricks):
+                s.bid += b
+                s.taken += t
+                if mark is Outcome.SET:
+                    s.set += 1
+                elif mark is Outcome.OVER:
+                    s.over += 1
+                    s.overtricks += t - b
+                else:
+                    s.perfect += 1
+        hands.append(line)
+    finished = bool(hands) and hands[-1].tricks is not None
+    card = Scorecard(list(rules.schedule), hands, totals, stats, "finished" if finished else "in_progress")
+    if finished:
+        card.winners = card.leaders()  # R21: equal highest totals share the win.
+    return card
