@@ -1,0 +1,30 @@
+# Two entry points (README "Quick start"): `make run` and `make test`. Both set themselves up.
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+HOST   ?= 0.0.0.0
+PORT   ?= 5000
+
+.PHONY: run test system-packages bench
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/flask --app scorekeeper db upgrade
+	$(BIN)/flask --app scorekeeper run --host $(HOST) --port $(PORT)
+
+# Browser tests need Debian's Chromium; PDF tests render pages with poppler's pdftoppm.
+system-packages:
+	@command -v chromium >/dev/null && command -v pdftoppm >/dev/null || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null; }
+
+test: $(STAMP) system-packages
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[test,bench]'
+	$(BIN)/python benchmarks/engine_speed.py

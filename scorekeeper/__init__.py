@@ -1,0 +1,43 @@
+"""Bluke Scorekeeper: the application factory (API.md, "Running and configuration")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from .config import load_config
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app; ``config`` overrides settings, as in Flask's tutorial."""
+    app = Flask(__name__, instance_relative_config=True,
+                template_folder="../templates", static_folder="../static")
+    load_config(app, config)
+    register_extensions(app)
+    register_blueprints(app)
+    register_errorhandlers(app)
+    return app
+
+
+def register_extensions(app: Flask) -> None:
+    from .extensions import csrf, db, migrate, setup_database
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=app.config["MIGRATIONS_DIR"], render_as_batch=True)
+    csrf.init_app(app)
+    setup_database(app)
+
+
+def register_blueprints(app: Flask) -> None:
+    from . import api, pages
+
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+
+
+def register_errorhandlers(app: Flask) -> None:
+    from .errors import register
+
+    register(app)

@@ -1,0 +1,57 @@
+"""Error answers: one JSON shape for the API (API.md, "Errors"), friendly pages for people."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from .engine import RulesError
+from .services import ServiceError
+
+CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 405: "bad_request",
+         409: "conflict", 413: "bad_request", 415: "bad_request", 422: "rule_violation"}
+
+
+def error_body(status: int, message: str, rule: str | None = None, code: str | None = None) -> dict[str, Any]:
+    """``{"error": {"code", "rule", "message"}}``."""
+    return {"error": {"code": code or CODES.get(status, "server_error"), "rule": rule, "message": message}}
+
+
+def wants_json() -> bool:
+    """API paths always answer JSON; pages answer HTML."""
+    return request.path.startswith("/api/")
+
+
+def _answer(status: int, message: str, rule: str | None = None, code: str | None = None) -> Any:
+    if wants_json():
+        return jsonify(error_body(status, message, rule, code)), status
+    return render_template("error.html", status=status, message=message, rule=rule), status
+
+
+def register(app: Flask) -> None:
+    """Map engine and service errors, and Werkzeug's, to one answer shape."""
+
+    @app.errorhandler(RulesError)
+    def rules_error(error: RulesError) -> Any:
+        return _answer(422, str(error), error.rule or None, "rule_violation")
+
+    @app.errorhandler(ServiceError)
+    def service_error(error: ServiceError) -> Any:
+        return _answer(error.status, error.message, error.rule, error.code)
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError) -> Any:
+        return _answer(400, "This form was out of date. Please try again: nothing was saved.")
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Any:
+        status = error.code or 500
+        messages = {
+            404: "There is nothing at this address.",
+            405: "That action is not possible here.",
+            413: "That upload is too large.",
+        }
+        return _answer(status, messages.get(status, error.description or "Bad request."))

@@ -1,0 +1,60 @@
+"""Unbound extensions and the database set-up (SQLite pragmas, IMMEDIATE write transactions)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect
+from sqlalchemy import MetaData, event
+from sqlalchemy.orm import DeclarativeBase
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate()
+csrf = CSRFProtect()
+
+#: Execution option a service sets on a session's connection to take the write lock at BEGIN.
+WRITE = {"scorekeeper_write": True}
+
+
+def setup_database(app: Flask) -> None:
+    """On SQLite: WAL, a 5 s busy timeout, foreign keys, and ``BEGIN IMMEDIATE`` for writes.
+
+    pysqlite's own transaction handling is switched off so that a write transaction takes the
+    lock when it begins; two phones writing at once then queue instead of failing with
+    "database is locked" half-way (SQLAlchemy docs, "Serializable isolation / Savepoints").
+    """
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        return
+    with app.app_context():
+        engine = db.engine
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Any) -> None:
+        write = connection.get_execution_options().get("scorekeeper_write")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
