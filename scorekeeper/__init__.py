@@ -31,10 +31,12 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import api, pages
+    from . import api, export, pages, virtual
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(export.bp)
+    app.register_blueprint(virtual.bp)
 
 
 def register_errorhandlers(app: Flask) -> None:
