@@ -1,0 +1,33 @@
+"""Computer players. Standard library only; a bot sees exactly what its seat's view shows.
+
+A bot is a function ``(view, rules, rng) -> action`` where ``view`` is
+:meth:`scorekeeper.engine.Game.view_for` for the bot's seat, and the action is a bid (``int``)
+or a card code (``str``) taken from ``view["legal"]``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from ..engine import Rules
+
+Action = int | str
+Bot = Callable[[dict[str, Any], Rules, random.Random], Action]
+
+
+def random_bot(view: dict[str, Any], rules: Rules, rng: random.Random) -> Action:
+    """A uniformly random legal action (tests and baselines)."""
+    legal: list[Action] = view["legal"]
+    return rng.choice(legal)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot}
+LEVELS = ("random", "basic", "strong")
+
+
+def decide(level: str, view: dict[str, Any], rules: Rules, rng: random.Random) -> Action:
+    """The action of a bot of ``level`` for the seat whose ``view`` is given."""
+    bot = BOTS.get(level, random_bot)
+    return bot(view, rules, rng)
