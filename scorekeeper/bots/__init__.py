@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import Rules
+from .basic import basic_bot
 
 Action = int | str
 Bot = Callable[[dict[str, Any], Rules, random.Random], Action]
@@ -23,7 +24,7 @@ def random_bot(view: dict[str, Any], rules: Rules, rng: random.Random) -> Action
     return rng.choice(legal)
 
 
-BOTS: dict[str, Bot] = {"random": random_bot}
+BOTS: dict[str, Bot] = {"random": random_bot, "basic": basic_bot}
 LEVELS = ("random", "basic", "strong")
 
 
