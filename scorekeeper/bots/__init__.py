@@ -13,6 +13,7 @@ from typing import Any
 
 from ..engine import Rules
 from .basic import basic_bot
+from .strong import strong_bot
 
 Action = int | str
 Bot = Callable[[dict[str, Any], Rules, random.Random], Action]
@@ -24,7 +25,7 @@ def random_bot(view: dict[str, Any], rules: Rules, rng: random.Random) -> Action
     return rng.choice(legal)
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "basic": basic_bot}
+BOTS: dict[str, Bot] = {"random": random_bot, "basic": basic_bot, "strong": strong_bot}
 LEVELS = ("random", "basic", "strong")
 
 
