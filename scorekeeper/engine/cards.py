@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 
 from .errors import RulesError
 
 
+@functools.total_ordering
 class Suit(enum.Enum):
-    """The four suits; the value is the letter used in card codes and in ``trump``."""
+    """The four suits; the value is the letter used in card codes and in ``trump``.
+
+    Suits are ordered S < H < D < C, so that cards (ordered by rank, then suit) can be sorted.
+    """
 
     SPADES = "S"
     HEARTS = "H"
@@ -20,6 +25,11 @@ class Suit(enum.Enum):
     def index(self) -> int:
         """Position 0–3 in S, H, D, C order (the order of the fast kernel's bit masks)."""
         return SUIT_ORDER.index(self)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Suit):
+            return NotImplemented
+        return self.index < other.index
 
     @property
     def symbol(self) -> str:
@@ -54,6 +64,8 @@ HI_BLUKE_RANK = 16
 @dataclass(frozen=True, order=True)
 class Card:
     """One of the 54 cards. ``suit`` is ``None`` for the two Blukes.
+
+    Cards order by rank, then suit (each Bluke is alone at its rank).
 
     >>> Card.parse("QS")
     Card.parse('QS')

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import DECK, SUIT_ORDER, Card, Suit
-from .errors import BidError, OrderError, PlayError
+from .errors import BidError, ConfigError, OrderError, PlayError
 from .rules import Rules, dealer_of
 from .scorecard import HandRecord, Scorecard, build_scorecard
 from .tricks import check_play, legal_plays, trick_winner
@@ -27,10 +27,27 @@ def sort_hand(cards: list[Card], trump: Suit | None) -> list[Card]:
     >>> sort_hand([Card.parse(c) for c in ("2H", "AS", "LB", "KH")], Suit.HEARTS)
     [Card.parse('LB'), Card.parse('KH'), Card.parse('2H'), Card.parse('AS')]
     """
-    order = [s for s in SUIT_ORDER if s != trump]
-    if trump is not None:
-        order.insert(0, trump)
+    order = _suit_display_order(trump)
     return sorted(cards, key=lambda c: (-1 if c.suit is None else order.index(c.suit), -c.rank))
+
+
+_RED = (Suit.HEARTS, Suit.DIAMONDS)
+
+
+def _suit_display_order(trump: Suit | None) -> list[Suit]:
+    """Trump first, then each next suit of the other colour when one is left (S H C D without trump).
+
+    >>> [s.value for s in _suit_display_order(Suit.SPADES)], [s.value for s in _suit_display_order(None)]
+    (['S', 'H', 'C', 'D'], ['S', 'H', 'C', 'D'])
+    """
+    order = [trump] if trump is not None else []
+    rest = [s for s in SUIT_ORDER if s != trump]
+    while rest:
+        last_red = (order[-1] in _RED) if order else None
+        pick = next((s for s in rest if (s in _RED) != last_red), rest[0])
+        order.append(pick)
+        rest.remove(pick)
+    return order
 
 
 @dataclass
@@ -55,7 +72,14 @@ class Game:
     # -- set-up and chance -------------------------------------------------------------------
     @classmethod
     def start(cls, rules: Rules, first_dealer: int, rng: random.Random) -> Game:
-        """A new game with hand 1 dealt."""
+        """A new game with hand 1 dealt.
+
+        :raises ConfigError: when ``first_dealer`` is not one of the seats (R6).
+        """
+        if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < rules.players:
+            raise ConfigError(
+                f"The first dealer must be one of the {rules.players} seats, not {first_dealer!r} (R6).", "R6"
+            )
         game = cls(rules, first_dealer)
         game.deal(rng)
         return game

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ConfigError
+from .errors import ConfigError, ScheduleError
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 15
 DECK_SIZE = 54
@@ -119,8 +119,15 @@ class Rules:
         return len(self.schedule)
 
     def cards_in_hand(self, number: int) -> int:
-        """Cards dealt to each player in hand ``number`` (1-based)."""
-        return self.schedule[number - 1]
+        """Cards dealt to each player in hand ``number`` (1-based).
+
+        :raises ScheduleError: for a hand the schedule does not have (R24); hand 0 must not
+            quietly read as the last hand.
+        """
+        schedule = self.schedule
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(schedule):
+            raise ScheduleError(f"This game has hands 1 to {len(schedule)}; there is no hand {number!r} (R7, R8, R24).", "R24")
+        return schedule[number - 1]
 
     def has_turn_up(self, number: int) -> bool:
         """Whether a card is left to turn up for trump (R12): not in the all-cards hand."""
