@@ -1,46 +1,326 @@
-"""HTML pages for table scorekeeping (home, join links)."""
+"""HTML pages for table scorekeeping: home, new game, the hand screen, edits, sharing, watching.
+
+Views parse a form, call a service, render. Access is by per-game HttpOnly cookies that
+:func:`join` swaps for a link's token (API.md, "Access"). CSRF: this blueprint is exempt from the
+app-wide before-request check because every POST here validates its Flask-WTF form, token
+included, itself; that lets a missing or stale token re-render the form with the player's input
+and a friendly sentence instead of a bare error page (``tests/web/test_pages_security.py`` checks
+that every POST route refuses a request without a token).
+"""
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
-from . import services
+from . import screens, services
+from .charts import progression
+from .engine import RulesError, draw_for_deal
+from .extensions import csrf, db
+from .forms import OUT_OF_DATE, BidsBase, ForgetForm, HandForm, NewGameForm, UndoForm, bids_form, tricks_form
+from .services import Access, Conflict, Forbidden, NotFound, ServiceError
+from .tokens import matches
 
 bp = Blueprint("pages", __name__)
+csrf.exempt(bp)
 
-COOKIE_PREFIX = "sk_"
+COOKIE_PREFIX = "sk_"  # the game's token (scorer or watch), path /
+WATCH_PREFIX = "skw_"  # the scorer's copy of the watch token, path /g/<id>/, to show the share page
 COOKIE_AGE = 60 * 60 * 24 * 180
+HOME_LIMIT = 30
+POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+          "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
+# -- access ------------------------------------------------------------------------------------
 def cookie_token(game_id: str) -> str | None:
     """The token this browser holds for a game (set by :func:`join`)."""
     return request.cookies.get(COOKIE_PREFIX + game_id)
 
 
-def page_access(game_id: str) -> services.Access:
-    """Open a game with this browser's cookie; 404 without one."""
-    return services.open_game(game_id, cookie_token(game_id))
+def page_access(game_id: str, write: bool = False) -> Access:
+    """Open a game with this browser's cookie; 404 without one, 403 when writing with a watch link."""
+    opened = services.open_game(game_id, cookie_token(game_id))
+    if write and not opened.can_write:
+        raise Forbidden("This link can only watch the game; ask the scorer to make changes.")
+    return opened
 
 
+def remember(response: BaseResponse, game_id: str, token: str, watch: str | None = None) -> BaseResponse:
+    """Keep a game's token (and, for the scorer, the watch token) in HttpOnly cookies."""
+    options: dict[str, Any] = {"max_age": COOKIE_AGE, "httponly": True, "samesite": "Lax",
+                               "secure": request.is_secure}
+    response.set_cookie(COOKIE_PREFIX + game_id, token, **options)
+    if watch:
+        response.set_cookie(WATCH_PREFIX + game_id, watch, path=f"/g/{game_id}/", **options)
+    return response
+
+
+def is_htmx() -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+@bp.after_request
+def security_headers(response: Response) -> Response:
+    """No inline script or style runs (names are text, CSP is the second lock); tokens never leak by Referer."""
+    response.headers.setdefault("Content-Security-Policy", POLICY)
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.vary.add("HX-Request")
+    return response
+
+
+@bp.app_template_filter("signed")
+def signed(value: int) -> str:
+    """Points with their sign, as players say them: ``+32``, ``−40``."""
+    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
+
+
+@bp.app_context_processor
+def helpers() -> dict[str, Any]:
+    """Names the table templates use (also available to the virtual-mode templates)."""
+    return {"trumps": screens.TRUMPS, "trump_label": screens.trump_label, "outcome_names": screens.OUTCOMES,
+            "bidding_order": screens.bidding_order, "ago": screens.ago, "max_name": services.MAX_NAME}
+
+
+# -- home and new game -------------------------------------------------------------------------
 @bp.get("/")
 def home() -> Any:
-    return render_template("home.html")
+    """Start a game, or resume one this device has opened (from its per-game cookies)."""
+    games: list[tuple[Access, Any]] = []
+    for name, token in request.cookies.items():
+        if name.startswith(COOKIE_PREFIX) and len(games) < 100:
+            try:
+                opened = services.open_game(name[len(COOKIE_PREFIX):], token)
+            except NotFound:
+                continue
+            games.append((opened, services.scorecard_of(opened.game)))
+    games.sort(key=lambda pair: pair[0].game.updated_at, reverse=True)
+    return render_template("home.html", games=games[:HOME_LIMIT])
+
+
+def render_new(form: NewGameForm, message: str | None = None, status: int = 200) -> Any:
+    return render_template("new.html", form=form, alert=message, limits=screens.option_limits()), status
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_game() -> Any:
+    """Set-up on one screen; the creating browser becomes the scorer and sees the share links."""
+    form = NewGameForm()
+    if request.method == "GET" or form.rearrange():
+        return render_new(form)
+    if not form.validate_on_submit():
+        return render_new(form, OUT_OF_DATE, 400)
+    try:
+        names, dealer = form.players()
+        draw = draw_for_deal(len(names), secrets.SystemRandom()) if dealer is None else None
+        game, scorer, watch = services.create_game(
+            names, form.variant.data, draw.dealer if draw else dealer, form.options())
+    except (ValueError, ServiceError) as error:  # RulesError is a ValueError
+        return render_new(form, getattr(error, "message", str(error)), 422)
+    if draw:
+        session["draw"] = screens.draw_record(game.id, draw)
+    response = redirect(url_for(".share", game_id=game.id, new=1))
+    return remember(response, game.id, scorer, watch)
 
 
 @bp.get("/g/<game_id>/join/<token>")
 def join(game_id: str, token: str) -> Any:
-    """Swap a link's token for an HttpOnly cookie and redirect to the clean game URL (API.md)."""
+    """Swap a link's token for an HttpOnly cookie and redirect to the clean game URL (API.md).
+
+    A scorer link may carry the watch token (``?w=``) so that every scorer phone can share it.
+    A phone that already scores this game is not turned into a watcher by opening the watch link.
+    """
     opened = services.open_game(game_id, token)
     response = redirect(url_for("pages.game", game_id=opened.game.id))
-    response.set_cookie(COOKIE_PREFIX + game_id, token, max_age=COOKIE_AGE, httponly=True,
-                        samesite="Lax", secure=request.is_secure)
+    held = cookie_token(game_id)
+    if opened.role != "scorer" and held and matches(held, opened.game.scorer_hash):
+        return response
+    watch = request.args.get("w")
+    if opened.role != "scorer" or not matches(watch, opened.game.watch_hash):
+        watch = None
+    return remember(response, game_id, token, watch)
+
+
+@bp.post("/g/<game_id>/forget")
+def forget(game_id: str) -> Any:
+    """Remove a game from this device's list: the cookies go, the game stays."""
+    if not ForgetForm().validate_on_submit():
+        flash(OUT_OF_DATE)
+        return redirect(url_for(".home"))
+    response = redirect(url_for(".home"))
+    response.delete_cookie(COOKIE_PREFIX + game_id)
+    response.delete_cookie(WATCH_PREFIX + game_id, path=f"/g/{game_id}/")
     return response
+
+
+# -- the game page -----------------------------------------------------------------------------
+def render_game(opened: Access, panel: screens.HandPanel | None = None, message: str | None = None,
+                status: int = 200) -> Any:
+    """The game page: the current hand (scorer), the creative scorecard, history, or the result."""
+    game = opened.game
+    rules, card = services.rules_of(game), services.scorecard_of(game)
+    current = card.current
+    if panel is None and opened.can_write and current is not None:
+        step = "bids" if current.bids is None else "tricks"
+        panel = screens.hand_panel(game, card, rules, current.number, step)
+    latest = max((h.number for h in card.hands if h.bids is not None), default=None)
+    undo = UndoForm(formdata=None, version=game.version, number=latest) if latest else None
+    return render_template(
+        "game.html", game=game, card=card, rules=rules, role=opened.role, panel=panel, alert=message,
+        undo=undo, latest=card.hands[latest - 1] if latest else None,
+        changes=screens.changes(game.corrections, game.players),
+        standings=screens.standings(card, game.players),
+        chart=progression(game.players, card) if current is None else None,
+    ), status
 
 
 @bp.get("/g/<game_id>")
 def game(game_id: str) -> Any:
+    """The game; htmx polls it with ``?since=<version>`` and gets 204 until something changes."""
     opened = page_access(game_id)
-    return render_template("game.html", game=opened.game, role=opened.role,
-                           doc=services.document(opened.game))
+    if is_htmx():
+        if request.args.get("since", type=int) == opened.game.version:
+            return "", 204
+        card = services.scorecard_of(opened.game)
+        return render_template("_live.html", game=opened.game, card=card, role=opened.role,
+                               standings=screens.standings(card, opened.game.players),
+                               chart=progression(opened.game.players, card) if card.current is None else None)
+    return render_game(opened)
+
+
+def render_hand(opened: Access, number: int, form: HandForm, errors: dict[int, str] | None = None,
+                message: str | None = None, status: int = 422) -> Any:
+    """Show a refused hand form again, with what was tapped and the messages beside the rows."""
+    game = opened.game
+    rules, card = services.rules_of(game), services.scorecard_of(game)
+    current = card.current
+    reachable = current.number if current else rules.hand_count
+    if not 1 <= number <= reachable or (form.step == "tricks" and card.hands[number - 1].bids is None):
+        return render_game(opened, message=message, status=status)
+    on_play = current is not None and current.number == number and (current.bids is None) == (form.step == "bids")
+    trump = form.trump_value() if isinstance(form, BidsBase) else None
+    panel = screens.hand_panel(game, card, rules, number, form.step, form.values(), trump, errors, message,
+                               editing=not on_play)
+    if on_play:
+        return render_game(opened, panel=panel, status=status)
+    return render_edit(opened, number, panel, status=status)
+
+
+def _save(opened: Access, number: int, form: HandForm, write: Callable[[], object]) -> Any:
+    """Check the form, write whole or not at all, and answer: a redirect, or the form with messages.
+
+    Each row is checked by the engine first, so its message (in the engine's words) shows beside
+    that row; what concerns the whole hand (R23's total, R25's order) shows in the docked status.
+    """
+    game = opened.game
+    if not form.validate_on_submit():
+        return render_hand(opened, number, form, message=form.problem() or OUT_OF_DATE, status=400)
+    rules = services.rules_of(game)
+    errors = form.missing(game.players)
+    if not errors and 1 <= number <= rules.hand_count:
+        errors = screens.seat_errors(form.step, rules, number, form.values(), game.players)
+    if errors:
+        return render_hand(opened, number, form, errors, next(iter(errors.values())))
+    editing = any(h.number == number and getattr(h, form.step) is not None for h in game.hands)
+    try:
+        write()
+    except Conflict as conflict:
+        db.session.expire_all()
+        return render_game(opened, message=conflict.message, status=409)
+    except (RulesError, ServiceError) as error:
+        status = error.status if isinstance(error, ServiceError) else 422
+        return render_hand(opened, number, form, message=error.message, status=status)
+    if editing:
+        flash(f"Hand {number} corrected; every later total is recomputed.")
+    return redirect(url_for(".game", game_id=game.id))
+
+
+@bp.post("/g/<game_id>/hands/<int:number>/bids")
+def save_bids(game_id: str, number: int) -> Any:
+    """Record or correct a hand's bids and trump (R22, R25); a double tap stores once."""
+    opened = page_access(game_id, write=True)
+    form = bids_form(len(opened.game.players))
+    return _save(opened, number, form,
+                 lambda: services.record_bids(game_id, number, form.values(), form.trump_value(), form.version.data))
+
+
+@bp.post("/g/<game_id>/hands/<int:number>/tricks")
+def save_tricks(game_id: str, number: int) -> Any:
+    """Record or correct a hand's tricks (R23); the one blank row gets the remainder."""
+    opened = page_access(game_id, write=True)
+    form, rules = tricks_form(len(opened.game.players)), services.rules_of(opened.game)
+    if 1 <= number <= rules.hand_count:
+        form.fill_remainder(rules.cards_in_hand(number))
+    return _save(opened, number, form,
+                 lambda: services.record_tricks(game_id, number, form.values(), form.version.data))
+
+
+@bp.post("/g/<game_id>/undo")
+def undo(game_id: str) -> Any:
+    """Undo the latest entry: the latest hand's tricks, else its bids (kept in the history)."""
+    opened = page_access(game_id, write=True)
+    form = UndoForm()
+    if not form.validate_on_submit():
+        return render_game(opened, message=form.problem() or OUT_OF_DATE, status=400)
+    number = form.number.data
+    had_tricks = any(h.number == number and h.tricks is not None for h in opened.game.hands)
+    try:
+        services.undo(game_id, number, form.version.data, whole_hand=False)
+    except Conflict as conflict:
+        db.session.expire_all()
+        return render_game(opened, message=conflict.message, status=409)
+    except (RulesError, ServiceError) as error:
+        return render_game(opened, message=error.message, status=getattr(error, "status", 422))
+    flash(f"Undone: the {'tricks' if had_tricks else 'bids'} of hand {number}. Enter them again below.")
+    return redirect(url_for(".game", game_id=game_id))
+
+
+# -- editing an earlier hand -------------------------------------------------------------------
+def render_edit(opened: Access, number: int, panel: screens.HandPanel | None = None, status: int = 200) -> Any:
+    """Both forms of hand ``number``, filled in with what is stored (one of them may be a re-render)."""
+    game = opened.game
+    rules, card = services.rules_of(game), services.scorecard_of(game)
+    reached = card.current.number if card.current else rules.hand_count
+    if not 1 <= number <= reached:
+        raise NotFound(f"Hand {number} cannot be edited: hands 1 to {reached} have been reached.")
+    line = card.hands[number - 1]
+    bids = panel if panel and panel.step == "bids" else screens.hand_panel(game, card, rules, number, "bids", editing=True)
+    tricks = None
+    if line.bids is not None:
+        tricks = panel if panel and panel.step == "tricks" else screens.hand_panel(
+            game, card, rules, number, "tricks", editing=True)
+    return render_template("hand.html", game=game, card=card, line=line, bids=bids, tricks=tricks,
+                           role=opened.role), status
+
+
+@bp.get("/g/<game_id>/hands/<int:number>")
+def edit_hand(game_id: str, number: int) -> Any:
+    """Correct an earlier hand: its bids and tricks forms, pre-filled."""
+    return render_edit(page_access(game_id, write=True), number)
+
+
+# -- sharing -----------------------------------------------------------------------------------
+@bp.get("/g/<game_id>/share")
+def share(game_id: str) -> Any:
+    """The scorer and watch links with QR codes: the scorer sees both, a watcher the watch link.
+
+    Tokens are stored hashed, so the links are rebuilt from this browser's own cookies (each
+    checked against its hash) and never stored in plain anywhere else.
+    """
+    opened = page_access(game_id)
+    game, token = opened.game, cookie_token(game_id) or ""
+    watch = token if opened.role == "watch" else request.cookies.get(WATCH_PREFIX + game_id)
+    if watch and not matches(watch, game.watch_hash):
+        watch = None
+    links = screens.share_links(game.id, token if opened.can_write else None, watch)
+    record = session.get("draw") if request.args.get("new") else None
+    response = Response(render_template("share.html", game=game, role=opened.role, links=links,
+                                        draw=screens.drawn(record, game), new=bool(request.args.get("new"))))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+

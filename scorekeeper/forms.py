@@ -1,0 +1,207 @@
+"""The HTML forms (Flask-WTF): each carries a CSRF token, and each write carries the game's version.
+
+The forms only parse what the browser sent. Whether a bid, a trick count, a name or an option is
+allowed is decided by the service and the engine, whose sentences the pages show unchanged
+(STYLE.md, "Errors form one family"); the forms add only the messages for things the engine never
+sees: a missing tap, a missing or broken page token.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, FieldList, IntegerField, StringField
+from wtforms.validators import InputRequired
+from wtforms.widgets import HiddenInput
+
+#: The rows the new-game form starts with (Bluke is best with 3 or 4, R4) and the most it offers.
+START_ROWS, MAX_ROWS = 4, 15
+NUMBER = re.compile(r"-?[0-9]{1,9}")
+OUT_OF_DATE = "This page was out of date, so nothing was saved. Check it and tap the button again."
+
+
+class Number(StringField):
+    """A tapped or typed count: an ``int`` when it is digits, else the text itself.
+
+    Text is kept (shortened) so that the engine can say what was wrong with it in its own words,
+    e.g. "Ann's bid must be a whole number, not 'abc' (R22)."; nothing sent is ``None``.
+    """
+
+    data: Any
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        text = str(valuelist[0]).strip() if valuelist else ""
+        if not text:
+            self.data = None
+        elif NUMBER.fullmatch(text):
+            self.data = int(text)
+        else:
+            self.data = text if len(text) <= 20 else text[:20] + "…"
+
+
+class GameForm(FlaskForm):
+    """A write to a game: the version it was based on, so a stale page cannot overwrite (API.md)."""
+
+    version = IntegerField(widget=HiddenInput(), validators=[InputRequired(OUT_OF_DATE)])
+
+    def problem(self) -> str | None:
+        """The first form-level problem (CSRF, version) as one sentence, or ``None``."""
+        for name in ("csrf_token", "version"):
+            if self.errors.get(name):
+                return OUT_OF_DATE
+        return None
+
+
+class HandForm(GameForm):
+    """One tap per player: bids (with the optional trump) or tricks, one field per seat."""
+
+    kind = "bid"
+    players = 0  # set on the class built for a game by :func:`_hand_form`
+
+    @property
+    def step(self) -> str:
+        """``bids`` or ``tricks``."""
+        return "bids" if self.kind == "bid" else "tricks"
+
+    def values(self) -> list[Any]:
+        """The per-seat values in seat order (``None`` where nothing was tapped)."""
+        return [self[f"{self.kind}_{seat}"].data for seat in range(self.players)]
+
+    def missing(self, names: list[str]) -> dict[int, str]:
+        """Seats without a tap, with the message shown beside their row."""
+        what = "bid" if self.kind == "bid" else "number of tricks taken"
+        return {seat: f"Tap a {what} for {names[seat]}." for seat, value in enumerate(self.values()) if value is None}
+
+
+class BidsBase(HandForm):
+    kind = "bid"
+    trump = StringField()
+
+    def trump_value(self) -> str | None:
+        """``"S"`` … ``"C"``; empty means no trump (or not noted)."""
+        return (self.trump.data or "").strip() or None
+
+
+class TricksBase(HandForm):
+    kind = "tricks"
+
+    def fill_remainder(self, cards: int) -> None:
+        """When exactly one player is left blank, give them the tricks nobody else took.
+
+        Every trick is won by exactly one player (R23), so the last count follows from the others,
+        as on paper. The engine still checks the result; a negative remainder is left blank.
+        """
+        values = self.values()
+        blank = [seat for seat, value in enumerate(values) if value is None]
+        if len(blank) == 1 and all(isinstance(v, int) for v in values if v is not None):
+            rest = cards - sum(v for v in values if v is not None)
+            if rest >= 0:
+                self[f"{self.kind}_{blank[0]}"].data = rest
+
+
+def _hand_form(base: type[HandForm], players: int, **kwargs: Any) -> Any:
+    """A form class with one field per seat (``bid_0`` …): radio buttons send nothing when untapped,
+    so a list field would shift later players into the gap."""
+    fields: dict[str, Any] = {f"{base.kind}_{seat}": Number() for seat in range(players)}
+    form_class = type(base.__name__.replace("Base", "Form"), (base,), {**fields, "players": players})
+    return form_class(**kwargs)
+
+
+def bids_form(players: int, **kwargs: Any) -> BidsBase:
+    """The bids form of a hand (with the trump record)."""
+    form: BidsBase = _hand_form(BidsBase, players, **kwargs)
+    return form
+
+
+def tricks_form(players: int, **kwargs: Any) -> TricksBase:
+    """The tricks form of a hand."""
+    form: TricksBase = _hand_form(TricksBase, players, **kwargs)
+    return form
+
+
+class UndoForm(GameForm):
+    """Undo the latest entry of the latest hand (its tricks, else its bids)."""
+
+    number = IntegerField(widget=HiddenInput(), validators=[InputRequired(OUT_OF_DATE)])
+
+
+class ForgetForm(FlaskForm):
+    """Remove a game from this device's list (only the cookies go; the game stays)."""
+
+
+class NewGameForm(FlaskForm):
+    """Set-up on one screen: names in seating order, variant, options, first dealer (R4–R13).
+
+    ``action`` is the button pressed: ``start``, or a rearrangement that re-renders the form
+    without JavaScript: ``enter`` (the hidden default button: on to the next name), ``add``,
+    ``up-<row>``, ``down-<row>``.
+    """
+
+    names = FieldList(StringField(), min_entries=START_ROWS)
+    variant = StringField(default="standard")
+    extended = BooleanField()
+    all_cards_hand = BooleanField()
+    zero_bids = BooleanField()
+    first_dealer = StringField(default="draw")
+    action = StringField(default="start")
+
+    focus: int | None = None
+
+    def options(self) -> dict[str, bool]:
+        """The options mapping of API.md."""
+        return {"extended": self.extended.data, "all_cards_hand": self.all_cards_hand.data,
+                "zero_bids": self.zero_bids.data}
+
+    def players(self) -> tuple[list[str], int | None]:
+        """The names typed (blank rows skipped, the service trims) and the first dealer's seat.
+
+        The dealer is chosen per row; ``None`` means "draw for it" (R6). A dealer row left blank,
+        or a value that is not a row, raises ``ValueError`` with the message to show.
+        """
+        rows = [entry.data or "" for entry in self.names]
+        names = [name for name in rows if name.strip()]
+        choice = (self.first_dealer.data or "draw").strip()
+        if choice == "draw":
+            return names, None
+        if not choice.isdigit() or int(choice) >= len(rows):
+            raise ValueError("Choose who deals first, or let the app draw cards for it (R6).")
+        row = int(choice)
+        if not rows[row].strip():
+            raise ValueError(f"The first dealer's row {row + 1} has no name: type one or choose another dealer (R6).")
+        return names, sum(1 for name in rows[:row] if name.strip())
+
+    def rearrange(self) -> bool:
+        """Apply a no-JavaScript rearrangement button; ``False`` when the action is "start"."""
+        action = (self.action.data or "start").strip()
+        rows = [entry.data or "" for entry in self.names]
+        dealer = self.first_dealer.data
+        if action == "add" or (action == "enter" and all(r.strip() for r in rows)):
+            if len(rows) < MAX_ROWS:
+                self.names.append_entry("")
+            self.focus = len(self.names) - 1
+            return True
+        if action == "enter":
+            self.focus = next(i for i, r in enumerate(rows) if not r.strip())
+            return True
+        move = re.fullmatch(r"(up|down)-([0-9]{1,2})", action)
+        if not move:
+            return False
+        row = int(move.group(2))
+        other = row - 1 if move.group(1) == "up" else row + 1
+        if 0 <= row < len(rows) and 0 <= other < len(rows):
+            self.names[row].data, self.names[other].data = rows[other], rows[row]
+            if dealer in (str(row), str(other)):  # the dealer choice moves with the name
+                self.first_dealer.data = str(other if dealer == str(row) else row)
+            self.focus = other
+        return True
+
+
+def field_errors(form: FlaskForm) -> list[str]:
+    """Every message of a form, flattened (for tests and the page's summary)."""
+    out: list[str] = []
+    for messages in form.errors.values():
+        out.extend(str(m) for m in (messages if isinstance(messages, list) else [messages]))
+    return out
+

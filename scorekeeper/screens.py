@@ -1,0 +1,339 @@
+"""What the table pages show, built from the engine's scorecard (no rule is decided here).
+
+Bidding order, points, totals, outcomes, winners and every check come from ``scorekeeper.engine``;
+this module only arranges them for the templates: which rows, in which order, with which
+buttons, and which engine message goes beside which row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import segno
+from flask import url_for
+from markupsafe import Markup
+
+from .engine import Card, DrawResult, Rules, RulesError, Scorecard, Suit, check_bids, check_tricks, order_from, points
+from .engine.rules import MAX_PLAYERS, MIN_PLAYERS
+from .models import Correction, Game, utcnow
+
+OUTCOMES = {"S": "Set: took fewer than bid", "O": "Overtricks: took more than bid", "P": "Perfect: took exactly the bid"}
+TRUMPS = [("S", "♠", "Spades"), ("H", "♥", "Hearts"), ("D", "♦", "Diamonds"), ("C", "♣", "Clubs")]
+
+
+@dataclass
+class Choice:
+    """One tap button; on the tricks step it also knows the points and total it would give."""
+
+    value: int
+    points: int | None = None
+    total: int | None = None
+
+
+@dataclass
+class Row:
+    """One player's row in a hand form."""
+
+    seat: int
+    name: str
+    position: int  # 1-based place in the row order (bidding order for bids)
+    value: Any
+    total: int  # running total before this hand
+    choices: list[Choice]
+    deals: bool = False
+    first: bool = False
+    bid: int | None = None
+    error: str | None = None
+
+    @property
+    def choice(self) -> Choice | None:
+        """The tapped choice, when the value is one of the buttons."""
+        return next((c for c in self.choices if c.value == self.value), None)
+
+
+@dataclass
+class HandPanel:
+    """One step of one hand: the bids (with trump) or the tricks, ready for ``_hand.html``."""
+
+    step: str  # "bids" or "tricks"
+    number: int
+    count: int
+    cards: int
+    dealer: str
+    first_bidder: str
+    rows: list[Row]
+    version: int
+    trump: str | None = None
+    turn_up: bool = True
+    bids: list[int] | None = None
+    autosubmit: bool = False
+    message: str | None = None
+    editing: bool = False
+
+    @property
+    def first_error(self) -> int | None:
+        """The seat of the first row with a message (its first button gets the focus, so it scrolls into view)."""
+        return next((r.seat for r in self.rows if r.error), None)
+
+    @property
+    def kind(self) -> str:
+        """The form field prefix: ``bid`` or ``tricks``."""
+        return "bid" if self.step == "bids" else "tricks"
+
+    @property
+    def status(self) -> str:
+        """The docked status line, as it reads without JavaScript (the script keeps it live)."""
+        values = [r.value for r in self.rows]
+        known = [v for v in values if isinstance(v, int)]
+        if self.step == "bids":
+            return bids_status(known, len(values), self.cards)
+        return tricks_status(known, len(values), self.cards)
+
+
+def bids_status(known: Sequence[int], players: int, cards: int) -> str:
+    """``Bids 14 / 12 cards — overbid by 2`` (the left column of the creative card, R28)."""
+    total = sum(known)
+    if len(known) < players:
+        left = players - len(known)
+        return f"Bids {total} so far — {left} player{'s' if left > 1 else ''} to go"
+    diff = total - cards
+    tail = "even" if diff == 0 else f"overbid by {diff}" if diff > 0 else f"underbid by {-diff}"
+    return f"Bids {total} / {cards} cards — {tail}"
+
+
+def tricks_status(known: Sequence[int], players: int, cards: int) -> str:
+    """``1 trick still to place`` / ``2 tricks too many`` / ``All 13 tricks are placed`` (R23)."""
+    rest = cards - sum(known)
+    if rest > 0:
+        return f"{rest} trick{'s' if rest > 1 else ''} still to place"
+    if rest < 0:
+        return f"{-rest} trick{'s' if rest < -1 else ''} too many"
+    if len(known) < players:
+        return "All tricks are placed — tap 0 for the rest"
+    return f"All {cards} tricks are placed"
+
+
+def bidding_order(dealer: int, players: int) -> list[int]:
+    """Seats from the dealer's left round to the dealer (R5, R13)."""
+    seats = order_from(dealer, players)
+    return seats[1:] + seats[:1]
+
+
+def totals_before(card: Scorecard, number: int) -> list[int]:
+    """Running totals when hand ``number`` starts."""
+    previous = card.hands[number - 2].totals if number > 1 else None
+    return list(previous) if previous is not None else [0] * len(card.totals)
+
+
+def hand_panel(
+    game: Game, card: Scorecard, rules: Rules, number: int, step: str,
+    values: Sequence[Any] | None = None, trump: str | None = None,
+    errors: dict[int, str] | None = None, message: str | None = None, editing: bool = False,
+) -> HandPanel:
+    """The bids or tricks step of hand ``number``; ``values`` are a re-rendered form's, else the stored ones."""
+    line = card.hands[number - 1]
+    names, n = game.players, rules.players
+    order = bidding_order(line.dealer, n)
+    before = totals_before(card, number)
+    stored = line.bids if step == "bids" else line.tricks
+    if values is None:
+        values = list(stored) if stored is not None else [None] * n
+        trump = line.trump
+    errors = errors or {}
+    seats = order if step == "bids" else list(range(n))  # tricks in seat order (issue text)
+    rows = []
+    for position, seat in enumerate(seats, start=1):
+        if step == "bids":
+            choices = [Choice(v) for v in range(rules.min_bid(), line.cards + 1)]
+            bid = None
+        else:
+            bid = line.bids[seat] if line.bids else None
+            choices = [Choice(v, points(bid, v), before[seat] + points(bid, v)) if bid is not None else Choice(v)
+                       for v in range(line.cards + 1)]
+        rows.append(Row(seat, names[seat], position, values[seat], before[seat], choices,
+                        deals=seat == line.dealer, first=seat == order[0], bid=bid, error=errors.get(seat)))
+    return HandPanel(
+        step, number, rules.hand_count, line.cards, names[line.dealer], names[order[0]], rows, game.version,
+        trump=trump, turn_up=rules.has_turn_up(number), bids=line.bids,
+        autosubmit=step == "bids" and stored is None and not editing, message=message, editing=editing,
+    )
+
+
+def _message(check: Callable[..., Any], *args: Any) -> str | None:
+    try:
+        check(*args)
+    except RulesError as error:
+        return str(error)
+    return None
+
+
+def seat_errors(step: str, rules: Rules, number: int, values: Sequence[Any], names: Sequence[str]) -> dict[int, str]:
+    """The engine's message for each seat whose own value is wrong, to show beside its row.
+
+    The engine checks a whole hand and names the first problem; asking it about one seat at a
+    time (the others given harmless values) tells which rows to mark. For tricks, a seat's own
+    problem reads the same whatever the others took, while the total (R23) changes: that tells a
+    row's error from the hand's.
+    """
+    n, out = len(values), {}
+    for seat, value in enumerate(values):
+        if step == "bids":
+            probe = [rules.min_bid()] * n
+            probe[seat] = value
+            found = _message(check_bids, rules, number, probe, names)
+        else:
+            probe = [0] * n
+            probe[seat] = value
+            other = list(probe)
+            other[(seat + 1) % n] = 1
+            found = _message(check_tricks, rules, number, probe, names)
+            if found != _message(check_tricks, rules, number, other, names):
+                found = None
+        if found:
+            out[seat] = found
+    return out
+
+
+# -- the rest of the game page ---------------------------------------------------------------------
+@dataclass
+class Standing:
+    """One line of the final (or current) standings."""
+
+    rank: int
+    seat: int
+    name: str
+    total: int
+    stats: Any
+    winner: bool = False
+
+    def rate(self, count: int) -> str:
+        """A share of the hands played, as a whole percentage."""
+        played = self.stats.played
+        return f"{round(100 * count / played)}%" if played else "–"
+
+
+def standings(card: Scorecard, names: Sequence[str]) -> list[Standing]:
+    """Players by total, equal totals sharing a rank; winners as the engine names them (R21)."""
+    seats = sorted(range(len(names)), key=lambda s: -card.totals[s])
+    out: list[Standing] = []
+    for place, seat in enumerate(seats, start=1):
+        rank = out[-1].rank if out and out[-1].total == card.totals[seat] else place
+        out.append(Standing(rank, seat, names[seat], card.totals[seat], card.stats[seat], seat in card.winners))
+    return out
+
+
+@dataclass
+class Change:
+    """One line of the corrections history."""
+
+    at: datetime
+    ago: str
+    hand: int
+    what: str
+    details: list[str] = field(default_factory=list)
+
+
+def _numbers(values: Any) -> str:
+    return "·".join(str(v) for v in values) if values else "–"
+
+
+def trump_label(value: str | None) -> str:
+    """``♥``, or ``no trump`` (also when none was noted)."""
+    return Suit(value).symbol if value else "no trump"
+
+
+def ago(then: datetime, now: datetime | None = None) -> str:
+    """``just now``, ``5 min ago``, ``2 h ago``, then the date."""
+    seconds = ((now or utcnow()) - then).total_seconds()
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)} h ago"
+    return then.strftime("%d %b %Y")
+
+
+def changes(corrections: Sequence[Correction], names: Sequence[str]) -> list[Change]:
+    """The corrections history, newest first: when, which hand, old → new."""
+    out = []
+    for c in reversed(corrections):
+        if c.field in ("bids", "tricks"):
+            details = [f"{names[i]} {o} → {n}" for i, (o, n) in enumerate(zip(c.old or [], c.new or [])) if o != n]
+            out.append(Change(c.at, ago(c.at), c.hand, c.field, details))
+        elif c.field == "trump":
+            out.append(Change(c.at, ago(c.at), c.hand, "trump", [f"{trump_label(c.old)} → {trump_label(c.new)}"]))
+        else:
+            old = c.old or {}
+            gone = "tricks" if old.get("tricks") is not None and (c.new or {}).get("bids") is not None else "bids"
+            removed = [f"tricks {_numbers(old.get('tricks'))}"] if gone == "tricks" else [f"bids {_numbers(old.get('bids'))}"]
+            out.append(Change(c.at, ago(c.at), c.hand, f"undo {gone}", [f"removed {removed[0]}"]))
+    return out
+
+
+@dataclass
+class Drawn:
+    """The draw for first dealer and scorer (R6), as shown after creating a game."""
+
+    dealer: str
+    scorer: str
+    rounds: list[list[tuple[str, Card]]]
+
+
+def draw_record(game_id: str, result: DrawResult) -> dict[str, Any]:
+    """A small JSON-able note of the draw, kept in the creator's session to show once."""
+    return {"game": game_id, "dealer": result.dealer, "scorer": result.scorer,
+            "rounds": [[[seat, str(card)] for seat, card in drawn.items()] for drawn in result.rounds]}
+
+
+def drawn(record: dict[str, Any] | None, game: Game) -> Drawn | None:
+    """The draw of ``game`` from its session note, if this browser made it."""
+    if not record or record.get("game") != game.id:
+        return None
+    names = game.players
+    rounds = [[(names[seat], Card.parse(code)) for seat, code in drawn] for drawn in record["rounds"]]
+    return Drawn(names[record["dealer"]], names[record["scorer"]], rounds)
+
+
+def option_limits() -> dict[str, list[int]]:
+    """For each option with a player-count condition, the counts the engine accepts (R9, R10).
+
+    The set-up form uses this to grey out an option that cannot apply; the engine still decides.
+    """
+    limits: dict[str, list[int]] = {}
+    for option in ("extended", "all_cards_hand"):
+        limits[option] = []
+        for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+            try:
+                Rules.build(players, "standard", {option: True})
+            except RulesError:
+                continue
+            limits[option].append(players)
+    return limits
+
+
+@dataclass
+class Link:
+    """A share link with its QR code (inline SVG from segno)."""
+
+    kind: str  # "scorer" or "watch"
+    url: str
+    qr: Markup
+
+
+def share_links(game_id: str, scorer: str | None, watch: str | None) -> list[Link]:
+    """The links this browser may share: the scorer link (carrying the watch token, so any scoring
+    phone can share both) and the watch link."""
+    links = []
+    if scorer:
+        links.append(Link("scorer", url_for("pages.join", game_id=game_id, token=scorer, w=watch, _external=True), Markup()))
+    if watch:
+        links.append(Link("watch", url_for("pages.join", game_id=game_id, token=watch, _external=True), Markup()))
+    for link in links:
+        code = segno.make(link.url, error="m")
+        link.qr = Markup(code.svg_inline(scale=4, border=2, dark="#000", light="#fff", svgclass="qr",
+                                         omitsize=True, title=f"QR code of the {link.kind} link"))
+    return links

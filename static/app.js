@@ -1,0 +1,215 @@
+/* Bluke Scorekeeper: small enhancements. Every page works without this file.
+   It never decides a rule: points and totals come from the server (data-p, data-t on each
+   button, computed by the engine); here they are only shown. */
+(function () {
+  "use strict";
+  var all = function (sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); };
+
+  /* Keep the screen awake during a game, where the browser allows (Wake Lock API). */
+  function keepAwake() {
+    if (!("wakeLock" in navigator) || !document.body.dataset.awake) return;
+    var ask = function () {
+      if (document.visibilityState === "visible") navigator.wakeLock.request("screen").catch(function () {});
+    };
+    ask();
+    document.addEventListener("visibilitychange", ask);
+  }
+
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  function signed(n) { return n > 0 ? "+" + n : n < 0 ? "\u2212" + (-n) : "0"; }
+
+  /* A hand form: bids (auto-saved on the last tap) or tricks (the remainder fills the last row). */
+  function handForm(form) {
+    var step = form.dataset.step, cards = +form.dataset.cards;
+    var rows = all(".prow", form), status = form.querySelector(".status");
+    var button = form.querySelector("button[type=submit]");
+    var last = {}, busy = false;
+
+    function checked(row) { return row.querySelector("input:checked"); }
+    function value(row) { var c = checked(row); return c ? +c.value : null; }
+
+    function update() {
+      var values = rows.map(value), known = values.filter(function (v) { return v !== null; });
+      var sum = known.reduce(function (a, b) { return a + b; }, 0), left = rows.length - known.length;
+      var text, ready, bad = false;
+      if (step === "bids") {
+        var diff = sum - cards;
+        text = left ? "Bids " + sum + " so far \u2014 " + plural(left, "player") + " to go"
+          : "Bids " + sum + " / " + cards + " cards \u2014 " + (diff === 0 ? "even" : diff > 0 ? "overbid by " + diff : "underbid by " + (-diff));
+        ready = !left;
+      } else {
+        var rest = cards - sum;
+        text = rest > 0 ? plural(rest, "trick") + " still to place"
+          : rest < 0 ? plural(-rest, "trick") + " too many"
+          : left ? "All tricks are placed \u2014 tap 0 for the rest" : "All " + cards + " tricks are placed";
+        bad = rest < 0;
+        ready = !left && rest === 0;
+        rows.forEach(function (row) {
+          var c = checked(row), pts = row.querySelector(".pts"), after = row.querySelector(".after");
+          if (!pts) return;
+          pts.textContent = c ? signed(+c.dataset.p) : "";
+          pts.classList.toggle("neg", !!c && +c.dataset.p < 0);
+          after.textContent = c ? c.dataset.t : after.dataset.base;
+        });
+      }
+      var next = rows.filter(function (row) { return value(row) === null; })[0];
+      rows.forEach(function (row) { row.classList.toggle("next", row === next); });
+      status.textContent = text;
+      status.classList.toggle("bad", bad);
+      status.classList.toggle("ok", ready);
+      button.disabled = !ready || busy;
+      return ready;
+    }
+
+    /* The last player's tricks follow from the others (every trick is won by someone, R23). */
+    function fillRemainder() {
+      var open = rows.filter(function (r) { return !r.dataset.manual; });
+      rows.forEach(function (r) {
+        if (!r.classList.contains("auto") || r.dataset.manual) return;
+        var c = checked(r);
+        if (c) { c.checked = false; delete last[c.name]; }
+        r.classList.remove("auto");
+      });
+      if (open.length !== 1) return;
+      var sum = rows.filter(function (r) { return r.dataset.manual; }).reduce(function (a, r) { return a + value(r); }, 0);
+      var target = open[0].querySelector("input[value='" + (cards - sum) + "']");
+      if (target) { target.checked = true; open[0].classList.add("auto"); last[target.name] = target; }
+    }
+
+    function nextOpen(after) {
+      var start = rows.indexOf(after);
+      return rows.slice(start + 1).concat(rows.slice(0, start)).filter(function (r) { return value(r) === null; })[0];
+    }
+
+    rows.forEach(function (row) {
+      var c = checked(row);
+      if (c) { last[c.name] = c; row.dataset.manual = "1"; }
+    });
+    all("input[type=radio]", form).forEach(function (input) {
+      input.addEventListener("click", function () {
+        var wasFull = rows.every(function (r) { return !!last[r.querySelector("input").name]; });
+        if (last[input.name] === input) { input.checked = false; last[input.name] = null; }  // tap again: clear
+        else last[input.name] = input;
+        var row = input.closest(".prow");
+        if (!row) { update(); return; }  // the trump buttons
+        if (input.checked) row.dataset.manual = "1"; else delete row.dataset.manual;
+        row.classList.remove("auto");
+        if (step === "tricks") fillRemainder();
+        var ready = update();
+        if (step === "bids" && form.dataset.autosubmit && ready && !wasFull && input.checked) {
+          busy = true; button.disabled = true;
+          status.textContent = "Saving the bids\u2026";
+          setTimeout(function () { form.requestSubmit ? form.requestSubmit() : form.submit(); }, 120);
+          return;
+        }
+        var next = input.checked && nextOpen(row);
+        if (next) next.scrollIntoView({ block: "nearest", behavior: "smooth" });
+      });
+    });
+    window.addEventListener("pageshow", function (event) {
+      if (event.persisted) { busy = false; update(); }
+    });
+    if (!form.querySelector(".status.bad")) update();
+    else button.disabled = false;
+  }
+
+  /* The set-up form: Enter moves on, arrows reorder, options grey out where the engine refuses them. */
+  function setupForm(form) {
+    var list = form.querySelector(".names-list"), limits = JSON.parse(form.dataset.limits || "{}");
+    var start = form.querySelector(".start"), add = form.querySelector(".add-row");
+    function rows() { return all(".name-row", list); }
+    function text(row) { return row.querySelector("input[type=text]"); }
+
+    function renumber() {
+      rows().forEach(function (row, i) {
+        var input = text(row), deal = row.querySelector("input[type=radio]"), label = row.querySelector(".dealbtn");
+        input.name = input.id = "names-" + i;
+        input.placeholder = "Player " + (i + 1);
+        input.setAttribute("aria-label", "Player " + (i + 1));
+        deal.value = String(i); deal.id = "deal-" + i; label.htmlFor = "deal-" + i;
+        label.querySelector(".sr").textContent = "Player " + (i + 1) + " deals first";
+        var moves = row.querySelectorAll(".move");
+        moves[0].value = "up-" + i; moves[0].disabled = i === 0;
+        moves[1].value = "down-" + i; moves[1].disabled = i === rows().length - 1;
+      });
+      if (add) add.disabled = rows().length >= 15;
+      options();
+    }
+    function addRow() {
+      var all_ = rows(); if (all_.length >= 15) return null;
+      var copy = all_[all_.length - 1].cloneNode(true);
+      text(copy).value = ""; copy.querySelector("input[type=radio]").checked = false;
+      list.appendChild(copy); renumber();
+      return copy;
+    }
+    function options() {
+      var count = rows().filter(function (r) { return text(r).value.trim(); }).length;
+      all("[data-option]", form).forEach(function (label) {
+        var ok = count < 2 || (limits[label.dataset.option] || []).indexOf(count) >= 0;
+        var box = label.querySelector("input");
+        box.disabled = !ok; if (!ok) box.checked = false;
+        label.classList.toggle("off", !ok);
+      });
+    }
+    list.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter" || event.target.type !== "text") return;
+      event.preventDefault();
+      var row = event.target.closest(".name-row");
+      if (!event.target.value.trim()) { start.focus(); return; }
+      var next = row.nextElementSibling || addRow();
+      if (next) text(next).focus(); else start.focus();
+    });
+    list.addEventListener("input", options);
+    form.addEventListener("click", function (event) {
+      var button = event.target.closest("button[name=action]");
+      if (!button) return;
+      var move = /^(up|down)-(\d+)$/.exec(button.value);
+      if (button.value === "add") {
+        event.preventDefault();
+        var row = addRow(); if (row) text(row).focus();
+      } else if (move) {
+        event.preventDefault();
+        var i = +move[2], j = move[1] === "up" ? i - 1 : i + 1, r = rows();
+        if (!r[j]) return;
+        var a = text(r[i]), b = text(r[j]), tmp = a.value;
+        a.value = b.value; b.value = tmp;
+        var da = r[i].querySelector("input[type=radio]"), db = r[j].querySelector("input[type=radio]"), dc = da.checked;
+        da.checked = db.checked; db.checked = dc;
+        r[j].querySelector(".move[value^=" + move[1] + "]").focus();
+      }
+    });
+    options();
+  }
+
+  /* Share links: copy with one tap where the browser allows it. */
+  function copyButtons() {
+    if (!navigator.clipboard) return;
+    all("[data-copy]").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var input = document.getElementById(button.dataset.copy);
+        navigator.clipboard.writeText(input.value).then(function () { button.textContent = "Copied"; });
+      });
+    });
+  }
+
+  /* A double tap on any button that saves sends the form once (the server also stores once). */
+  function sendOnce(form) {
+    form.addEventListener("submit", function (event) {
+      if (form.dataset.sent) { event.preventDefault(); return; }
+      form.dataset.sent = "1";
+    });
+  }
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) all("form[data-sent]").forEach(function (form) { delete form.dataset.sent; });
+  });
+
+  function init() {
+    keepAwake();
+    all("form[method=post]").forEach(sendOnce);
+    copyButtons();
+    all("form.hand").forEach(handForm);
+    all("form.setup").forEach(setupForm);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
+})();

@@ -1,0 +1,1 @@
+"""Browser tests (Playwright driving Debian's Chromium)."""

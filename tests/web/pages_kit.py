@@ -1,0 +1,79 @@
+"""Small builders for the page tests: what a phone's browser sends, without a browser."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+
+TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def csrf(client: FlaskClient, url: str = "/new") -> str:
+    """The CSRF token a page carries (the session cookie goes with the client)."""
+    page = client.get(url)
+    found = TOKEN.search(page.get_data(as_text=True))
+    assert found, f"no CSRF token on {url}"
+    return found.group(1)
+
+
+def new_game(client: FlaskClient, names: list[str], dealer: str = "0", **fields: Any) -> str:
+    """Fill in the set-up form and start; returns the game id (the client is now its scorer)."""
+    data = {"csrf_token": csrf(client), "variant": "standard", "first_dealer": dealer, "action": "start",
+            **{f"names-{i}": name for i, name in enumerate(names)}, **fields}
+    answer = client.post("/new", data=data)
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    return answer.headers["Location"].split("/")[2]
+
+
+def game_row(app: Flask, game_id: str) -> Game:
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        db.session.expunge(game)
+        return game
+
+
+def document(app: Flask, game_id: str) -> dict[str, Any]:
+    """The game document as the API would answer it."""
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        return services.document(game)
+
+
+def post_hand(client: FlaskClient, game_id: str, number: int, kind: str, values: list[Any],
+              version: int | None = None, trump: str | None = None, token: str | None = None,
+              **extra: Any) -> TestResponse:
+    """Tap one value per seat (``None`` = not tapped) and press the button."""
+    field = "bid" if kind == "bids" else "tricks"
+    data: dict[str, Any] = {f"{field}_{seat}": str(v) for seat, v in enumerate(values) if v is not None}
+    data["csrf_token"] = token if token is not None else csrf(client, f"/g/{game_id}")
+    if version is not None:
+        data["version"] = str(version)
+    if trump is not None:
+        data["trump"] = trump
+    return client.post(f"/g/{game_id}/hands/{number}/{kind}", data={**data, **extra})
+
+
+def current_version(app: Flask, game_id: str) -> int:
+    return document(app, game_id)["version"]
+
+
+def play(client: FlaskClient, app: Flask, game_id: str, number: int, bids: list[int], tricks: list[int]) -> None:
+    """Record a whole hand through the pages, as the scorer's phone does."""
+    answer = post_hand(client, game_id, number, "bids", bids, current_version(app, game_id))
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    answer = post_hand(client, game_id, number, "tricks", tricks, current_version(app, game_id))
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+
+
+def text(answer: TestResponse) -> str:
+    return answer.get_data(as_text=True)

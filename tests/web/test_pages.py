@@ -1,0 +1,313 @@
+"""The table pages without a browser: set-up, hands, edits, undo, sharing and the result."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from .pages_kit import csrf, current_version, document, new_game, play, post_hand, text
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+
+
+def games_stored(app: Flask) -> int:
+    with app.app_context():
+        return len(db.session.execute(db.select(Game)).scalars().all())
+
+
+# -- home and set-up ---------------------------------------------------------------------------
+def test_home_offers_a_new_game_and_lists_the_games_this_phone_opened(client: FlaskClient) -> None:
+    assert "Start a new game" in text(client.get("/"))
+    new_game(client, ["Ann", "Ben", "Cy"])
+    home = text(client.get("/"))
+    assert "Ann · Ben · Cy" in home and "Hand 1 of 25" in home and "scoring" in home
+
+
+def test_a_new_game_makes_this_browser_the_scorer_and_shows_both_links(client: FlaskClient) -> None:
+    answer = client.post("/new", data={"csrf_token": csrf(client), "names-0": "Ann", "names-1": " Ben ",
+                                       "names-2": "", "names-3": "Cy", "first_dealer": "3", "action": "start"})
+    assert answer.status_code == 302
+    game_id = answer.headers["Location"].split("/")[2]
+    cookies = answer.headers.getlist("Set-Cookie")
+    assert any(c.startswith(f"sk_{game_id}=") and "HttpOnly" in c for c in cookies)
+    assert any(c.startswith(f"skw_{game_id}=") and "HttpOnly" in c and f"Path=/g/{game_id}/" in c for c in cookies)
+    share = client.get(answer.headers["Location"])
+    page = text(share)
+    assert share.headers["Cache-Control"] == "no-store"
+    assert "Scorer link" in page and "Watch link" in page and page.count('class="qr"') == 2
+    assert "Start hand 1" in page
+    game = text(client.get(f"/g/{game_id}"))
+    assert "Hand 1" in game and "<b>Cy</b> deals" in game and "<b>Ann</b> bids first" in game
+
+
+def test_drawing_for_the_deal_names_dealer_and_scorer_and_shows_the_cards(client: FlaskClient) -> None:
+    answer = client.post("/new", data={"csrf_token": csrf(client), "names-0": "Ann", "names-1": "Ben",
+                                       "names-2": "Cy", "first_dealer": "draw", "action": "start"})
+    page = text(client.get(answer.headers["Location"]))
+    assert "deals first (highest card)" in page and "keeps score (lowest)" in page
+    assert page.count('class="cardface') >= 3
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"names-0": "Ann"}, "Bluke is played by 2 to 15 players, not 1 (R4)."),
+    ({f"names-{i}": f"P{i}" for i in range(16)}, "Bluke is played by 2 to 15 players, not 16 (R4)."),
+    ({"names-0": "Ann", "names-1": "B" * 41}, "Player 2&#39;s name is longer than 40 characters."),
+    ({"names-0": "Ann", "names-1": "x" * 5000}, "Player 2&#39;s name is longer than 40 characters."),
+    ({"names-0": "Ann", "names-1": "ann"}, "Two players are called &#39;ann&#39;"),
+    ({"names-0": "A", "names-1": "B", "names-2": "C", "names-3": "D", "extended": "y"},
+     "The extended game is only for 2 or 3 players, not 4 (R9)."),
+    ({"names-0": "A", "names-1": "B", "names-2": "C", "names-3": "D", "all_cards_hand": "y"}, "(R10)."),
+    ({"names-0": "A", "names-1": "B", "variant": "bogus"}, "&#39;bogus&#39; is not a variant"),
+    ({"names-0": "A", "names-1": "B", "first_dealer": "7"}, "Choose who deals first"),
+    ({"names-0": "A", "names-1": "B", "names-2": "", "first_dealer": "2"}, "row 3 has no name"),
+    ({"names-0": "A", "names-1": "B", "first_dealer": "x"}, "Choose who deals first"),
+])
+def test_a_bad_set_up_is_explained_and_stores_nothing(app: Flask, client: FlaskClient, fields: dict[str, str],
+                                                      message: str) -> None:
+    data = {"csrf_token": csrf(client), "first_dealer": "0", "action": "start", **fields}
+    answer = client.post("/new", data=data)
+    assert answer.status_code == 422
+    assert message in text(answer)
+    assert 'value="A"' in text(answer) or 'value="Ann"' in text(answer) or "P15" in text(answer)
+    assert games_stored(app) == 0
+
+
+@pytest.mark.parametrize(("action", "names", "dealer", "expect", "dealer_after"), [
+    ("up-1", ["Ann", "Ben", "Cy"], "1", ["Ben", "Ann", "Cy", ""], "0"),
+    ("down-0", ["Ann", "Ben", "Cy"], "2", ["Ben", "Ann", "Cy", ""], "2"),
+    ("up-0", ["Ann", "Ben", "Cy"], "draw", ["Ann", "Ben", "Cy", ""], "draw"),
+    ("add", ["Ann", "Ben", "Cy", "Dee"], "draw", ["Ann", "Ben", "Cy", "Dee", ""], "draw"),
+    ("enter", ["Ann", "", "Cy", ""], "draw", ["Ann", "", "Cy", ""], "draw"),
+])
+def test_the_set_up_rows_rearrange_without_javascript(app: Flask, client: FlaskClient, action: str,
+                                                      names: list[str], dealer: str, expect: list[str],
+                                                      dealer_after: str) -> None:
+    data = {"csrf_token": csrf(client), "action": action, "first_dealer": dealer,
+            **{f"names-{i}": n for i, n in enumerate(names)}}
+    page = text(client.post("/new", data=data))
+    assert re.findall(r'name="names-\d+" id="names-\d+" value="([^"]*)"', page) == expect
+    assert re.search(rf'name="first_dealer" value="{dealer_after}"[^>]*checked', page)
+    assert games_stored(app) == 0
+
+
+def test_enter_moves_to_the_first_empty_name(client: FlaskClient) -> None:
+    data = {"csrf_token": csrf(client), "action": "enter", "names-0": "Ann", "names-1": "", "names-2": ""}
+    page = text(client.post("/new", data=data))
+    assert re.search(r'id="names-1"[^>]*autofocus', page)
+
+
+# -- a hand, step by step ------------------------------------------------------------------------
+def test_the_worked_example_through_the_pages(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    page = text(client.get(f"/g/{game_id}"))
+    assert "Hand 2" in page and "<b>Ben</b> deals" in page and "<b>Cy</b> bids first" in page
+    play(client, app, game_id, 2, [2, 6, 4], [2, 7, 3])
+    doc = document(app, game_id)
+    assert doc["totals"] == [61, 11, -8]
+    page = text(client.get(f"/g/{game_id}"))
+    # the creative card (R28): taken/bid marks with S circled / P boxed classes, bids/cards column
+    assert '<span class="mk O" title="Overtricks: took more than bid">5/4</span><b class="tot">41</b>' in page
+    assert '<span class="mk S" title="Set: took fewer than bid">3/5</span><b class="tot neg">-50</b>' in page
+    assert '<span class="mk P"' in page and ">12/13<" in page and ">12/12<" in page
+    assert re.search(r'<th scope="col" class="p lead">.*?Ann', page)  # the leader
+    footer = page[page.index("<tfoot>"):]
+    assert re.findall(r"<td>(\d+)</td>", footer) == ["0", "1", "1", "1", "1", "1", "1", "0", "0"]
+
+
+def test_bids_come_in_bidding_order_and_tricks_in_seat_order(client: FlaskClient, app: Flask) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy", "Dee"], dealer="1")
+    page = text(client.get(f"/g/{game_id}"))
+    assert re.findall(r'class="name" id="bid\d-who">(\w+)<', page) == ["Cy", "Dee", "Ann", "Ben"]
+    post_hand(client, game_id, 1, "bids", [3, 3, 3, 3], 1, trump="H")
+    page = text(client.get(f"/g/{game_id}"))
+    assert re.findall(r'class="name" id="tricks\d-who">(\w+)<', page) == ["Ann", "Ben", "Cy", "Dee"]
+    assert "Trump <b" in page and "♥" in page
+    # live points come from the engine, per button: bid 3 took 5 → +32 (R19), took 2 → −30 (R20)
+    assert 'id="tricks0-5" value="5" data-p="32" data-t="32"' in page
+    assert 'id="tricks0-2" value="2" data-p="-30" data-t="-30"' in page
+
+
+def test_the_last_players_tricks_come_from_the_remainder(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy", "Dee"])
+    post_hand(client, game_id, 1, "bids", [3, 3, 3, 3], 1)
+    answer = post_hand(client, game_id, 1, "tricks", [4, 2, 5, None], 2)
+    assert answer.status_code == 302
+    assert document(app, game_id)["hands"][0]["tricks"] == [4, 2, 5, 2]
+
+
+@pytest.mark.parametrize(("bids", "trump", "message", "beside"), [
+    ([14, 5, 3], None, "Ann bid 14, but only 13 cards were dealt in hand 1 (R22).", 0),
+    ([4, "abc", 3], None, "Ben&#39;s bid must be a whole number, not &#39;abc&#39; (R22).", 1),
+    ([4, 5, 0], None, "Cy bid 0, but every bid is at least 1 (zero bids are off) (R13, R22).", 2),
+    ([4, 5, -1], None, "Cy bid -1, but every bid is at least 1", 2),
+    ([4, 5, "99999999999999"], None, "Cy&#39;s bid must be a whole number", 2),
+    ([4, None, 3], None, "Tap a bid for Ben.", 1),
+    ([4, 5, 3], "X", "&#39;X&#39; is not a suit; use S, H, D, C or none for no trump (R12).", None),
+])
+def test_bad_bids_are_explained_beside_the_row_and_store_nothing(
+    app: Flask, client: FlaskClient, bids: list[object], trump: str | None, message: str, beside: int | None,
+) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    answer = post_hand(client, game_id, 1, "bids", bids, 1, trump=trump)
+    page = text(answer)
+    assert answer.status_code == 422
+    assert message in page
+    if beside is not None:
+        assert re.search(rf'<p class="err" id="bid{beside}-err">{re.escape(message)}', page)
+    doc = document(app, game_id)
+    assert doc["hands"][0]["bids"] is None and doc["version"] == 1
+
+
+@pytest.mark.parametrize(("tricks", "message", "beside"), [
+    ([5, 3, 4], "Tricks add up to 12, but 13 cards were dealt in hand 1 (R23).", None),
+    ([14, 0, 0], "Ann took 14 tricks, but hand 1 had 13 cards dealt (R23).", 0),
+    ([5, "x", 5], "Ben&#39;s tricks must be a whole number, not &#39;x&#39; (R23).", 1),
+    ([5, None, None], "Tap a number of tricks taken for Ben.", 1),
+    ([13, 1, None], "Tap a number of tricks taken for Cy.", 2),
+])
+def test_bad_tricks_are_explained_and_store_nothing(app: Flask, client: FlaskClient, tricks: list[object],
+                                                    message: str, beside: int | None) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    post_hand(client, game_id, 1, "bids", [4, 5, 3], 1)
+    answer = post_hand(client, game_id, 1, "tricks", tricks, 2)
+    page = text(answer)
+    assert answer.status_code == 422 and message in page
+    if beside is not None:
+        assert f'id="tricks{beside}-err">{message}' in page
+    else:
+        assert f'<p class="status bad" aria-live="polite">{message}</p>' in page
+    assert document(app, game_id)["hands"][0]["tricks"] is None
+
+
+def test_tricks_before_bids_are_refused_in_the_engines_words(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    answer = post_hand(client, game_id, 1, "tricks", [5, 3, 5], 1)
+    assert answer.status_code == 422 and "Record the bids of hand 1 before its tricks (R25)." in text(answer)
+    answer = post_hand(client, game_id, 99, "bids", [1, 1, 1], 1)
+    assert answer.status_code == 422 and "there is no hand 99" in text(answer)
+
+
+# -- versions: stale pages and double taps -----------------------------------------------------
+def test_a_stale_page_is_refused_and_shows_the_current_state(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    post_hand(client, game_id, 1, "bids", [4, 5, 3], 1)
+    answer = post_hand(client, game_id, 1, "bids", [1, 1, 1], 1)  # another phone's older page
+    page = text(answer)
+    assert answer.status_code == 409
+    assert "Someone else changed this game first" in page
+    assert "Record hand 1" in page  # the current state: the tricks step of hand 1
+    assert document(app, game_id)["hands"][0]["bids"] == [4, 5, 3]
+
+
+def test_a_double_tap_stores_once(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    first = post_hand(client, game_id, 1, "bids", [4, 5, 3], 1, trump="S")
+    second = post_hand(client, game_id, 1, "bids", [4, 5, 3], 1, trump="S")
+    assert first.status_code == second.status_code == 302
+    post_hand(client, game_id, 1, "tricks", [5, 3, 5], 2)
+    assert post_hand(client, game_id, 1, "tricks", [5, 3, 5], 2).status_code == 302
+    doc = document(app, game_id)
+    assert doc["version"] == 3 and doc["hands"][0]["tricks"] == [5, 3, 5]
+    assert "Corrections" not in text(client.get(f"/g/{game_id}"))
+
+
+@pytest.mark.parametrize("version", [None, "", "abc"])
+def test_a_form_without_a_good_version_is_refused(app: Flask, client: FlaskClient, version: str | None) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    answer = post_hand(client, game_id, 1, "bids", [4, 5, 3], **({} if version is None else {"version": version}))
+    assert answer.status_code == 400 and "This page was out of date" in text(answer)
+    assert document(app, game_id)["hands"][0]["bids"] is None
+
+
+# -- corrections -------------------------------------------------------------------------------
+def test_an_earlier_hand_is_edited_with_its_forms_prefilled_and_the_change_is_kept(app: Flask,
+                                                                                   client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    play(client, app, game_id, 2, [2, 6, 4], [2, 7, 3])
+    edit = text(client.get(f"/g/{game_id}/hands/1"))
+    assert 'id="bid0-4" value="4" checked' in edit and 'id="tricks1-3" value="3" checked' in edit
+    answer = post_hand(client, game_id, 1, "tricks", [5, 4, 4], current_version(app, game_id))
+    assert answer.status_code == 302
+    page = text(client.get(f"/g/{game_id}"))
+    assert "Hand 1 corrected" in page
+    assert document(app, game_id)["totals"] == [61, 11, -9]  # Cy now 4/3 (31) instead of 5/3 (32)
+    assert "Corrections" in page and "Ben 3 → 4" in page and "Cy 5 → 4" in page
+
+
+def test_an_edit_with_an_error_shows_the_edit_page_again(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    answer = post_hand(client, game_id, 1, "bids", [4, 25, 3], current_version(app, game_id))
+    page = text(answer)
+    assert answer.status_code == 422 and "Correct hand 1" in page and "Ben bid 25" in page
+    assert document(app, game_id)["hands"][0]["bids"] == [4, 5, 3]
+
+
+def test_a_hand_not_reached_cannot_be_edited(client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    answer = client.get(f"/g/{game_id}/hands/3")
+    assert answer.status_code == 404 and "Hand 3 cannot be edited" in text(answer)
+
+
+def test_undo_takes_back_the_latest_entry_step_by_step(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    page = text(client.get(f"/g/{game_id}"))
+    assert "Undo the tricks of hand 1" in page
+    answer = client.post(f"/g/{game_id}/undo", data={"csrf_token": csrf(client, f"/g/{game_id}"),
+                                                     "version": current_version(app, game_id), "number": 1})
+    assert answer.status_code == 302
+    page = text(client.get(f"/g/{game_id}"))
+    assert "Undone: the tricks of hand 1" in page and "Record hand 1" in page
+    assert "undo tricks" in page and "removed tricks 5·3·5" in page
+    stale = client.post(f"/g/{game_id}/undo", data={"csrf_token": csrf(client, f"/g/{game_id}"),
+                                                    "version": 1, "number": 1})
+    assert stale.status_code == 409
+    client.post(f"/g/{game_id}/undo", data={"csrf_token": csrf(client, f"/g/{game_id}"),
+                                            "version": current_version(app, game_id), "number": 1})
+    doc = document(app, game_id)
+    assert doc["hands"][0]["bids"] is None
+
+
+# -- game over ---------------------------------------------------------------------------------
+def test_the_finished_game_shows_winners_standings_and_the_chart(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben"])
+    with app.app_context():
+        schedule = services.rules_of(db.session.get(Game, game_id)).schedule
+        for number, cards in enumerate(schedule, start=1):
+            services.record_bids(game_id, number, [1, 1])
+            services.record_tricks(game_id, number, [cards, 0])
+    page = text(client.get(f"/g/{game_id}"))
+    assert "Game over · 25 hands" in page and "Ann" in page and "wins" in page
+    assert '<svg class="chart"' in page and "<polyline" in page
+    assert "made&nbsp;100%" in page  # Ann made every hand
+    assert 'class="prow' not in page  # no hand form once the game is over
+    assert 'data-awake' not in page
+
+
+def test_the_chart_is_drawn_on_the_server_from_the_scorecard() -> None:
+    from scorekeeper.charts import progression
+    from scorekeeper.engine import HandRecord, Rules, build_scorecard
+
+    card = build_scorecard(Rules(3), 0, [HandRecord((4, 5, 3), (5, 3, 5)), HandRecord((2, 6, 4), (2, 7, 3))])
+    svg = str(progression(["<b>Ann</b>", "Ben", "Cy"], card))
+    assert svg.startswith('<svg class="chart"') and svg.count("<polyline") == 3
+    assert "&lt;b&gt;Ann&lt;/b&gt;" in svg and "<b>Ann" not in svg
+    assert str(progression(["A", "B", "C"], build_scorecard(Rules(3), 0, []))) == ""
+
+
+def test_the_game_page_links_to_the_print_and_export_files_this_cookie_opens(app: Flask,
+                                                                           client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    page = text(client.get(f"/g/{game_id}"))
+    csv_link = re.search(r'href="(/api/games/[^"]+/export\.csv)"', page).group(1)
+    assert f"/api/games/{game_id}/scorecard.pdf?style=creative" in page
+    answer = client.get(csv_link)
+    assert answer.status_code == 200 and "Ann" in text(answer)
