@@ -7,12 +7,15 @@ from typing import Any
 
 from flask import Flask
 
-from .config import load_config
+from .config import instance_path, load_config
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app; ``config`` overrides settings, as in Flask's tutorial."""
-    app = Flask(__name__, instance_relative_config=True,
+    """Build the app; ``config`` overrides settings, as in Flask's tutorial.
+
+    ``config["INSTANCE_PATH"]`` (or ``SCOREKEEPER_INSTANCE_PATH``) moves the instance folder.
+    """
+    app = Flask(__name__, instance_path=instance_path(config), instance_relative_config=True,
                 template_folder="../templates", static_folder="../static")
     load_config(app, config)
     register_extensions(app)

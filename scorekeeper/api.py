@@ -1,10 +1,11 @@
-"""The JSON API for table scorekeeping (API.md, "Scorekeeping")."""
+"""The JSON API for table scorekeeping (API.md, "Scorekeeping"). Views parse, call a service, answer."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from . import services
 from .extensions import csrf
@@ -14,6 +15,14 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 csrf.exempt(bp)  # JSON calls carry a bearer token, not a cookie
 
 
+@bp.after_app_request
+def no_store(response: Response) -> Response:
+    """API answers (errors included) carry tokens and change with every write: never cache them."""
+    if request.path == "/api" or request.path.startswith("/api/"):
+        response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
 def bearer() -> str | None:
     """The token of ``Authorization: Bearer <token>``."""
     header = request.headers.get("Authorization", "")
@@ -21,12 +30,49 @@ def bearer() -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def body() -> dict[str, Any]:
-    """The JSON object sent, or a 400 naming the problem."""
-    data = request.get_json(silent=True)
+def body(required: bool = True) -> dict[str, Any]:
+    """The JSON object sent (whatever the Content-Type), or a 400 that says what is wrong with it.
+
+    A ``seed`` is refused here unless the app allows seeding (API.md, "Running and configuration").
+    """
+    raw = request.get_data(cache=True)  # a body over MAX_CONTENT_LENGTH is a 413 here
+    if not raw.strip():
+        if not required:
+            return {}
+        raise BadRequest("The request needs a JSON object as its body, such as {\"bids\": [2, 1, 3]}.")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise BadRequest("The request body is not valid JSON; send a JSON object such as {\"bids\": [2, 1, 3]}.") from None
     if not isinstance(data, dict):
-        raise BadRequest("The request body must be a JSON object.")
+        raise BadRequest(f"The request body must be a JSON object ({{…}}), not {type_name(data)}.")
+    services.check_seed(data, current_app.config["ALLOW_SEED"])
     return data
+
+
+def type_name(value: object) -> str:
+    """How JSON calls a value's type, for messages."""
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "true or false"
+    if value is None:
+        return "null"
+    return "a number"
+
+
+def version_of(data: dict[str, Any]) -> object:
+    """The optional ``version`` from the body or from ``?version=`` (both must agree)."""
+    query = request.args.get("version")
+    if query is None:
+        return data.get("version")
+    if not (query.isascii() and query.isdigit()):
+        raise BadRequest(f"'version' must be the whole number from the game document, not {query!r}.")
+    if "version" in data and data["version"] != int(query):
+        raise BadRequest("The body and the address give two different versions; send one.")
+    return int(query)
 
 
 def access(game_id: str, write: bool = False) -> Access:
@@ -45,6 +91,13 @@ def links(game_id: str, scorer: str, watch: str) -> dict[str, str]:
     }
 
 
+def hand_number(raw: str) -> int:
+    """The ``<n>`` of a hand's address: a whole number (its range is checked against the schedule)."""
+    if not (raw.isascii() and raw.isdigit()):
+        raise BadRequest(f"{raw!r} is not a hand number; hands are numbered from 1.")
+    return int(raw)
+
+
 @bp.post("/games")
 def create_game() -> Any:
     data = body()
@@ -52,7 +105,7 @@ def create_game() -> Any:
         data.get("players"), data.get("variant", "standard"), data.get("first_dealer", 0), data.get("options")
     )
     answer = services.document(game) | {"scorer_token": scorer, "watch_token": watch} | links(game.id, scorer, watch)
-    return jsonify(answer), 201
+    return jsonify(answer), 201, {"Location": url_for("api.get_game", game_id=game.id)}
 
 
 @bp.get("/games/<game_id>")
@@ -60,10 +113,17 @@ def get_game(game_id: str) -> Any:
     return jsonify(services.document(access(game_id).game))
 
 
-def _number(raw: str) -> int:
-    if not raw.isdigit():
-        raise BadRequest(f"{raw!r} is not a hand number.")
-    return int(raw)
+@bp.get("/games/<game_id>/version")
+def get_version(game_id: str) -> Any:
+    """Cheap polling for watchers: only the version number."""
+    return jsonify({"version": access(game_id).game.version})
+
+
+@bp.get("/games/<game_id>/history")
+def get_history(game_id: str) -> Any:
+    """Every correction of recorded hands (edits and undos, old → new), oldest first."""
+    game = access(game_id).game
+    return jsonify({"id": game.id, "version": game.version, "corrections": services.history(game)})
 
 
 @bp.put("/games/<game_id>/hands/<n>/bids")
@@ -72,7 +132,8 @@ def put_bids(game_id: str, n: str) -> Any:
     data = body()
     if "bids" not in data:
         raise BadRequest("The body needs 'bids': one number per player, in seat order.")
-    game = services.record_bids(game_id, _number(n), data["bids"], data.get("trump"), data.get("version"))
+    trump = data["trump"] if "trump" in data else services.KEEP
+    game = services.record_bids(game_id, hand_number(n), data["bids"], trump, version_of(data))
     return jsonify(services.document(game))
 
 
@@ -82,22 +143,14 @@ def put_tricks(game_id: str, n: str) -> Any:
     data = body()
     if "tricks" not in data:
         raise BadRequest("The body needs 'tricks': one number per player, in seat order.")
-    game = services.record_tricks(game_id, _number(n), data["tricks"], data.get("version"))
+    game = services.record_tricks(game_id, hand_number(n), data["tricks"], version_of(data))
     return jsonify(services.document(game))
 
 
 @bp.delete("/games/<game_id>/hands/<n>")
 def delete_hand(game_id: str, n: str) -> Any:
+    """Undo the latest hand with entries, bids and tricks together; ``n`` must be that hand (R25)."""
     access(game_id, write=True)
-    data = request.get_json(silent=True) if request.data else None
-    version = data.get("version") if isinstance(data, dict) else request.args.get("version", type=int)
-    game = services.undo(game_id, _number(n), version)
+    data = body(required=False)
+    game = services.undo(game_id, hand_number(n), version_of(data))
     return jsonify(services.document(game))
-
-
-@bp.get("/games/<game_id>/version")
-def get_version(game_id: str) -> Any:
-    """Cheap polling for watchers: only the version number."""
-    return jsonify({"version": access(game_id).game.version})
-
-

@@ -10,15 +10,48 @@ from typing import Any
 
 from flask import Flask
 
+#: Optional: where the instance folder lives (the default SQLite file and the generated secret key).
+INSTANCE_ENV = "SCOREKEEPER_INSTANCE_PATH"
+
+
+def instance_path(overrides: Mapping[str, Any] | None) -> str | None:
+    """The instance folder asked for by ``INSTANCE_PATH`` in the overrides or the environment.
+
+    ``None`` keeps Flask's default (``instance/`` beside the package). Flask wants it absolute.
+    """
+    path = (overrides or {}).get("INSTANCE_PATH") or os.environ.get(INSTANCE_ENV)
+    return os.path.abspath(path) if path else None
+
+
+def database_url(url: str) -> str:
+    """Use psycopg 3 for bare ``postgres://`` and ``postgresql://`` URLs (psycopg2 is not installed)."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
 
 def _secret_key(instance: Path) -> str:
-    """``SCOREKEEPER_SECRET_KEY``, else a key generated once and kept in the instance folder."""
+    """``SCOREKEEPER_SECRET_KEY``, else a key generated once and kept in the instance folder.
+
+    Several server processes may start at once: the key is written to a private temporary file
+    and linked into place, so exactly one key wins and nobody reads a half-written file.
+    """
     if key := os.environ.get("SCOREKEEPER_SECRET_KEY"):
         return key
     path = instance / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        scratch = instance / f".secret_key.{os.getpid()}.{secrets.token_hex(4)}"
+        fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "w") as file:
+                file.write(secrets.token_hex(32))
+            try:
+                os.link(scratch, path)
+            except FileExistsError:
+                pass  # another process was first: use its key
+        finally:
+            scratch.unlink()
     return path.read_text().strip()
 
 
@@ -27,8 +60,9 @@ def load_config(app: Flask, overrides: Mapping[str, Any] | None) -> None:
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     overrides = dict(overrides or {})
+    overrides.pop("INSTANCE_PATH", None)  # used by create_app already
     app.config.update(
-        SQLALCHEMY_DATABASE_URI=os.environ.get("SCOREKEEPER_DATABASE_URL")
+        SQLALCHEMY_DATABASE_URI=database_url(os.environ.get("SCOREKEEPER_DATABASE_URL") or "")
         or f"sqlite:///{instance / 'scorekeeper.sqlite'}",
         ALLOW_SEED=os.environ.get("SCOREKEEPER_ALLOW_SEED") == "1",
         MIGRATIONS_DIR=str(Path(app.root_path).parent / "migrations"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, make_response, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -21,8 +21,8 @@ def error_body(status: int, message: str, rule: str | None = None, code: str | N
 
 
 def wants_json() -> bool:
-    """API paths always answer JSON; pages answer HTML."""
-    return request.path.startswith("/api/")
+    """API paths (even unknown ones) always answer JSON; pages answer HTML."""
+    return request.path == "/api" or request.path.startswith("/api/")
 
 
 def _answer(status: int, message: str, rule: str | None = None, code: str | None = None) -> Any:
@@ -50,8 +50,14 @@ def register(app: Flask) -> None:
     def http_error(error: HTTPException) -> Any:
         status = error.code or 500
         messages = {
+            400: "The request could not be understood; nothing was saved.",
             404: "There is nothing at this address.",
-            405: "That action is not possible here.",
-            413: "That upload is too large.",
+            405: f"{request.method} is not possible at this address.",
+            413: "That request is too large; nothing was saved.",
+            500: "Something went wrong on the server; nothing was saved. Please try again.",
         }
-        return _answer(status, messages.get(status, error.description or "Bad request."))
+        answer = make_response(_answer(status, messages.get(status, error.description or "Bad request.")))
+        allow = getattr(error, "valid_methods", None)
+        if allow:  # a 405 says what is possible, as HTTP asks
+            answer.headers["Allow"] = ", ".join(allow)
+        return answer

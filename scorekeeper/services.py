@@ -1,18 +1,22 @@
 """The one place that loads rows, asks the engine and commits (cosmicpython ``services.py``).
 
 Every write runs in one transaction that first locks the game (``BEGIN IMMEDIATE`` on SQLite,
-``SELECT … FOR UPDATE`` on PostgreSQL), checks the optional ``version`` and either stores the
-whole change and bumps the version, or raises and stores nothing.
+``SELECT … FOR UPDATE`` on PostgreSQL), checks the request, and then either stores the whole
+change and bumps the version (after checking the optional ``version``: stale → 409), or raises
+and stores nothing. A request that asks for what is already stored changes nothing and succeeds
+(a double tap). Every change to entries already recorded is kept in ``corrections`` (old → new).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import joinedload, selectinload
 
 from .engine import HandRecord, Rules, RulesError, Scorecard, Suit, build_scorecard, check_bids, check_records, check_tricks
 from .engine.errors import OrderError
@@ -21,6 +25,7 @@ from .models import Correction, Game, HandEntry, VirtualTable
 from .tokens import matches, new_id, new_token, token_hash
 
 MAX_NAME = 40
+NO_GAME = "No game with that link: check the address, or ask the scorer for a new link."
 
 
 class ServiceError(Exception):
@@ -100,6 +105,8 @@ def document(game: Game, card: Scorecard | None = None) -> dict[str, Any]:
     }
 
 
+
+
 @dataclass(frozen=True)
 class Access:
     """A game opened with a token, and what that token may do."""
@@ -112,9 +119,15 @@ class Access:
         return self.role == "scorer"
 
 
+def load_game(game_id: str) -> Game | None:
+    """A game with its hands, in one query (every answer needs both)."""
+    query = select(Game).options(joinedload(Game.hands)).where(Game.id == game_id)
+    return db.session.execute(query).unique().scalar_one_or_none()
+
+
 def open_game(game_id: str, token: str | None) -> Access:
     """Find a game by id and token; a wrong token looks exactly like a missing game (404)."""
-    game = db.session.get(Game, game_id) if game_id else None
+    game = load_game(game_id) if game_id else None
     if game is not None and token:
         if matches(token, game.scorer_hash):
             return Access(game, "scorer")
@@ -126,34 +139,124 @@ def open_game(game_id: str, token: str | None) -> Access:
             or any(matches(token, s.get("token_hash") or "") for s in table.seats)
         ):
             return Access(game, "host" if matches(token, table.host_hash) else "watch")
-    raise NotFound("No game with that link: check the address, or ask the scorer for a new link.")
+    raise NotFound(NO_GAME)
 
 
 # -- writing -------------------------------------------------------------------------------------
-@contextmanager
-def locked(game_id: str, version: object = None) -> Iterator[Game]:
-    """One write transaction on a locked game; bumps the version and commits, or stores nothing."""
+#: ``trump`` left out of a bids request: keep what is recorded (none for a new hand).
+KEEP: Any = type("Keep", (), {"__repr__": lambda self: "KEEP"})()
+
+
+def _json(value: object, limit: int = 40) -> str:
+    """A value as the client wrote it in JSON (``"3"``, ``true``, ``[1]``), shortened for messages."""
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def whole_version(version: object) -> int | None:
+    """The optional ``version`` of a write: a whole number, or ``None`` to skip the check (400)."""
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise BadRequest(f"'version' must be a whole number, not {version!r}.")
-    db.session.rollback()  # end any read transaction so the write lock is taken at BEGIN
-    db.session.connection(execution_options=WRITE)
-    try:
-        game = db.session.execute(
-            select(Game).where(Game.id == game_id).with_for_update()
-        ).scalar_one_or_none()
-        if game is None:
-            raise NotFound("No game with that link.")
-        if version is not None and version != game.version:
+        raise BadRequest(f"'version' must be the whole number from the game document, not {_json(version)}.")
+    return version
+
+
+class Write:
+    """One open write transaction on one locked game (see :func:`writing`)."""
+
+    def __init__(self, game: Game, version: int | None) -> None:
+        self.game, self.version, self.changed = game, version, False
+
+    def change(self) -> Game:
+        """Declare that this write changes the game; refuses a stale ``version`` first (409)."""
+        if self.version is not None and self.version != self.game.version:
             raise Conflict(
-                f"Someone else changed this game first (you had version {version}, it is now "
-                f"{game.version}). Check the scorecard and enter it again if still needed."
+                f"Someone else changed this game first (you had version {self.version}, it is now "
+                f"{self.game.version}). Check the scorecard and enter it again if still needed."
             )
-        yield game
-        game.version += 1
-        db.session.commit()
+        self.changed = True
+        return self.game
+
+
+@contextmanager
+def writing(game_id: str, version: object = None) -> Iterator[Write]:
+    """One write transaction on a locked game: the whole change and a new version, or nothing.
+
+    The game row is locked first (``BEGIN IMMEDIATE`` on SQLite, ``SELECT … FOR UPDATE`` on
+    PostgreSQL), so two phones writing at once queue. The body checks the request, calls
+    :meth:`Write.change` once it knows the request changes something, then changes rows. A body
+    that never calls it (a double tap re-sending what is stored) commits nothing: no new version,
+    no correction and no 409, because the game already is as the client wants it.
+    """
+    expected = whole_version(version)
+    _begin_write()
+    try:
+        # Lock the row first, then read the hands in a second statement: on PostgreSQL (READ
+        # COMMITTED) a statement that waited for the lock sees the new game row but joins it to
+        # hands from before the other write; the next statement sees that write whole.
+        # populate_existing: the game and its hands may be in the session from the token check.
+        query = (select(Game).options(selectinload(Game.hands)).where(Game.id == game_id)
+                 .with_for_update().execution_options(populate_existing=True))
+        game = db.session.execute(query).scalar_one_or_none()
+        if game is None:
+            raise NotFound(NO_GAME)
+        write = Write(game, expected)
+        yield write
+        if write.changed:
+            game.version += 1
+            _commit()
+        else:
+            db.session.rollback()
     except BaseException:
         db.session.rollback()
         raise
+
+
+def _begin_write() -> None:
+    """Make the next statement start a write transaction.
+
+    On SQLite the read transaction of the token check is ended, so that the new one begins with
+    ``BEGIN IMMEDIATE`` and takes the write lock at once. PostgreSQL goes on in the same
+    transaction: the row lock of ``SELECT … FOR UPDATE`` is enough, and saves a round trip.
+    """
+    if db.session.get_bind().dialect.name == "sqlite":
+        db.session.rollback()
+        db.session.connection(execution_options=WRITE)
+
+
+def _commit() -> None:
+    """Commit without expiring the objects: as written they are the rows as stored (we held
+    the lock), so the answer is built without reading them back."""
+    session = db.session()
+    keep, session.expire_on_commit = session.expire_on_commit, False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = keep
+
+
+@contextmanager
+def locked(game_id: str, version: object = None) -> Iterator[Game]:
+    """:func:`writing` for a write that always changes the game (stale ``version`` → 409 at once)."""
+    with writing(game_id, version) as write:
+        yield write.change()
+
+
+def check_seed(data: Mapping[str, Any], allowed: bool) -> int | None:
+    """A request body's ``seed``: refused (400) unless the app allows seeding (API.md).
+
+    Cards are dealt with ``secrets.SystemRandom``; a seed exists for tests and simulations only.
+    """
+    if "seed" not in data:
+        return None
+    if not allowed:
+        raise BadRequest(
+            "This server deals at random and does not accept a 'seed' "
+            "(only when started with SCOREKEEPER_ALLOW_SEED=1); leave it out."
+        )
+    seed = data["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
+        raise BadRequest(f"'seed' must be a whole number from 0 to {2**31 - 1}, not {_json(seed)}.")
+    return seed
 
 
 def create_game(
@@ -164,8 +267,13 @@ def create_game(
     names = clean_names(players)
     if options is not None and not isinstance(options, Mapping):
         raise BadRequest("'options' must be an object such as {\"zero_bids\": true}.")
+    for name, value in (options or {}).items():
+        if not isinstance(value, bool):
+            raise BadRequest(f"Option {name!r} must be true or false, not {_json(value)}.")
     rules = Rules.build(len(names), variant, options)
-    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < len(names):
+    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int):
+        raise BadRequest(f"'first_dealer' must be a seat number from 0 to {len(names) - 1}, not {_json(first_dealer)}.")
+    if not 0 <= first_dealer < len(names):
         raise RulesError(
             f"The first dealer must be a seat from 0 to {len(names) - 1}, not {first_dealer!r} (R6).", "R6"
         )
@@ -173,14 +281,20 @@ def create_game(
     game = Game(
         id=new_id(), variant=rules.variant.value, options=rules.options, players=names,
         first_dealer=first_dealer, scorer_hash=token_hash(scorer), watch_hash=token_hash(watch), mode=mode,
+        hands=[],
     )
-    db.session.add(game)
-    db.session.commit()
+    _begin_write()
+    try:
+        db.session.add(game)
+        _commit()
+    except BaseException:
+        db.session.rollback()
+        raise
     return game, scorer, watch
 
 
 def clean_names(players: object) -> list[str]:
-    """2–15 distinct, non-empty names of at most 40 characters, trimmed (R4)."""
+    """2–15 distinct, non-empty, printable names of at most 40 characters, trimmed (R4)."""
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise BadRequest("'players' must be a list of names, such as [\"Ann\", \"Ben\", \"Cy\"].")
     names = [" ".join(p.split()) for p in players]
@@ -191,6 +305,8 @@ def clean_names(players: object) -> list[str]:
             raise BadRequest(f"Player {seat} has no name.")
         if len(name) > MAX_NAME:
             raise BadRequest(f"Player {seat}'s name is longer than {MAX_NAME} characters.")
+        if not name.isprintable():
+            raise BadRequest(f"Player {seat}'s name contains a character that cannot be printed.")
     seen: set[str] = set()
     for name in names:
         if name.casefold() in seen:
@@ -208,58 +324,100 @@ def _check_number(rules: Rules, number: int) -> None:
         raise RulesError(f"This game has hands 1 to {rules.hand_count}; there is no hand {number} (R7, R8, R24).", "R24")
 
 
-def _log(game: Game, number: int, field: str, old: Any, new: Any) -> None:
-    if old is not None and old != new:
-        game.corrections.append(Correction(hand=number, field=field, old=old, new=new))
+def _correct(game: Game, number: int, field: str, old: Any, new: Any) -> None:
+    """Keep a correction of an entry already recorded (old → new); the corrections are never deleted."""
+    if old != new:  # added to the session: appending to game.corrections would load them all first
+        db.session.add(Correction(game_id=game.id, hand=number, field=field, old=old, new=new))
 
 
-def _list_of_numbers(value: object, name: str) -> list[Any]:
+def _whole_numbers(
+    check: Any, rules: Rules, number: int, value: object, field: str, names: Sequence[str]
+) -> list[int]:
+    """Bids or tricks checked by the engine; values that are not JSON whole numbers are a 400."""
+    what = "bid" if field == "bids" else "tricks taken"
     if not isinstance(value, list):
-        raise BadRequest(f"'{name}' must be a list with one number per player.")
-    return value
+        raise BadRequest(f"'{field}' must be a list with one whole number per player, in seat order, not {_json(value)}.")
+    if len(value) == len(names):  # a wrong count is the engine's to explain (R22, R23)
+        for seat, item in enumerate(value):
+            if isinstance(item, bool) or not isinstance(item, int):
+                raise BadRequest(f"{names[seat]}'s {what} must be a whole number, not {_json(item)}.")
+    return list(check(rules, number, value, names))
 
 
-def record_bids(game_id: str, number: int, bids: object, trump: object = None, version: object = None) -> Game:
-    """Record (or correct) a hand's bids and trump; the previous hand must be complete (R22, R25)."""
-    bids = _list_of_numbers(bids, "bids")
-    with locked(game_id, version) as game:
+def _trump(value: object) -> Any:
+    """``trump`` as stored: a suit letter, ``None`` for no trump, or :data:`KEEP` (R12)."""
+    if value is KEEP or value is None:
+        return value
+    if not isinstance(value, str):
+        raise BadRequest(f"'trump' must be \"S\", \"H\", \"D\", \"C\" or null for no trump, not {_json(value)}.")
+    suit = Suit.parse(value)
+    return suit.value if suit else None
+
+
+def record_bids(game_id: str, number: int, bids: object, trump: object = KEEP, version: object = None) -> Game:
+    """Record (or correct) a hand's bids and trump (R12, R22); the previous hand must be complete (R25).
+
+    ``trump`` left out keeps what is recorded. Checks run in order: hand number (R24), order
+    (R25), values (R22, R12); then a request equal to what is stored succeeds without change,
+    and only a real change can be refused as stale (409).
+    """
+    wanted = _trump(trump)
+    with writing(game_id, version) as write:
+        game = write.game
         rules = rules_of(game)
         _check_number(rules, number)
         previous = _entry(game, number - 1)
         if number > 1 and (previous is None or previous.tricks is None):
             raise OrderError(f"Hand {number - 1} is not complete yet: record its bids and tricks first (R25).", "R25")
-        if not isinstance(trump, (str, type(None))):
-            raise BadRequest("'trump' must be S, H, D, C or null.")
-        suit = Suit.parse(trump) if trump is not None else None
-        checked = list(check_bids(rules, number, bids, game.players))
+        checked = _whole_numbers(check_bids, rules, number, bids, "bids", game.players)
         entry = _entry(game, number)
+        suit: str | None = (entry.trump if entry else None) if wanted is KEEP else wanted
+        if suit is not None and not rules.has_turn_up(number):
+            raise RulesError(
+                f"Hand {number} deals every card, so none is turned up and it has no trump (R10, R12).", "R12"
+            )
+        if entry is not None and entry.bids == checked and entry.trump == suit:
+            return game  # already recorded: a repeated request changes nothing
+        write.change()
         if entry is None:
             entry = HandEntry(number=number)
             game.hands.append(entry)
-        _log(game, number, "bids", entry.bids, checked)
-        _log(game, number, "trump", entry.trump, suit.value if suit else None)
-        entry.bids, entry.trump = checked, suit.value if suit else None
+        elif entry.bids is not None:
+            _correct(game, number, "bids", entry.bids, checked)
+            _correct(game, number, "trump", entry.trump, suit)
+        entry.bids, entry.trump = checked, suit
     return game
 
 
 def record_tricks(game_id: str, number: int, tricks: object, version: object = None) -> Game:
-    """Record (or correct) a hand's tricks taken; its bids must be recorded first (R23, R25)."""
-    tricks = _list_of_numbers(tricks, "tricks")
-    with locked(game_id, version) as game:
+    """Record (or correct) a hand's tricks taken (R23); its bids must be recorded first (R25).
+
+    A request equal to what is stored succeeds without change (see :func:`record_bids`).
+    """
+    with writing(game_id, version) as write:
+        game = write.game
         rules = rules_of(game)
         _check_number(rules, number)
         entry = _entry(game, number)
         if entry is None or entry.bids is None:
             raise OrderError(f"Record the bids of hand {number} before its tricks (R25).", "R25")
-        checked = list(check_tricks(rules, number, tricks, game.players))
-        _log(game, number, "tricks", entry.tricks, checked)
+        checked = _whole_numbers(check_tricks, rules, number, tricks, "tricks", game.players)
+        if entry.tricks == checked:
+            return game  # already recorded: a repeated request changes nothing
+        write.change()
+        if entry.tricks is not None:
+            _correct(game, number, "tricks", entry.tricks, checked)
         entry.tricks = checked
     return game
 
 
 def undo(game_id: str, number: int, version: object = None, whole_hand: bool = True) -> Game:
-    """Undo the latest hand that has entries: all of it, or only its latest step (tricks, else bids)."""
-    with locked(game_id, version) as game:
+    """Undo the latest hand that has entries: all of it, or only its latest step (tricks, else bids).
+
+    ``number`` must name that hand (R25), so a repeated undo cannot remove a second hand.
+    """
+    with writing(game_id, version) as write:
+        game = write.change()
         latest = max((h for h in game.hands if h.bids is not None), key=lambda h: h.number, default=None)
         if latest is None:
             raise OrderError("Nothing has been recorded yet, so there is nothing to undo (R25).", "R25")
@@ -276,10 +434,63 @@ def undo(game_id: str, number: int, version: object = None, whole_hand: bool = T
         else:
             game.hands.remove(latest)
             new = {"bids": None, "tricks": None, "trump": None}
-        game.corrections.append(Correction(hand=number, field="undo", old=old, new=new))
+        db.session.add(Correction(game_id=game.id, hand=number, field="undo", old=old, new=new))
     return game
+
+
+def history(game: Game) -> list[dict[str, Any]]:
+    """Every correction of recorded entries (edits and undos), oldest first: hand, field, old → new."""
+    return [
+        {"id": c.id, "at": c.at.isoformat() + "Z", "hand": c.hand, "field": c.field, "old": c.old, "new": c.new}
+        for c in game.corrections
+    ]
 
 
 def check_whole_game(game: Game, records: Sequence[HandRecord]) -> None:
     """Check a complete set of records for a game before storing them (imports)."""
     check_records(rules_of(game), game.first_dealer, records, game.players)
+
+
+def import_game(
+    players: list[str], variant: str, first_dealer: int, options: Mapping[str, bool],
+    records: Sequence[HandRecord], created_at: Any = None,
+    corrections: Sequence[Mapping[str, Any]] = (),
+) -> tuple[Game, str, str]:
+    """Store an imported game and all its hands in one transaction, with new tokens (issue 4).
+
+    ``created_at`` (a naive UTC datetime) keeps the day the game was played. The records are
+    checked whole first (R6, R12, R22–R25): a game that breaks any rule stores nothing.
+    ``exchange.read_export`` parses the file and checks its figures before calling this.
+    """
+    names = clean_names(players)
+    rules = Rules.build(len(names), variant, options)
+    scorer, watch = new_token(), new_token()
+    game = Game(
+        id=new_id(), variant=rules.variant.value, options=rules.options, players=names,
+        first_dealer=first_dealer, scorer_hash=token_hash(scorer), watch_hash=token_hash(watch), mode="table",
+    )
+    if created_at is not None:
+        game.created_at = created_at
+    check_whole_game(game, records)
+    for number, record in enumerate(records, start=1):
+        if record.trump is not None and not rules.has_turn_up(number):
+            raise RulesError(
+                f"Hand {number} deals every card, so none is turned up and it has no trump (R10, R12).", "R12"
+            )
+    game.hands = [
+        HandEntry(number=number, bids=list(r.bids), tricks=list(r.tricks) if r.tricks is not None else None,
+                  trump=r.trump.value if r.trump else None)
+        for number, r in enumerate(records, start=1) if r.bids is not None
+    ]
+    game.corrections = [
+        Correction(at=c["at"], hand=c["hand"], field=c["field"], old=c["old"], new=c["new"]) for c in corrections
+    ]
+    db.session.rollback()
+    db.session.connection(execution_options=WRITE)
+    try:
+        db.session.add(game)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return game, scorer, watch

@@ -23,5 +23,8 @@ def matches(token: str | None, stored_hash: str) -> bool:
 
 
 def new_id() -> str:
-    """A short public identifier for games and tables."""
-    return secrets.token_hex(5)
+    """A public identifier for games and tables: 64 random bits, 16 hex digits.
+
+    Not a secret (the tokens are), but long enough that two games never draw the same id.
+    """
+    return secrets.token_hex(8)

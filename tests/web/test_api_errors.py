@@ -1,0 +1,304 @@
+"""Every error answer of the JSON API: one shape, the right code and rule, a sentence a player reads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+SHAPE = {"code", "rule", "message"}
+CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 405: "bad_request",
+         409: "conflict", 413: "bad_request", 422: "rule_violation"}
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def assert_error(response: Any, status: int, rule: str | None = None, fragment: str = "") -> dict[str, Any]:
+    """The answer is exactly ``{"error": {"code", "rule", "message"}}`` with a readable sentence."""
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.is_json
+    data = response.get_json()
+    assert set(data) == {"error"} and set(data["error"]) == SHAPE
+    error = data["error"]
+    assert error["code"] == CODES[status]
+    assert error["rule"] == rule
+    message = error["message"]
+    assert isinstance(message, str) and not message[:1].islower() and message.endswith("."), message
+    assert fragment in message
+    if rule:  # a rule violation names its rule in the sentence too
+        assert rule in message
+    assert "Traceback" not in message and "sqlalchemy" not in message.lower()
+    return error
+
+
+@pytest.fixture
+def game(client: FlaskClient) -> dict[str, Any]:
+    """Ann, Ben and Cy; hand 1 complete (RULES.md's worked example), nothing else."""
+    created = client.post("/api/games", json={"players": ["Ann", "Ben", "Cy"]}).get_json()
+    scorer = auth(created["scorer_token"])
+    assert client.put(f"/api/games/{created['id']}/hands/1/bids", json={"bids": [4, 5, 3]}, headers=scorer).status_code == 200
+    assert client.put(f"/api/games/{created['id']}/hands/1/tricks", json={"tricks": [5, 3, 5]}, headers=scorer).status_code == 200
+    return created
+
+
+# -- creating a game -----------------------------------------------------------------------------
+ANN_BEN = ["Ann", "Ben"]
+CREATE_CASES = [
+    # (raw body or json, status, rule, fragment)
+    pytest.param(b"", 400, None, "needs a JSON object", id="empty-body"),
+    pytest.param(b"players=Ann", 400, None, "not valid JSON", id="form-body"),
+    pytest.param(b'{"players": ["Ann", "Ben"]', 400, None, "not valid JSON", id="truncated-json"),
+    pytest.param(b"\xff\xfe\xfa", 400, None, "not valid JSON", id="not-utf8"),
+    pytest.param(b"[" * 200_000 + b"]" * 200_000, 400, None, "not valid JSON", id="deeply-nested"),
+    pytest.param(b'{"players": ["Ann", "Ben"], "first_dealer": ' + b"9" * 5000 + b"}", 400, None,
+                 "not valid JSON", id="number-too-long-to-read"),
+    pytest.param(b"null", 400, None, "not null", id="json-null"),
+    pytest.param(b'["Ann", "Ben"]', 400, None, "not a list", id="json-list"),
+    pytest.param(b'"Ann"', 400, None, "not a string", id="json-string"),
+    pytest.param(b"42", 400, None, "not a number", id="json-number"),
+    pytest.param({}, 400, None, "'players' must be a list", id="no-players"),
+    pytest.param({"players": "Ann, Ben"}, 400, None, "'players' must be a list", id="players-string"),
+    pytest.param({"players": ["Ann", 2]}, 400, None, "'players' must be a list", id="player-number"),
+    pytest.param({"players": [["Ann"], "Ben"]}, 400, None, "'players' must be a list", id="player-nested"),
+    pytest.param({"players": []}, 422, "R4", "not 0", id="no-names"),
+    pytest.param({"players": ["Ann"]}, 422, "R4", "2 to 15 players, not 1", id="one-player"),
+    pytest.param({"players": [f"P{i}" for i in range(16)]}, 422, "R4", "not 16", id="sixteen-players"),
+    pytest.param({"players": [f"P{i}" for i in range(10_000)]}, 422, "R4", "not 10000", id="many-players"),
+    pytest.param({"players": ["Ann", "   "]}, 400, None, "Player 2 has no name", id="blank-name"),
+    pytest.param({"players": ["Ann", "x" * 41]}, 400, None, "longer than 40", id="long-name"),
+    pytest.param({"players": ["Ann", "x" * 1_000_000]}, 400, None, "longer than 40", id="huge-name"),
+    pytest.param({"players": ["Ann", "Be\x00n"]}, 400, None, "cannot be printed", id="control-character"),
+    pytest.param({"players": ["Ann", "Ben", " ann "]}, 400, None, "Two players are called 'ann'", id="duplicate-name"),
+    pytest.param({"players": ["Straße", "STRASSE"]}, 400, None, "Two players", id="duplicate-casefold"),
+    pytest.param({"players": ANN_BEN, "variant": "bogus"}, 422, "R18", "'bogus' is not a variant", id="variant"),
+    pytest.param({"players": ANN_BEN, "variant": None}, 422, "R18", "not a variant", id="variant-null"),
+    pytest.param({"players": ANN_BEN, "options": ["zero_bids"]}, 400, None, "'options' must be an object", id="options-list"),
+    pytest.param({"players": ANN_BEN, "options": {"zero_bids": 1}}, 400, None, "true or false, not 1", id="option-number"),
+    pytest.param({"players": ANN_BEN, "options": {"bogus": True}}, 422, "R13", "Unknown option 'bogus'", id="unknown-option"),
+    pytest.param({"players": ["A", "B", "C", "D"], "options": {"extended": True}}, 422, "R9", "only for 2 or 3", id="extended-4"),
+    pytest.param({"players": ["A", "B", "C", "D"], "options": {"all_cards_hand": True}}, 422, "R10", "divide evenly", id="all-cards-4"),
+    pytest.param({"players": ANN_BEN, "first_dealer": 2}, 422, "R6", "not 2", id="dealer-out-of-range"),
+    pytest.param({"players": ANN_BEN, "first_dealer": -1}, 422, "R6", "not -1", id="dealer-negative"),
+    pytest.param({"players": ANN_BEN, "first_dealer": "0"}, 400, None, "not \"0\"", id="dealer-string"),
+    pytest.param({"players": ANN_BEN, "first_dealer": True}, 400, None, "not true", id="dealer-bool"),
+    pytest.param({"players": ANN_BEN, "first_dealer": 0.0}, 400, None, "not 0.0", id="dealer-float"),
+]
+
+
+@pytest.mark.parametrize(("sent", "status", "rule", "fragment"), CREATE_CASES)
+def test_creating_a_game_with_a_bad_body_is_refused_and_stores_nothing(
+    app: Flask, client: FlaskClient, sent: Any, status: int, rule: str | None, fragment: str
+) -> None:
+    if isinstance(sent, bytes):
+        response = client.post("/api/games", data=sent, content_type="application/json")
+    else:
+        response = client.post("/api/games", json=sent)
+    assert_error(response, status, rule, fragment)
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Game
+
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Game)) == 0
+
+
+def test_a_body_over_the_size_limit_is_a_413(client: FlaskClient) -> None:
+    big = b'{"players": ["' + b"x" * (2 * 1024 * 1024) + b'"]}'
+    assert_error(client.post("/api/games", data=big, content_type="application/json"), 413, None, "too large")
+
+
+def test_json_without_a_json_content_type_is_still_read(client: FlaskClient) -> None:
+    response = client.post("/api/games", data=b'{"players": ["Ann", "Ben"]}', content_type="text/plain")
+    assert response.status_code == 201
+
+
+# -- addresses and methods -------------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["/api", "/api/", "/api/nothing", "/api/games/x/y/z", "/api/games/abc/hands/1/cards"])
+def test_unknown_api_addresses_answer_404_json(client: FlaskClient, path: str) -> None:
+    assert_error(client.get(path), 404, None, "nothing at this address")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("delete", "/api/games", "POST"),
+        ("get", "/api/games", "POST"),
+        ("patch", "/api/games/abc", "GET"),
+        ("post", "/api/games/abc/hands/1/bids", "PUT"),
+        ("get", "/api/games/abc/hands/1/tricks", "PUT"),
+        ("put", "/api/games/abc/hands/1", "DELETE"),
+    ],
+)
+def test_a_wrong_method_answers_405_json_with_allow(client: FlaskClient, method: str, path: str, allowed: str) -> None:
+    response = getattr(client, method)(path)
+    assert_error(response, 405, None, f"{method.upper()} is not possible")
+    assert allowed in response.headers["Allow"]
+
+
+# -- access ----------------------------------------------------------------------------------------
+WRITES = [
+    ("put", "/api/games/{id}/hands/2/bids", {"bids": [2, 6, 4]}),
+    ("put", "/api/games/{id}/hands/1/tricks", {"tricks": [4, 4, 5]}),
+    ("delete", "/api/games/{id}/hands/1", None),
+]
+READS = [("get", "/api/games/{id}", None), ("get", "/api/games/{id}/version", None), ("get", "/api/games/{id}/history", None)]
+
+
+@pytest.mark.parametrize(("method", "path", "sent"), WRITES + READS)
+@pytest.mark.parametrize("who", ["unknown-game", "wrong-token", "no-token", "other-scheme", "other-game-token"])
+def test_unknown_game_and_wrong_token_give_the_same_404(
+    client: FlaskClient, game: dict[str, Any], method: str, path: str, sent: Any, who: str
+) -> None:
+    other = client.post("/api/games", json={"players": ["Dee", "Eve"]}).get_json()
+    game_id, headers = game["id"], auth(game["scorer_token"])
+    if who == "unknown-game":
+        game_id = "0" * 16
+    elif who == "wrong-token":
+        headers = auth(game["scorer_token"][:-2] + "xx")
+    elif who == "no-token":
+        headers = {}
+    elif who == "other-scheme":
+        headers = {"Authorization": f"Basic {game['scorer_token']}"}
+    else:
+        headers = auth(other["scorer_token"])
+    response = getattr(client, method)(path.format(id=game_id), json=sent, headers=headers)
+    error = assert_error(response, 404)
+    reference = client.get(f"/api/games/{'f' * 16}", headers=auth(game["scorer_token"])).get_json()["error"]
+    assert error == reference  # the same body whether the game exists or not
+
+
+@pytest.mark.parametrize(("method", "path", "sent"), WRITES)
+def test_writing_with_the_watch_token_is_forbidden(
+    client: FlaskClient, game: dict[str, Any], method: str, path: str, sent: Any
+) -> None:
+    before = client.get(f"/api/games/{game['id']}", headers=auth(game["watch_token"])).get_json()
+    response = getattr(client, method)(path.format(id=game["id"]), json=sent, headers=auth(game["watch_token"]))
+    assert_error(response, 403, None, "only watch")
+    assert client.get(f"/api/games/{game['id']}", headers=auth(game["watch_token"])).get_json() == before
+
+
+# -- recording hands --------------------------------------------------------------------------------
+HAND_CASES = [
+    # (method, path under the game, raw body or json, status, rule, fragment)
+    pytest.param("put", "hands/2/bids", b"", 400, None, "needs a JSON object", id="bids-no-body"),
+    pytest.param("put", "hands/2/bids", b"{bids: [2, 6, 4]}", 400, None, "not valid JSON", id="bids-bad-json"),
+    pytest.param("put", "hands/2/bids", b"[2, 6, 4]", 400, None, "must be a JSON object", id="bids-list-body"),
+    pytest.param("put", "hands/2/bids", {}, 400, None, "needs 'bids'", id="bids-missing"),
+    pytest.param("put", "hands/2/bids", {"bids": "2 6 4"}, 400, None, "'bids' must be a list", id="bids-string"),
+    pytest.param("put", "hands/2/bids", {"bids": {"Ann": 2}}, 400, None, "'bids' must be a list", id="bids-object"),
+    pytest.param("put", "hands/2/bids", {"bids": None}, 400, None, "'bids' must be a list", id="bids-null"),
+    pytest.param("put", "hands/2/bids", {"bids": ["2", 6, 4]}, 400, None, "Ann's bid must be a whole number, not \"2\"", id="bid-string"),
+    pytest.param("put", "hands/2/bids", {"bids": [2, 6.5, 4]}, 400, None, "Ben's bid must be a whole number, not 6.5", id="bid-float"),
+    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4.0]}, 400, None, "Cy's bid must be a whole number, not 4.0", id="bid-whole-float"),
+    pytest.param("put", "hands/2/bids", {"bids": [True, 6, 4]}, 400, None, "not true", id="bid-bool"),
+    pytest.param("put", "hands/2/bids", {"bids": [None, 6, 4]}, 400, None, "not null", id="bid-null"),
+    pytest.param("put", "hands/2/bids", {"bids": [[2], 6, 4]}, 400, None, "not [2]", id="bid-nested"),
+    pytest.param("put", "hands/2/bids", b'{"bids": [1e400, 6, 4]}', 400, None, "not Infinity", id="bid-infinite"),
+    pytest.param("put", "hands/2/bids", b'{"bids": [NaN, 6, 4]}', 400, None, "not NaN", id="bid-nan"),
+    pytest.param("put", "hands/2/bids", {"bids": [10**30, 6, 4]}, 422, "R22", "only 12 cards were dealt in hand 2", id="bid-huge"),
+    pytest.param("put", "hands/2/bids", {"bids": [13, 6, 4]}, 422, "R22", "Ann bid 13, but only 12", id="bid-over-cards"),
+    pytest.param("put", "hands/2/bids", {"bids": [0, 6, 4]}, 422, "R22", "at least 1", id="bid-zero"),
+    pytest.param("put", "hands/2/bids", {"bids": [-1, 6, 4]}, 422, "R22", "Ann bid -1", id="bid-negative"),
+    pytest.param("put", "hands/2/bids", {"bids": [2, 6]}, 422, "R22", "needs 3 bids", id="bids-too-few"),
+    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4, 1]}, 422, "R22", "not 4", id="bids-too-many"),
+    pytest.param("put", "hands/2/bids", {"bids": []}, 422, "R22", "not 0", id="bids-empty"),
+    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "trump": "X"}, 422, "R12", "'X' is not a suit", id="trump-letter"),
+    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "trump": "s"}, 422, "R12", "not a suit", id="trump-lowercase"),
+    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "trump": 1}, 400, None, "'trump' must be", id="trump-number"),
+    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "version": "2"}, 400, None, "'version' must be", id="version-string"),
+    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "version": 2.0}, 400, None, "'version' must be", id="version-float"),
+    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "version": True}, 400, None, "'version' must be", id="version-bool"),
+    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "version": 1}, 409, None, "you had version 1, it is now 3", id="version-stale"),
+    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "version": 10**40}, 409, None, "Someone else changed", id="version-huge"),
+    pytest.param("put", "hands/2/bids?version=x", {"bids": [2, 6, 4]}, 400, None, "not 'x'", id="query-version-word"),
+    pytest.param("put", "hands/2/bids?version=-3", {"bids": [2, 6, 4]}, 400, None, "not '-3'", id="query-version-negative"),
+    pytest.param("put", "hands/2/bids?version=1", {"bids": [2, 6, 4]}, 409, None, "you had version 1", id="query-version-stale"),
+    pytest.param("put", "hands/2/bids?version=3", {"bids": [2, 6, 4], "version": 2}, 400, None, "two different versions", id="versions-disagree"),
+    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "seed": 7}, 400, None, "'seed'", id="seed"),
+    pytest.param("put", "hands/x/bids", {"bids": [2, 6, 4]}, 400, None, "'x' is not a hand number", id="hand-word"),
+    pytest.param("put", "hands/-1/bids", {"bids": [2, 6, 4]}, 400, None, "not a hand number", id="hand-negative"),
+    pytest.param("put", "hands/²/bids", {"bids": [2, 6, 4]}, 400, None, "not a hand number", id="hand-superscript"),
+    pytest.param("put", "hands/0/bids", {"bids": [2, 6, 4]}, 422, "R24", "there is no hand 0", id="hand-zero"),
+    pytest.param("put", "hands/26/bids", {"bids": [1, 1, 1]}, 422, "R24", "hands 1 to 25; there is no hand 26", id="hand-after-last"),
+    pytest.param("put", "hands/99999999999999999999/bids", {"bids": [1, 1, 1]}, 422, "R24", "no hand", id="hand-huge"),
+    pytest.param("put", "hands/3/bids", {"bids": [1, 1, 1]}, 422, "R25", "Hand 2 is not complete", id="bids-out-of-order"),
+    pytest.param("put", "hands/2/tricks", {"tricks": [2, 7, 3]}, 422, "R25", "Record the bids of hand 2", id="tricks-before-bids"),
+    pytest.param("put", "hands/1/tricks", {}, 400, None, "needs 'tricks'", id="tricks-missing"),
+    pytest.param("put", "hands/1/tricks", {"tricks": 13}, 400, None, "'tricks' must be a list", id="tricks-number"),
+    pytest.param("put", "hands/1/tricks", {"tricks": ["5", 3, 5]}, 400, None, "Ann's tricks taken must be a whole number", id="tricks-string"),
+    pytest.param("put", "hands/1/tricks", {"tricks": [5, 3, False]}, 400, None, "Cy's tricks taken", id="tricks-bool"),
+    pytest.param("put", "hands/1/tricks", {"tricks": [5, 3, 4]}, 422, "R23", "Tricks add up to 12, but 13 cards were dealt in hand 1", id="tricks-sum"),
+    pytest.param("put", "hands/1/tricks", {"tricks": [14, -1, 0]}, 422, "R23", "took 14 tricks", id="tricks-range"),
+    pytest.param("put", "hands/1/tricks", {"tricks": [13, 0]}, 422, "R23", "needs 3 trick counts", id="tricks-count"),
+    pytest.param("put", "hands/1/tricks", {"tricks": [5, 3, 5], "version": 1}, 200, None, "", id="tricks-repeated-stale-is-fine"),
+    pytest.param("put", "hands/1/tricks", {"tricks": [4, 4, 5], "version": 1}, 409, None, "Someone else changed", id="tricks-stale"),
+    pytest.param("delete", "hands/2", None, 422, "R25", "Only the latest hand with entries, hand 1", id="undo-not-latest"),
+    pytest.param("delete", "hands/x", None, 400, None, "not a hand number", id="undo-word"),
+    pytest.param("delete", "hands/1", b"nonsense", 400, None, "not valid JSON", id="undo-bad-body"),
+    pytest.param("delete", "hands/1", b"[1]", 400, None, "must be a JSON object", id="undo-list-body"),
+    pytest.param("delete", "hands/1", {"version": 1}, 409, None, "you had version 1", id="undo-stale"),
+    pytest.param("delete", "hands/1?version=2", None, 409, None, "you had version 2", id="undo-stale-query"),
+    pytest.param("delete", "hands/1?version=one", None, 400, None, "'version' must be", id="undo-query-word"),
+]
+
+
+@pytest.mark.parametrize(("method", "where", "sent", "status", "rule", "fragment"), HAND_CASES)
+def test_a_bad_hand_write_is_refused_with_its_rule_and_stores_nothing(
+    client: FlaskClient, game: dict[str, Any], method: str, where: str, sent: Any,
+    status: int, rule: str | None, fragment: str,
+) -> None:
+    app_ = client.application
+    app_.config["ALLOW_SEED"] = False
+    path, headers = f"/api/games/{game['id']}/{where}", auth(game["scorer_token"])
+    watch = auth(game["watch_token"])
+    before = client.get(f"/api/games/{game['id']}", headers=watch).get_json()
+    history = client.get(f"/api/games/{game['id']}/history", headers=watch).get_json()
+    assert before["version"] == 3
+    if isinstance(sent, bytes):
+        response = getattr(client, method)(path, data=sent, content_type="application/json", headers=headers)
+    else:
+        response = getattr(client, method)(path, json=sent, headers=headers)
+    if status == 200:
+        assert response.status_code == 200
+    else:
+        assert_error(response, status, rule, fragment)
+    assert client.get(f"/api/games/{game['id']}", headers=watch).get_json() == before
+    assert client.get(f"/api/games/{game['id']}/history", headers=watch).get_json() == history
+
+
+def test_undo_with_nothing_recorded_names_r25(client: FlaskClient) -> None:
+    created = client.post("/api/games", json={"players": ["Ann", "Ben"]}).get_json()
+    response = client.delete(f"/api/games/{created['id']}/hands/1", headers=auth(created["scorer_token"]))
+    assert_error(response, 422, "R25", "Nothing has been recorded yet")
+
+
+def test_a_trump_in_the_all_cards_hand_is_refused(client: FlaskClient) -> None:
+    created = client.post("/api/games", json={"players": [f"P{i}" for i in range(9)],
+                                             "options": {"all_cards_hand": True}}).get_json()
+    scorer, base = auth(created["scorer_token"]), f"/api/games/{created['id']}/hands"
+    assert created["schedule"] == [5, 4, 3, 2, 1, 2, 3, 4, 5, 6]
+    for number, cards in enumerate(created["schedule"][:-1], start=1):
+        assert client.put(f"{base}/{number}/bids", json={"bids": [1] * 9, "trump": "H"}, headers=scorer).status_code == 200
+        tricks = [cards] + [0] * 8
+        assert client.put(f"{base}/{number}/tricks", json={"tricks": tricks}, headers=scorer).status_code == 200
+    assert_error(client.put(f"{base}/10/bids", json={"bids": [1] * 9, "trump": "S"}, headers=scorer),
+                 422, "R12", "no trump")
+    assert client.put(f"{base}/10/bids", json={"bids": [1] * 9, "trump": None}, headers=scorer).status_code == 200
+
+
+def test_server_errors_keep_the_json_shape(app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorekeeper import services
+
+    def broken(*_args: Any) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(services, "create_game", broken)
+    app.config.update(TESTING=False, PROPAGATE_EXCEPTIONS=False)
+    response = client.post("/api/games", json={"players": ["Ann", "Ben"]})
+    assert response.status_code == 500
+    error = response.get_json()["error"]
+    assert error["code"] == "server_error" and "boom" not in error["message"]
+    assert error["message"].endswith(".")

@@ -1,0 +1,108 @@
+"""The database layer: SQLite settings, migrations that match the models, and all-or-nothing writes."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from flask import Flask
+from sqlalchemy import MetaData, create_engine, inspect, text
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+TABLES = {"games", "hands", "corrections", "tables", "alembic_version"}
+
+
+def build(url: str, tmp_path: Path) -> Flask:
+    """An app on ``url`` whose schema is left to the migrations (no ``create_all``)."""
+    return create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test",
+                       "INSTANCE_PATH": str(tmp_path / "instance")})
+
+
+@pytest.fixture
+def keep_logging() -> Iterator[None]:
+    """Alembic's ``env.py`` installs logging handlers from ``alembic.ini``; put ours back after."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    named = {name: logging.getLogger(name).level for name in ("alembic", "sqlalchemy", "flask_migrate")}
+    yield
+    root.handlers[:], root.level = handlers, level
+    for name, old in named.items():
+        logging.getLogger(name).setLevel(old)
+        logging.getLogger(name).handlers.clear()
+
+
+def drop_everything(url: str) -> None:
+    """Empty a database, ``alembic_version`` included, so the migrations start from nothing."""
+    engine = create_engine(url)
+    try:
+        with engine.begin() as connection:
+            meta = MetaData()
+            meta.reflect(connection)
+            meta.drop_all(connection)
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_db_upgrade_creates_the_schema_the_models_describe(backend: str, tmp_path: Path, keep_logging: None) -> None:
+    if backend == "postgresql" and not os.environ.get("TEST_DATABASE_URL"):
+        pytest.skip("TEST_DATABASE_URL is not set")
+    url = f"sqlite:///{tmp_path / 'fresh.sqlite'}" if backend == "sqlite" else os.environ["TEST_DATABASE_URL"]
+    drop_everything(url)
+    app = build(url, tmp_path)
+    runner = app.test_cli_runner()
+    try:
+        result = runner.invoke(args=["db", "upgrade"])
+        assert result.exit_code == 0 and result.exception is None, result.output
+        with app.app_context():
+            assert TABLES <= set(inspect(db.engine).get_table_names())
+            with db.engine.connect() as connection:
+                differences = compare_metadata(MigrationContext.configure(connection), db.metadata)
+            assert differences == []
+        check = runner.invoke(args=["db", "check"])  # autogenerate finds nothing to add
+        assert check.exit_code == 0 and check.exception is None, check.output
+        down = runner.invoke(args=["db", "downgrade", "base"])
+        assert down.exit_code == 0, down.output
+        with app.app_context():
+            assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
+        assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+        client = app.test_client()  # the migrated schema serves the API
+        assert client.post("/api/games", json={"players": ["Ann", "Ben"]}).status_code == 201
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+        if backend == "postgresql":
+            drop_everything(url)
+
+
+def test_sqlite_connections_use_wal_a_busy_timeout_and_foreign_keys(tmp_path: Path) -> None:
+    app = build(f"sqlite:///{tmp_path / 'pragmas.sqlite'}", tmp_path)
+    try:
+        with app.app_context(), db.engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 5000
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    finally:
+        with app.app_context():
+            db.engine.dispose()
+
+
+def test_deleting_a_game_deletes_its_hands_and_corrections(app: Flask) -> None:
+    client = app.test_client()
+    created = client.post("/api/games", json={"players": ["Ann", "Ben"]}).get_json()
+    headers = {"Authorization": f"Bearer {created['scorer_token']}"}
+    client.put(f"/api/games/{created['id']}/hands/1/bids", json={"bids": [1, 2]}, headers=headers)
+    client.put(f"/api/games/{created['id']}/hands/1/bids", json={"bids": [2, 2]}, headers=headers)
+    with app.app_context():
+        db.session.execute(text("DELETE FROM games WHERE id = :id"), {"id": created["id"]})
+        db.session.commit()
+        for table in ("hands", "corrections"):
+            assert db.session.scalar(text(f"SELECT count(*) FROM {table}")) == 0  # noqa: S608
