@@ -125,11 +125,13 @@ class Game:
         return []
 
     def _check_turn(self, seat: int, phase: str, rule: str) -> None:
+        verb = {"bidding": "bid", "playing": "play a card"}[phase]
         if self.phase != phase:
-            what = {"bidding": "Bidding", "playing": "Card play"}[phase]
-            raise OrderError(f"{what} is not under way now; the game is {self.phase} ({rule}).", rule)
+            now = {"bidding": "bidding is under way", "playing": "cards are being played",
+                   "dealing": "the next hand is being dealt", "finished": "the game is over"}[self.phase]
+            raise OrderError(f"You cannot {verb} now: {now} ({rule}).", rule)
         if seat != self.to_act:
-            raise OrderError(f"It is seat {self.to_act}'s turn, not seat {seat}'s ({rule}).", rule)
+            raise OrderError(f"It is not your turn to {verb} ({rule}).", rule)
 
     def bid(self, seat: int, amount: int) -> None:
         """Record ``seat``'s bid; bids go clockwise from the dealer's left (R13)."""

@@ -1,7 +1,46 @@
-"""Virtual mode: tables of human and bot seats playing a full game on several phones."""
+"""Virtual mode: tables of human and bot seats playing a full game on several phones.
+
+``bp`` holds the HTML pages (``/t/…``) and, nested in it, the JSON API (``/api/tables/…``).
+Both answer refused requests through :mod:`.views`, the one place that decides what a seat sees.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint
+from typing import Any
+
+from flask import Blueprint, Response, g, request
+
+from ..engine import RulesError
+from ..services import ServiceError
 
 bp = Blueprint("virtual", __name__)
+#: No inline script or style anywhere in virtual mode (used if the table pages define none).
+POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+          "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+from . import api, pages  # noqa: E402  (the routes register themselves on the blueprints)
+
+bp.register_blueprint(api.bp)
+
+
+@bp.after_request
+def private(response: Response) -> Response:
+    """A seat's cards are private: never cached, no inline script or style, no token in a Referer."""
+    from .. import pages as table_pages  # the same policy as the table pages
+
+    response.headers.setdefault("Cache-Control", "no-store")
+    response.headers.setdefault("Content-Security-Policy", getattr(table_pages, "POLICY", POLICY))
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.vary.add("X-Partial")
+    return response
+
+
+@bp.errorhandler(RulesError)
+@bp.errorhandler(ServiceError)
+def refused(error: Exception) -> Any:
+    """A refused request, answered for the reader who sent it (hidden cards redacted)."""
+    access = g.get("vt_access")
+    if request.path.startswith("/api/"):
+        return api.refused(access, error)
+    return pages.refused(access, error)

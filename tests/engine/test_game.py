@@ -189,7 +189,7 @@ def test_an_out_of_turn_bid_is_refused_and_changes_nothing() -> None:
     with pytest.raises(OrderError) as error:
         game.bid(2, 3)
     assert error.value.rule == "R13"
-    assert str(error.value) == "It is seat 1's turn, not seat 2's (R13)."
+    assert str(error.value) == "It is not your turn to bid (R13)."
     assert snapshot(game) == before
 
 
@@ -214,7 +214,7 @@ def test_playing_during_bidding_is_refused() -> None:
     game = Game.start(Rules(4), 0, random.Random(8))
     with pytest.raises(OrderError) as error:
         game.play(1, game.hands[1][0])
-    assert str(error.value) == "Card play is not under way now; the game is bidding (R14)."
+    assert str(error.value) == "You cannot play a card now: bidding is under way (R14)."
 
 
 def test_bidding_during_play_is_refused() -> None:

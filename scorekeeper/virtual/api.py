@@ -1,0 +1,157 @@
+"""The JSON API of virtual mode (API.md, "Virtual mode"): parse, call the service, answer a view.
+
+Beyond API.md (extensions, nothing changed): ``POST /api/tables`` also answers ``host_url``, each
+seat's ``name`` and join ``url``, and ``view`` (the host's view); ``bid``, ``play``, ``start`` and
+``PUT seats`` take an optional ``version`` (409 when stale); ``GET /api/tables/<id>/version`` is
+cheap polling (``version`` and ``stamp``, which also changes when someone joins). A view adds
+``table_id``, ``game_id``, ``name``, ``your_turn``, ``hand_count``, ``variant``, ``options``,
+``first_dealer``, ``players`` (name, bot, joined), ``blocked`` (why each of the seat's cards cannot
+be played now), ``tricks_played``, ``last_trick_winner``, ``previous`` (the last finished hand's
+bids, tricks, points) and ``winners``; the host's view has ``seat: null``, no hand, and ``links``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, g, jsonify, request, url_for
+
+from ..api import bearer, body
+from ..extensions import csrf
+from ..services import BadRequest, Forbidden
+from . import service, views
+from .service import TableAccess
+
+bp = Blueprint("api", __name__, url_prefix="/api/tables")
+csrf.exempt(bp)  # JSON calls carry a bearer token, not a cookie
+
+
+def opened(table_id: str) -> TableAccess:
+    """The table opened with the request's bearer token (404 when wrong), remembered for errors."""
+    access = service.open_table(table_id, bearer())
+    g.vt_access = access
+    return access
+
+
+def as_seat(table_id: str) -> TableAccess:
+    """Acting needs a seat token."""
+    access = opened(table_id)
+    if access.is_host:
+        raise Forbidden("The host link watches the table; play with a seat link.")
+    return access
+
+
+def as_host(table_id: str) -> TableAccess:
+    """Starting and handing seats to bots needs the host token."""
+    access = opened(table_id)
+    if not access.is_host:
+        raise Forbidden("Only the host can do that; ask whoever opened the table.")
+    return access
+
+
+def links(access: TableAccess) -> list[dict[str, Any]]:
+    """The human seats' tokens and join links (host only; derived again, never stored)."""
+    table = access.table
+    return [
+        {"seat": seat, "name": table.seats[seat]["name"], "token": token,
+         "url": url_for("virtual.join", table_id=table.id, token=token, _external=True)}
+        for seat, token in service.seat_tokens(access).items()
+    ]
+
+
+def answer(access: TableAccess) -> dict[str, Any]:
+    """The reader's view after a fresh read of the table; the host's also lists the seat links."""
+    access = service.open_table(access.table.id, access.token)
+    view = views.seat_view(access.table, access.seat)
+    if access.is_host:
+        view["links"] = links(access)
+    return view
+
+
+def refused(access: TableAccess | None, error: Exception) -> Any:
+    """The API error shape, with the message redacted for whoever asked."""
+    table, seat = (access.table, access.seat) if access is not None else (None, None)
+    status, shape = views.error_body(table, seat, error)
+    return jsonify(shape), status
+
+
+def _version(data: dict[str, Any]) -> object:
+    return data.get("version")
+
+
+@bp.post("")
+def create() -> Any:
+    data = body()
+    created = service.create_table(
+        data.get("seats"), data.get("variant", "standard"), data.get("options"), data.get("first_dealer", 0),
+        data.get("start", True), data.get("seed"), current_app.config.get("ALLOW_SEED", False),
+    )
+    access = TableAccess(created.table, None, created.host_token)
+    g.vt_access = access
+    view = answer(access)
+    return jsonify({
+        "id": created.table.id,
+        "game_id": created.table.game_id,
+        "host_token": created.host_token,
+        "host_url": url_for("virtual.join", table_id=created.table.id, token=created.host_token, _external=True),
+        "seats": view.pop("links"),
+        "view": view,
+    }), 201
+
+
+@bp.get("/<table_id>/view")
+def view(table_id: str) -> Any:
+    access = service.settle_if_needed(opened(table_id))
+    service.mark_joined(access)
+    return jsonify(answer(access))
+
+
+@bp.get("/<table_id>/version")
+def version(table_id: str) -> Any:
+    """Cheap polling: only the version number."""
+    access = service.settle_if_needed(opened(table_id))
+    return jsonify({"version": access.table.version, "stamp": service.stamp(access.table)})
+
+
+@bp.post("/<table_id>/bid")
+def bid(table_id: str) -> Any:
+    access = as_seat(table_id)
+    data = body()
+    if "bid" not in data:
+        raise BadRequest("The body needs 'bid': the number of tricks you bid, such as {\"bid\": 3}.")
+    assert access.seat is not None
+    service.bid(table_id, access.seat, data["bid"], _version(data))
+    return jsonify(answer(access))
+
+
+@bp.post("/<table_id>/play")
+def play(table_id: str) -> Any:
+    access = as_seat(table_id)
+    data = body()
+    if "card" not in data:
+        raise BadRequest("The body needs 'card': the code of a card in your hand (see 'legal' in your view).")
+    assert access.seat is not None
+    service.play(table_id, access.seat, data["card"], _version(data))
+    return jsonify(answer(access))
+
+
+@bp.post("/<table_id>/start")
+def start(table_id: str) -> Any:
+    access = as_host(table_id)
+    data = body() if _has_body() else {}
+    service.start(table_id, _version(data))
+    return jsonify(answer(access))
+
+
+@bp.put("/<table_id>/seats/<int:seat>")
+def seat(table_id: str, seat: int) -> Any:
+    access = as_host(table_id)
+    data = body()
+    if "bot" not in data:
+        raise BadRequest("The body needs 'bot': a bot level such as \"basic\", or null to hand the seat back.")
+    service.set_bot(access, seat, data["bot"], _version(data))
+    return jsonify(answer(access))
+
+
+def _has_body() -> bool:
+    return bool(request.get_data(cache=True))

@@ -1,0 +1,227 @@
+"""What a seat receives — the one place hidden information is filtered (STYLE.md).
+
+Every answer for a virtual table is built here: the JSON view, the seat page and its polled
+partial, the host's view, and error messages. :func:`seat_view` wraps the engine's
+:meth:`~scorekeeper.engine.Game.view_for` (which already leaves out other hands and the undealt
+cards) and only adds public facts: names, bots, version, phase, the previous hand's result and,
+for the seat's own cards, why each one cannot be played now. :func:`error_body` passes every
+error message through :func:`redact`, so not even an echoed card can leak.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..engine import DECK, Card, Game, RulesError, Scorecard
+from ..engine.tricks import check_play, trick_winner
+from ..errors import error_body as _error_shape
+from ..models import VirtualTable
+from ..services import ServiceError
+from .service import first_dealer, load_state, rules_of
+
+ALL_CARDS = frozenset(str(c) for c in DECK)
+CODE_RE = re.compile(r"\b(?:[2-9TJQKA][SHDC]|HB|LB)\b")
+LABEL_RE = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]|Hi Bluke|Lo Bluke")
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+# -- what a seat may see -------------------------------------------------------------------------
+def public_cards(game: Game | None) -> set[str]:
+    """Cards every seat sees: the turn-up, the trick on the table, this hand's tricks, the last trick."""
+    if game is None:
+        return set()
+    plays = [*game.trick, *game.last_trick, *(p for t in game.played for p in t)]
+    cards = {str(c) for _, c in plays}
+    if game.turn_up is not None and game.phase in ("bidding", "playing"):
+        cards.add(str(game.turn_up))
+    return cards
+
+
+def visible_cards(table: VirtualTable, seat: int | None) -> set[str]:
+    """Cards ``seat`` (``None``: the host) can see at a real table right now."""
+    game = load_state(table)
+    own = {str(c) for c in game.hands[seat]} if game is not None and seat is not None else set()
+    return public_cards(game) | own
+
+
+def redact(message: str, visible: set[str]) -> str:
+    """Replace any card the reader cannot see (code or label) with "that card"."""
+    def code(match: re.Match[str]) -> str:
+        return match.group(0) if match.group(0) in visible else "that card"
+
+    labels = {Card.parse(c).label for c in visible}
+
+    def label(match: re.Match[str]) -> str:
+        return match.group(0) if match.group(0) in labels else "that card"
+
+    text = LABEL_RE.sub(label, CODE_RE.sub(code, message))
+    return text[:1].upper() + text[1:]
+
+
+def error_message(table: VirtualTable | None, seat: int | None, error: Exception) -> str:
+    """An error's sentence for this reader, with hidden cards redacted."""
+    message = error.message if isinstance(error, ServiceError) else str(error)
+    visible = visible_cards(table, seat) if table is not None else set()
+    return redact(message, visible)
+
+
+def error_body(table: VirtualTable | None, seat: int | None, error: Exception) -> tuple[int, dict[str, Any]]:
+    """Status and API error shape for a refused request, built for this reader."""
+    if isinstance(error, ServiceError):
+        status, code, rule = error.status, error.code, error.rule
+    else:
+        assert isinstance(error, RulesError)
+        status, code, rule = 422, "rule_violation", error.rule or None
+    return status, _error_shape(status, error_message(table, seat, error), rule, code)
+
+
+# -- the view ------------------------------------------------------------------------------------
+def _lobby_view(table: VirtualTable) -> dict[str, Any]:
+    rules = rules_of(table)
+    n = rules.players
+    return {
+        "seat": None, "phase": "lobby", "hand_number": 0, "cards": rules.cards_in_hand(1),
+        "dealer": table.game.first_dealer, "turn_up": None, "trump": None, "hand": [],
+        "to_act": None, "legal": [], "bids": [None] * n, "trick": [], "last_trick": None,
+        "tricks_played": [], "tricks_taken": [0] * n, "totals": [0] * n,
+    }
+
+
+def _blocked(game: Game, seat: int, names: list[str]) -> dict[str, str]:
+    """Why each of the seat's cards cannot be played now (the engine's own messages)."""
+    hand = game.hands[seat]
+    if game.phase == "bidding":
+        return {str(c): "Cards are played once everyone has bid." for c in hand}
+    if game.phase != "playing" or game.to_act is None:
+        return {}
+    if game.to_act != seat:
+        why = f"Wait for your turn: {names[game.to_act]} plays next."
+        return {str(c): why for c in hand}
+    led = game.trick[0][1] if game.trick else None
+    reasons: dict[str, str] = {}
+    for card in hand:
+        try:
+            check_play(card, hand, led, game.trump, game.rules.new_jersey)
+        except RulesError as error:
+            reasons[str(card)] = str(error)
+    return reasons
+
+
+def _last_winner(game: Game) -> int | None:
+    """Who took the last trick shown (it may be the previous hand's, with that hand's trump)."""
+    if not game.last_trick:
+        return None
+    trump = game.trump if game.played else (game.records[-1].trump if game.records else game.trump)
+    return trick_winner(game.last_trick, trump, game.rules.new_jersey)
+
+
+def _previous(game: Game, card: Scorecard) -> dict[str, Any] | None:
+    """The last finished hand's line of the scorecard (bids, tricks, points, totals)."""
+    if not game.records:
+        return None
+    line = card.hands[len(game.records) - 1]
+    return {"number": line.number, "cards": line.cards, "dealer": line.dealer, "trump": line.trump,
+            "bids": line.bids, "tricks": line.tricks, "points": line.points, "totals": line.totals,
+            "outcomes": line.outcomes}
+
+
+def seat_view(table: VirtualTable, seat: int | None) -> dict[str, Any]:
+    """Everything ``seat`` (``None``: the host, who gets no hand) receives about the table.
+
+    The engine's view of the seat plus public table facts; the only cards in it are the seat's
+    own hand and cards that lie face up on the table.
+    """
+    game = load_state(table)
+    rules = rules_of(table)
+    names = [s["name"] for s in table.seats]
+    if game is None:
+        view = _lobby_view(table)
+    else:
+        view = game.view_for(seat if seat is not None else 0)
+        if seat is None:
+            view.update(hand=[], legal=[])
+    card = game.scorecard() if game is not None else None
+    phase = "lobby" if game is None else ("bidding" if view["phase"] == "dealing" else view["phase"])
+    to_act = view["to_act"] if phase in ("bidding", "playing") else None
+    view.update(
+        table_id=table.id,
+        game_id=table.game_id,
+        seat=seat,
+        name=names[seat] if seat is not None else None,
+        phase=phase,
+        to_act=to_act,
+        your_turn=seat is not None and to_act == seat,
+        hand_count=rules.hand_count,
+        variant=rules.variant.value,
+        options=rules.options,
+        first_dealer=first_dealer(table),
+        players=[
+            {"seat": i, "name": s["name"], "bot": s.get("bot"), "joined": bool(s.get("joined"))}
+            for i, s in enumerate(table.seats)
+        ],
+        blocked=_blocked(game, seat, names) if game is not None and seat is not None else {},
+        previous=_previous(game, card) if game is not None and card is not None else None,
+        last_trick_winner=_last_winner(game) if game is not None else None,
+        winners=card.winners if card is not None and phase == "finished" else [],
+        version=table.version,
+    )
+    return view
+
+
+# -- helpers for the templates -------------------------------------------------------------------
+def card_face(code: str) -> dict[str, str]:
+    """How a card is drawn: rank text, suit pip, colour class and a spoken label."""
+    card = Card.parse(code)
+    if card.is_bluke:
+        high = code == "HB"
+        return {"code": code, "rank": "Hi" if high else "Lo", "pip": "★" if high else "☆",
+                "color": "bluke", "label": card.label}
+    rank = card.label[:-1]
+    assert card.suit is not None
+    return {"code": code, "rank": rank, "pip": card.suit.symbol,
+            "color": "red" if card.suit.value in "HD" else "black", "label": card.label}
+
+
+def suit_name(letter: str | None) -> str:
+    """``"S"`` → ``"spades"``; ``None`` → ``"no trump"``."""
+    return SUIT_NAMES.get(letter or "", "no trump")
+
+
+def signed(points: int) -> str:
+    """Points as players say them: ``+32``, ``−40`` (a real minus sign), ``0``."""
+    return f"+{points}" if points > 0 else f"\u2212{-points}" if points < 0 else "0"
+
+
+def status_line(view: dict[str, Any]) -> str:
+    """One sentence saying what happens now, in plain words."""
+    names = [p["name"] for p in view["players"]]
+    phase, to_act = view["phase"], view["to_act"]
+    if phase == "lobby":
+        if view["seat"] is None:
+            return "Send everyone their link, then deal the first hand."
+        return "Waiting for the host to deal the first hand."
+    if phase == "finished":
+        winners = [names[s] for s in view["winners"]]
+        best = max(view["totals"]) if view["totals"] else 0
+        who = " and ".join(winners)
+        if view["seat"] is not None and view["seat"] in view["winners"]:
+            return f"You {'share the win' if len(winners) > 1 else 'win'} with {signed(best)}!"
+        return f"{who} {'win' if len(winners) > 1 else 'wins'} with {signed(best)}."
+    if view["your_turn"]:
+        return "Your turn: bid." if phase == "bidding" else "Your turn: play a card."
+    verb = "bid" if phase == "bidding" else "play"
+    return f"Waiting for {names[to_act]} to {verb}." if to_act is not None else ""
+
+
+def bids_line(view: dict[str, Any]) -> str:
+    """"Bids 11 for 13 tricks — 2 under", once every bid is in."""
+    bids = view["bids"]
+    if view["phase"] != "playing" or any(b is None for b in bids):
+        return ""
+    total, cards = sum(bids), view["cards"]
+    tricks = "trick" if cards == 1 else "tricks"
+    if total == cards:
+        return f"Bids {total} for {cards} {tricks}: exactly even"
+    side = "over" if total > cards else "under"
+    return f"Bids {total} for {cards} {tricks}: {abs(total - cards)} {side}"

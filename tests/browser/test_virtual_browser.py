@@ -1,0 +1,242 @@
+"""Two phones at one virtual table, in Chromium, tapping like people (360 px wide, light and dark).
+
+Ann (light) and Ben (dark) join a New Jersey table with two random bots by their links, bid and
+play hand 1 (one card each) by tapping, and see the result; in hand 2 one of them taps a card
+they may not play and is told why. Each screen shows its own cards and no one else's, nothing
+scrolls sideways, and every tap target is at least 44 px. Screenshots go to ``$SCREENSHOTS_DIR``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from playwright.sync_api import expect
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+from .conftest import QuietHandler
+
+pytestmark = pytest.mark.browser
+PHONE = {"width": 360, "height": 740}
+SEATS = [{"name": "Ann"}, {"name": "Ben"}, {"name": "Robo", "bot": "random"}, {"name": "Dot", "bot": "random"}]
+
+
+@pytest.fixture(scope="module")
+def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app with seeding allowed (the deal is repeatable), on 127.0.0.1."""
+    folder = tmp_path_factory.mktemp("virtual")
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'virtual.sqlite'}", "SECRET_KEY": "vt",
+                      "INSTANCE_PATH": str(folder), "ALLOW_SEED": True})
+    with app.app_context():
+        db.create_all()
+    httpd = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    thread.join(timeout=5)
+    httpd.server_close()
+    with app.app_context():
+        db.engine.dispose()
+
+
+# -- through the API: finding a seed, and the truth about each hand -------------------------------
+class Table:
+    def __init__(self, server: str, seed: int) -> None:
+        self.server = server
+        answer = requests.post(f"{server}/api/tables", json={"seats": SEATS, "variant": "new-jersey", "seed": seed,
+                                                             "first_dealer": 3}, timeout=10)
+        assert answer.status_code == 201, answer.text
+        self.data = answer.json()
+        self.id = self.data["id"]
+        self.tokens = {s["seat"]: s["token"] for s in self.data["seats"]}
+
+    def view(self, seat: int) -> dict[str, Any]:
+        answer = requests.get(f"{self.server}/api/tables/{self.id}/view",
+                              headers={"Authorization": f"Bearer {self.tokens[seat]}"}, timeout=10)
+        return dict(answer.json())
+
+    def act(self, seat: int, v: dict[str, Any]) -> dict[str, Any]:
+        """The same choice the test taps: the lowest bid, else the first legal card."""
+        path, body = ("bid", {"bid": v["legal"][0]}) if v["phase"] == "bidding" else ("play", {"card": v["legal"][0]})
+        answer = requests.post(f"{self.server}/api/tables/{self.id}/{path}", json=body,
+                               headers={"Authorization": f"Bearer {self.tokens[seat]}"}, timeout=10)
+        return dict(answer.json())
+
+    def to_act(self) -> tuple[int, dict[str, Any]]:
+        for seat in (0, 1):
+            v = self.view(seat)
+            if v["your_turn"]:
+                return seat, v
+        raise AssertionError("no human is to act")
+
+
+def blocked_in_hand_2(server: str) -> int:
+    """A seed where, playing as the test does, a human must tap around a card they may not play in hand 2."""
+    for seed in range(300):
+        table = Table(server, seed)
+        for _ in range(12):
+            seat, v = table.to_act()
+            if v["hand_number"] == 2 and v["phase"] == "playing" and v["blocked"]:
+                return seed
+            if v["hand_number"] > 2 or (v["hand_number"] == 2 and v["phase"] == "playing" and v["tricks_played"]):
+                break
+            table.act(seat, v)
+    raise AssertionError("no seed found")
+
+
+# -- the phones ---------------------------------------------------------------------------------------
+def phone(browser: Any, scheme: str) -> Any:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  color_scheme=scheme)
+    context.set_default_timeout(10_000)
+    return context
+
+
+def no_sideways_scroll(page: Any, where: str) -> None:
+    page.wait_for_load_state("load")
+    width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width <= inner, f"{where}: the page scrolls sideways ({width} > {inner} px)"
+
+
+def targets_big_enough(page: Any, where: str) -> None:
+    small = page.evaluate("""() => [...document.querySelectorAll('#vt button, #vt summary, #vt .vt-links a')]
+        .filter(e => e.offsetParent !== null)
+        .map(e => [e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 44 || r.height < 44)
+        .map(([t, r]) => `${t}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+    assert not small, f"{where}: tap targets under 44 px: {small}"
+
+
+def only_own_cards(page: Any, mine: list[str], theirs: list[str], where: str) -> None:
+    shown = page.eval_on_selector_all(".vt-hand [data-card]", "els => els.map(e => e.dataset.card)")
+    assert sorted(shown) == sorted(mine), f"{where}: hand shows {shown}, not {mine}"
+    html = page.content()
+    for code in theirs:
+        assert f'"{code}"' not in html, f"{where}: another seat's {code} is on this screen"
+
+
+def shot(page: Any, shots: Path, name: str) -> None:
+    page.wait_for_load_state("load")  # measured with the style sheet applied, as a person sees it
+    no_sideways_scroll(page, name)
+    targets_big_enough(page, name)
+    page.screenshot(path=shots / f"virtual-{name}.png", full_page=True)
+
+
+def test_two_phones_play_a_hand_by_tapping(browser: Any, seeded_server: str, shots: Path) -> None:
+    seed = blocked_in_hand_2(seeded_server)
+    table = Table(seeded_server, seed)
+    problems: list[str] = []
+    ann_ctx, ben_ctx = phone(browser, "light"), phone(browser, "dark")
+    pages = {0: ann_ctx.new_page(), 1: ben_ctx.new_page()}
+    for seat, page in pages.items():
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        link = next(s["url"] for s in table.data["seats"] if s["seat"] == seat)
+        page.goto(link.replace("http://localhost", seeded_server))
+        assert page.url == f"{seeded_server}/t/{table.id}", "the link's token leaves the address bar"
+        expect(page.locator("#vt")).to_be_visible()
+
+    def check_both(step: str) -> None:
+        hands = {seat: table.view(seat)["hand"] for seat in (0, 1)}
+        for seat, page in pages.items():
+            only_own_cards(page, hands[seat], hands[1 - seat], f"{step}, seat {seat}")
+
+    # hand 1: one card each; whoever is to act taps, the other phone follows by itself
+    taps = 0
+    names = {0: "ann-light", 1: "ben-dark"}
+    while True:
+        seat, v = table.to_act()
+        if v["hand_number"] != 1:
+            break
+        page = pages[seat]
+        expect(page.locator(".vt-status")).to_contain_text("Your turn", timeout=5000)
+        check_both(f"hand 1 {v['phase']}")
+        shot(page, shots, f"{names[seat]}-{v['phase']}")
+        if v["phase"] == "bidding":
+            page.locator('.vt-bids button[value="1"]').tap()
+        else:
+            page.locator(f'.vt-card[value="{v["legal"][0]}"]').tap()
+        taps += 1
+        expect(page.locator(".vt-status")).not_to_contain_text("Your turn: " + ("bid" if v["phase"] == "bidding" else "play"))
+    assert taps == 4  # two bids and two cards, one tap each
+
+    # both phones show hand 1's result, the trick that ended it, and the new deal
+    for seat, page in pages.items():
+        expect(page.locator(".vt-handno")).to_contain_text("Hand 2", timeout=5000)
+        expect(page.locator(".vt-prev summary")).to_contain_text("Hand 1 result")
+    check_both("hand 2 dealt")
+    for seat, page in pages.items():
+        page.locator(".vt-last summary").tap()  # the last trick, on request
+        expect(page.locator(".vt-last .vt-plays li")).to_have_count(4)
+        shot(page, shots, f"{names[seat]}-hand2")
+
+    # hand 2: play on until a human may not play one of their cards; a tap on it says why
+    for _ in range(10):
+        seat, v = table.to_act()
+        page = pages[seat]
+        expect(page.locator(".vt-status")).to_contain_text("Your turn", timeout=5000)
+        if v["phase"] == "playing" and v["blocked"]:
+            code, reason = next(iter(v["blocked"].items()))
+            version = page.locator("#vt").get_attribute("data-version")
+            page.locator(f'.vt-card[value="{code}"]').tap(force=True)  # aria-disabled: a person can still tap it
+            expect(page.locator("#vt-toast")).to_have_text(reason)
+            shot(page, shots, f"{names[seat]}-cannot-play")
+            assert page.locator("#vt").get_attribute("data-version") == version  # nothing was sent
+            page.locator(f'.vt-card[value="{v["legal"][0]}"]').tap()
+            expect(page.locator(f'.vt-card[value="{v["legal"][0]}"]')).to_have_count(0)
+            break
+        if v["phase"] == "bidding":
+            page.locator(f'.vt-bids button[value="{v["legal"][0]}"]').tap()
+        else:
+            page.locator(f'.vt-card[value="{v["legal"][0]}"]').tap()
+        expect(page.locator("#vt")).not_to_have_attribute("data-version", str(v["version"]))
+    else:
+        raise AssertionError("the seeded hand never asked for a card that cannot be played")
+    check_both("hand 2 played")
+    assert not problems, problems
+    ann_ctx.close()
+    ben_ctx.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_new_table_form_and_the_host_page_on_a_phone(browser: Any, seeded_server: str, shots: Path,
+                                                         scheme: str) -> None:
+    context = phone(browser, scheme)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.goto(seeded_server + "/t/new")
+    page.locator('input[name="name-0"]').tap()
+    page.keyboard.type("Ann")
+    page.keyboard.press("Enter")  # Enter moves on to the next name
+    expect(page.locator('input[name="name-1"]')).to_be_focused()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("Ben")
+    page.locator('select[name="bot-1"]').select_option("")
+    no_sideways_scroll(page, "new table")
+    page.screenshot(path=shots / f"virtual-new-{scheme}.png", full_page=True)
+    page.locator("button.vt-primary").tap()
+    expect(page.locator(".vt-seats")).to_be_visible()
+    assert page.url.endswith("/host")
+    expect(page.locator(".vt-qr svg")).to_have_count(2)
+    shot(page, shots, f"host-lobby-{scheme}")
+    # Ben's phone joins: the host page notices by itself
+    ben_link = page.locator(".vt-url").nth(1).input_value()
+    ben = context.browser.new_context(viewport=PHONE).new_page()
+    ben.goto(ben_link.replace("http://localhost", seeded_server))
+    expect(page.locator(".vt-here")).to_have_count(1, timeout=5000)
+    page.locator("button.vt-primary").tap()  # deal
+    expect(page.locator(".vt-handno")).to_contain_text("Hand 1", timeout=5000)
+    page.locator(".vt-link summary").first.tap()
+    shot(page, shots, f"host-playing-{scheme}")
+    expect(ben.locator(".vt-card").first).to_be_visible(timeout=5000)
+    assert not problems, problems
+    context.close()

@@ -1,0 +1,227 @@
+"""The virtual-table pages without a browser: new table, join links, seat screen, host page."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from .virtual_support import auth, create, leaks, row, seats
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def token_of(client: FlaskClient, url: str) -> str:
+    found = CSRF.search(client.get(url).get_data(as_text=True))
+    assert found, f"no form on {url}"
+    return found.group(1)
+
+
+def text(answer: Any) -> str:
+    return str(answer.get_data(as_text=True))
+
+
+def joined(app: Flask, created: dict[str, Any], seat: int) -> FlaskClient:
+    """A phone that opened the seat's link."""
+    client = app.test_client()
+    link = next(s for s in created["seats"] if s["seat"] == seat)
+    answer = client.get(f"/t/{created['id']}/join/{link['token']}")
+    assert answer.status_code == 302
+    return client
+
+
+# -- a new table --------------------------------------------------------------------------------
+def test_one_person_and_bots_go_straight_to_their_cards(app: Flask) -> None:
+    client = app.test_client()
+    form = client.get("/t/new")
+    assert form.status_code == 200 and 'name="name-3"' in text(form) and "basic bot" in text(form)
+    answer = client.post("/t/new", data={
+        "csrf_token": token_of(client, "/t/new"), "count": "4", "name-0": "Ann", "bot-0": "",
+        "name-1": "Robo", "bot-1": "random", "name-2": "", "bot-2": "random", "name-3": "Max", "bot-3": "random",
+        "variant": "new-jersey", "first_dealer": "2",
+    })
+    assert answer.status_code == 303
+    table = answer.headers["Location"].rsplit("/", 1)[1]
+    cookies = answer.headers.getlist("Set-Cookie")
+    assert all("HttpOnly" in c for c in cookies) and len(cookies) == 2  # the seat and the host
+    page = client.get(f"/t/{table}")
+    assert page.status_code == 200
+    body = text(page)
+    assert "Your turn" in body and 'name="bid"' in body  # New Jersey starts with one card
+    assert ">Bot 3<" in body  # an unnamed bot seat gets a name
+    state = row(app, table)["state"]
+    assert state["variant"] == "new-jersey" and state["first_dealer"] == 1
+
+
+def test_the_new_table_form_adds_and_removes_seats_without_script(app: Flask) -> None:
+    client = app.test_client()
+    base = {"csrf_token": token_of(client, "/t/new"), "count": "4", "name-0": "Ann", "bot-0": ""}
+    more = client.post("/t/new", data={**base, "add": "1"})
+    assert more.status_code == 200 and 'name="name-4"' in text(more) and 'value="Ann"' in text(more)
+    fewer = client.post("/t/new", data={**base, "remove": "1"})
+    assert 'name="name-3"' not in text(fewer)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"name-0": "Ann", "bot-0": "", "name-1": "", "bot-1": ""}, "2 to 15"),
+        ({"name-0": "Ann", "bot-0": "", "name-1": "Ann", "bot-1": ""}, "Two players are called"),
+        ({"name-0": "Ann", "bot-0": "", "name-1": "Ben", "bot-1": "", "extended": "on", "name-2": "Cy",
+          "bot-2": "", "name-3": "Di", "bot-3": ""}, "extended game"),
+    ],
+)
+def test_a_bad_new_table_is_explained_on_the_form(app: Flask, fields: dict[str, str], message: str) -> None:
+    client = app.test_client()
+    answer = client.post("/t/new", data={"csrf_token": token_of(client, "/t/new"), "count": "4", **fields})
+    assert answer.status_code in (400, 422) and message in text(answer)
+    assert 'value="Ann"' in text(answer)  # what was typed stays
+
+
+def test_several_people_get_a_host_page_with_links_and_qr_codes(app: Flask) -> None:
+    client = app.test_client()
+    answer = client.post("/t/new", data={
+        "csrf_token": token_of(client, "/t/new"), "count": "3", "name-0": "Ann", "bot-0": "",
+        "name-1": "Ben", "bot-1": "", "name-2": "Robo", "bot-2": "random", "variant": "standard",
+    })
+    assert answer.status_code == 303 and answer.headers["Location"].endswith("/host")
+    host = client.get(answer.headers["Location"])
+    body = text(host)
+    assert host.status_code == 200 and body.count("<svg") == 2 and body.count("/join/") >= 2
+    assert "Deal the first hand" in body and "not joined" in body
+    table = answer.headers["Location"].split("/")[2]
+    assert row(app, table)["phase"] == "lobby"
+    # Ben opens his link; the host page shows him as here
+    link = re.findall(r'href="(http://localhost/t/[^"]+/join/[^"]+)"', body)[1]
+    ben = app.test_client()
+    assert ben.get(link).status_code == 302
+    assert "Waiting for the host" in text(ben.get(f"/t/{table}"))
+    assert text(client.get(f"/t/{table}/host")).count(">here<") == 1
+    started = client.post(f"/t/{table}/start", data={"csrf_token": token_of(client, f"/t/{table}/host")})
+    assert started.status_code == 303
+    assert row(app, table)["phase"] == "bidding"
+    assert 'class="vt-card' in text(ben.get(f"/t/{table}"))
+
+
+def test_the_host_fills_empty_seats_with_bots_and_swaps_a_seat(app: Flask, client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "Ben", "Cy"), start=False, seed=3)
+    table = created["id"]
+    host = app.test_client()
+    assert host.get(created["host_url"]).status_code == 302
+    joined(app, created, 0)  # only Ann is here
+    token = token_of(host, f"/t/{table}/host")
+    assert host.post(f"/t/{table}/fill", data={"csrf_token": token, "bot": "random"}).status_code == 303
+    assert [s["bot"] for s in row(app, table)["seats"]] == [None, "random", "random"]
+    assert host.post(f"/t/{table}/seats/2", data={"csrf_token": token, "bot": ""}).status_code == 303
+    assert [s["bot"] for s in row(app, table)["seats"]] == [None, "random", None]
+
+
+# -- the seat screen ----------------------------------------------------------------------------------
+def test_a_join_link_becomes_an_httponly_cookie_and_a_clean_address(app: Flask, client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "bot", "bot"), seed=1)
+    phone = app.test_client()
+    link = created["seats"][0]["url"]
+    answer = phone.get(link)
+    assert answer.status_code == 302 and answer.headers["Location"] == f"/t/{created['id']}"
+    cookie = answer.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    page = phone.get(f"/t/{created['id']}")
+    assert page.status_code == 200 and created["seats"][0]["token"] not in text(page)
+    assert app.test_client().get(f"/t/{created['id']}").status_code == 404  # no cookie, no table
+    bad = app.test_client().get(f"/t/{created['id']}/join/{'x' * 32}")
+    assert bad.status_code == 404
+
+
+def test_the_seat_screen_shows_its_hand_sorted_and_only_legal_bids(app: Flask, client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "bot", "bot", "bot"), seed=4, first_dealer=3)
+    phone = joined(app, created, 0)
+    body = text(phone.get(f"/t/{created['id']}"))
+    v = client.get(f"/api/tables/{created['id']}/view", headers=auth(created["seats"][0]["token"])).get_json()
+    shown = re.findall(r'name="card" value="(\w\w)"', body)
+    assert shown == v["hand"] and len(shown) == 13  # sorted by the engine: trump first
+    assert re.findall(r'name="bid" value="(\d+)"', body) == [str(b) for b in range(1, 14)]
+    assert "Your turn: bid." in body and "vt-myturn" in body
+    assert not leaks(body, row(app, created["id"])["state"], 0)
+
+
+def _playing_table(app: Flask, client: FlaskClient) -> tuple[dict[str, Any], FlaskClient, dict[str, Any]]:
+    """Ann to play, with at least one card she may not play (found by seed)."""
+    for seed in range(100):
+        created = create(client, seats("Ann", "bot", "bot", "bot"), seed=seed, first_dealer=1)
+        token = created["seats"][0]["token"]
+        rng = random.Random(seed)
+        v = client.get(f"/api/tables/{created['id']}/view", headers=auth(token)).get_json()
+        for _ in range(30):
+            if v["phase"] == "playing" and v["your_turn"] and v["blocked"]:
+                return created, joined(app, created, 0), v
+            path, key = ("bid", "bid") if v["phase"] == "bidding" else ("play", "card")
+            v = client.post(f"/api/tables/{created['id']}/{path}", json={key: rng.choice(v["legal"])},
+                            headers=auth(token)).get_json()
+    raise AssertionError("no seed found")
+
+
+def test_dimmed_cards_say_why_and_a_tap_on_one_explains_without_script(app: Flask, client: FlaskClient) -> None:
+    created, phone, v = _playing_table(app, client)
+    table = created["id"]
+    body = text(phone.get(f"/t/{table}"))
+    code, reason = next(iter(v["blocked"].items()))
+    button = re.search(rf'<button[^>]*value="{code}"[^>]*>', body)
+    assert button and "vt-dim" in button.group(0) and 'aria-disabled="true"' in button.group(0)
+    assert f'data-reason="{reason}"' in button.group(0).replace("&#39;", "'")
+    legal = re.search(rf'<button[^>]*value="{v["legal"][0]}"[^>]*>', body)
+    assert legal and "vt-legal" in legal.group(0)
+    before = row(app, table)
+    answer = phone.post(f"/t/{table}/play", data={"csrf_token": token_of(phone, f"/t/{table}"), "card": code,
+                                                    "version": str(v["version"])})
+    assert answer.status_code == 422
+    assert reason.replace("'", "&#39;") in text(answer) and 'role="alert"' in text(answer)
+    assert row(app, table) == before
+
+
+def test_a_card_played_from_the_form_moves_the_table_on(app: Flask, client: FlaskClient) -> None:
+    created, phone, v = _playing_table(app, client)
+    table = created["id"]
+    token = token_of(phone, f"/t/{table}")
+    answer = phone.post(f"/t/{table}/play", data={"csrf_token": token, "card": v["legal"][0], "version": str(v["version"])})
+    assert answer.status_code == 303 and answer.headers["Location"] == f"/t/{table}"
+    assert v["legal"][0] not in row(app, table)["state"]["hands"][0]
+    stale = phone.post(f"/t/{table}/play", data={"csrf_token": token, "card": v["legal"][-1], "version": str(v["version"])},
+                       headers={"X-Partial": "1"})
+    assert stale.status_code == 409 and "moved on" in text(stale)
+    assert text(stale).lstrip().startswith('<div id="vt"')  # the partial only, for virtual.js
+
+
+def test_polling_answers_a_version_and_a_partial(app: Flask, client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "bot"), seed=2)
+    phone = joined(app, created, 0)
+    polled = phone.get(f"/t/{created['id']}/version").get_json()
+    assert polled["version"] == row(app, created["id"])["version"] and polled["stamp"].startswith(f"{polled['version']}.")
+    part = text(phone.get(f"/t/{created['id']}", headers={"X-Partial": "1"}))
+    assert part.lstrip().startswith('<div id="vt"') and "<html" not in part
+    assert f'data-stamp="{polled["stamp"]}"' in part
+
+
+def test_the_scorecard_link_opens_the_game_page(app: Flask, client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "bot"), seed=2)
+    phone = joined(app, created, 0)
+    answer = phone.get(f"/t/{created['id']}/scorecard")
+    assert answer.status_code == 302 and answer.headers["Location"] == f"/g/{created['game_id']}"
+    assert phone.get(answer.headers["Location"]).status_code == 200
+
+
+def test_the_host_page_needs_the_host_link(app: Flask, client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "Ben"), seed=2)
+    phone = joined(app, created, 0)
+    assert phone.get(f"/t/{created['id']}/host").status_code == 404
+    host = app.test_client()
+    host.get(created["host_url"])
+    page = host.get(f"/t/{created['id']}/host")
+    assert page.status_code == 200
+    state = row(app, created["id"])["state"]
+    tokens = [created["host_token"], *(s["token"] for s in created["seats"])]
+    assert not leaks(text(page), state, None, tokens)  # QR codes and links, but no cards in anyone's hand
+    assert host.get(f"/t/{created['id']}").headers["Location"].endswith("/host")

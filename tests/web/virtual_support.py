@@ -1,0 +1,125 @@
+"""Builders and checks shared by the virtual-table web tests."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import select
+from flask.testing import FlaskClient
+
+from scorekeeper import create_app
+from scorekeeper.engine import DECK, Card
+from scorekeeper.extensions import db
+from scorekeeper.models import Game as GameRow
+from scorekeeper.models import VirtualTable
+
+ALL_CODES = frozenset(str(c) for c in DECK)
+CODE_RE = re.compile(r"\b(?:[2-9TJQKA][SHDC]|HB|LB)\b")
+LABELS = {str(c): c.label for c in DECK}
+CSRF_RE = re.compile(r'name="csrf_token" value="[^"]*"')
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def seats(*spec: str) -> list[dict[str, Any]]:
+    """``seats("Ann", "bot", "Ben")`` → a human Ann, a random bot, a human Ben."""
+    out: list[dict[str, Any]] = []
+    for i, s in enumerate(spec):
+        out.append({"name": f"Robo{i}", "bot": "random"} if s == "bot" else {"name": s})
+    return out
+
+
+def create(client: FlaskClient, spec: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    answer = client.post("/api/tables", json={"seats": spec, **extra})
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()
+
+
+def row(app: Flask, table_id: str) -> dict[str, Any]:
+    """The stored table, its game's version and hand rows: everything a refused request must not change."""
+    with app.app_context():
+        table = db.session.get(VirtualTable, table_id)
+        assert table is not None
+        game = db.session.get(GameRow, table.game_id)
+        assert game is not None
+        return {
+            "state": table.state, "seats": table.seats, "phase": table.phase, "version": table.version,
+            "game_version": game.version,
+            "hands": [(h.number, h.bids, h.tricks, h.trump) for h in game.hands],
+        }
+
+
+class StateReader:
+    """Reads a table's stored engine state straight from the database (fast, for scanning)."""
+
+    def __init__(self, app: Flask) -> None:
+        with app.app_context():
+            self.engine = db.engine
+
+    def __call__(self, table_id: str) -> dict[str, Any] | None:
+        return self.with_version(table_id)[0]
+
+    def with_version(self, table_id: str) -> tuple[dict[str, Any] | None, int]:
+        with self.engine.connect() as connection:
+            state, version = connection.execute(
+                select(VirtualTable.state, VirtualTable.version).where(VirtualTable.id == table_id)
+            ).one()
+            return state, version
+
+
+def visible(state: dict[str, Any] | None, seat: int | None) -> set[str]:
+    """Cards ``seat`` (None: the host) can see at a real table, computed from the stored state."""
+    if state is None:
+        return set()
+    seen = {p["card"] for p in state["trick"]} | {p["card"] for p in state["last_trick"]}
+    seen |= {p["card"] for t in state["played"] for p in t}
+    if state["turn_up"] and state["phase"] in ("bidding", "playing"):
+        seen.add(state["turn_up"])
+    if seat is not None:
+        seen |= set(state["hands"][seat])
+    return seen
+
+
+def leaks(text: str, state: dict[str, Any] | None, seat: int | None, tokens: Any = ()) -> set[str]:
+    """Codes or labels in ``text`` of cards this reader cannot see (others' hands, undealt cards).
+
+    CSRF values and the given ``tokens`` (the host's answers carry the seat links) are random
+    text that can contain ``-AH-`` by chance; they are left out of the scan.
+    """
+    hidden = ALL_CODES - visible(state, seat)
+    text = CSRF_RE.sub("", text)
+    for token in tokens:
+        text = text.replace(token, "")
+    found = {code for code in CODE_RE.findall(text) if code in hidden}
+    found |= {code for code in hidden if LABELS[code] in text}
+    return found
+
+
+def legal_move(view: dict[str, Any], rng: Any) -> tuple[str, Any]:
+    """A random legal action from a view: ("bid", n) or ("play", code)."""
+    action = rng.choice(view["legal"])
+    return ("bid", action) if view["phase"] == "bidding" else ("play", action)
+
+
+def label(code: str) -> str:
+    return Card.parse(code).label
+
+
+def fresh_app(url: str, create: bool = False, **config: Any) -> Flask:
+    """Another app on the same database: a second worker, or the server after a restart."""
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test-secret",
+                      "ALLOW_SEED": True, **config})
+    if create:
+        with app.app_context():
+            db.create_all()
+    return app
+
+
+def dispose(app: Flask) -> None:
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
