@@ -29,12 +29,10 @@ class QuietHandler(WSGIRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app on 127.0.0.1 with a fresh SQLite file; yields its base URL."""
-    folder = tmp_path_factory.mktemp("server")
+def serve(folder: Path, **config: Any) -> Iterator[str]:
+    """Run the app on 127.0.0.1 against a fresh SQLite file in ``folder``; yield its base URL."""
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'browser.sqlite'}",
-                      "SECRET_KEY": "browser-test", "INSTANCE_PATH": str(folder)})
+                      "SECRET_KEY": "browser-test", "INSTANCE_PATH": str(folder), **config})
     with app.app_context():
         db.create_all()
     httpd = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
@@ -46,6 +44,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     httpd.server_close()
     with app.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app on 127.0.0.1 with a fresh SQLite file; yields its base URL."""
+    yield from serve(tmp_path_factory.mktemp("server"))
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ scrolls sideways, and every tap target is at least 44 px. Screenshots go to ``$S
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,12 +15,9 @@ from typing import Any
 import pytest
 import requests
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
-from scorekeeper import create_app
-from scorekeeper.extensions import db
 
-from .conftest import QuietHandler
+from .conftest import serve
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 360, "height": 740}
@@ -31,20 +27,7 @@ SEATS = [{"name": "Ann"}, {"name": "Ben"}, {"name": "Robo", "bot": "random"}, {"
 @pytest.fixture(scope="module")
 def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app with seeding allowed (the deal is repeatable), on 127.0.0.1."""
-    folder = tmp_path_factory.mktemp("virtual")
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'virtual.sqlite'}", "SECRET_KEY": "vt",
-                      "INSTANCE_PATH": str(folder), "ALLOW_SEED": True})
-    with app.app_context():
-        db.create_all()
-    httpd = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    thread.join(timeout=5)
-    httpd.server_close()
-    with app.app_context():
-        db.engine.dispose()
+    yield from serve(tmp_path_factory.mktemp("virtual"), ALLOW_SEED=True)
 
 
 # -- through the API: finding a seed, and the truth about each hand -------------------------------
