@@ -1,0 +1,298 @@
+"""A game's data in and out (issue 4): export.json, export.csv and POST /api/games/import.
+
+Round trips run on every database backend; the tamper table imports changed copies of one
+exported file and checks that each is refused with the rule broken and that nothing is stored.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import doctest
+import io
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from ..conftest import make_app
+from .export_kit import auth, new_game, play_out, record, worked_example
+from scorekeeper import exchange, printing
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+
+SAME = ("variant", "options", "first_dealer", "players", "schedule", "hands", "totals", "stats", "winners",
+        "status", "created_at", "current_hand")
+
+
+def export(client: FlaskClient, game_id: str, token: str, kind: str = "json") -> Any:
+    answer = client.get(f"/api/games/{game_id}/export.{kind}", headers=auth(token))
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    return answer
+
+
+def games_stored(app: Flask) -> int:
+    with app.app_context():
+        return len(db.session.execute(db.select(Game)).scalars().all())
+
+
+# -- export.json -----------------------------------------------------------------------------------
+def test_export_json_is_the_whole_game_under_a_named_versioned_format(client: FlaskClient) -> None:
+    game, doc = worked_example(client)
+    answer = export(client, game["id"], game["watch_token"])
+    assert answer.mimetype == "application/json"
+    assert answer.headers["Content-Disposition"] == f'attachment; filename="bluke-{game["id"]}.json"'
+    assert answer.headers["Cache-Control"] == "private, no-store"
+    data = json.loads(answer.data)
+    assert list(data)[:3] == ["format", "format_version", "exported_at"]
+    assert (data["format"], data["format_version"]) == ("bluke-scorekeeper", 1)
+    assert {key: data[key] for key in SAME} == {key: doc[key] for key in SAME}
+    assert data["hands"][0] == {"number": 1, "cards": 13, "dealer": 0, "trump": None, "bids": [4, 5, 3],
+                                "tricks": [5, 3, 5], "points": [41, -50, 32], "totals": [41, -50, 32],
+                                "outcomes": ["O", "S", "O"]}
+    assert data["corrections"] == [] and "scorer_token" not in data and "watch_token" not in data
+    assert not any("hash" in key for key in data)
+
+
+def test_either_token_or_the_page_cookie_may_export_and_nothing_else(client: FlaskClient) -> None:
+    game, _ = worked_example(client)
+    for kind in ("json", "csv"):
+        url = f"/api/games/{game['id']}/export.{kind}"
+        assert client.get(url, headers=auth(game["scorer_token"])).status_code == 200
+        assert client.get(url, headers=auth(game["watch_token"])).status_code == 200
+        for headers in ({}, auth("wrong")):
+            answer = client.get(url, headers=headers)
+            assert answer.status_code == 404 and answer.get_json()["error"]["code"] == "not_found"
+    client.get(f"/g/{game['id']}/join/{game['watch_token']}")  # the page's HttpOnly cookie
+    assert client.get(f"/api/games/{game['id']}/export.csv").status_code == 200
+
+
+# -- export.csv ------------------------------------------------------------------------------------
+def test_export_csv_has_one_row_per_hand_per_player(client: FlaskClient) -> None:
+    game, _ = worked_example(client)
+    record(client, game, 3, [3, 3, 3], [3, 3, 5], trump="H")
+    answer = export(client, game["id"], game["scorer_token"], "csv")
+    assert answer.mimetype == "text/csv"
+    assert answer.headers["Content-Disposition"] == f'attachment; filename="bluke-{game["id"]}.csv"'
+    rows = list(csv.reader(io.StringIO(answer.get_data(as_text=True))))
+    assert rows[0] == ["hand", "cards", "dealer", "trump", "player", "bid", "taken", "points", "total", "outcome"]
+    assert len(rows) == 1 + 25 * 3
+    assert rows[1:7] == [
+        ["1", "13", "Ann", "", "Ann", "4", "5", "41", "41", "O"],
+        ["1", "13", "Ann", "", "Ben", "5", "3", "-50", "-50", "S"],
+        ["1", "13", "Ann", "", "Cy", "3", "5", "32", "32", "O"],
+        ["2", "12", "Ben", "", "Ann", "2", "2", "20", "61", "P"],
+        ["2", "12", "Ben", "", "Ben", "6", "7", "61", "11", "O"],
+        ["2", "12", "Ben", "", "Cy", "4", "3", "-40", "-8", "S"],
+    ]
+    assert rows[7] == ["3", "11", "Cy", "H", "Ann", "3", "3", "30", "91", "P"]
+    assert rows[10] == ["4", "10", "Ann", "", "Ann", "", "", "", "", ""]  # scheduled, not yet played
+
+
+def test_export_csv_keeps_spreadsheets_from_running_a_name_as_a_formula(client: FlaskClient) -> None:
+    game = new_game(client, ["=HYPERLINK(\"http://x\")", "+Bo", "Cy"])
+    record(client, game, 1, [4, 5, 3], [5, 3, 5])
+    rows = list(csv.reader(io.StringIO(export(client, game["id"], game["scorer_token"], "csv").get_data(as_text=True))))
+    assert [row[4] for row in rows[1:4]] == ["'=HYPERLINK(\"http://x\")", "'+Bo", "Cy"]
+    assert rows[1][2] == "'=HYPERLINK(\"http://x\")"  # the dealer column too
+    assert rows[2][7] == "-50"  # numbers stay numbers
+
+
+# -- import ----------------------------------------------------------------------------------------
+def test_an_export_imports_as_a_new_game_with_new_tokens_and_identical_scores(app: Flask, client: FlaskClient) -> None:
+    game, doc = worked_example(client, finish=True)
+    record(client, game, 1, [4, 5, 3], [4, 4, 5])  # a correction: Ann took 4, not 5
+    original = client.get(f"/api/games/{game['id']}", headers=auth(game["watch_token"])).get_json()
+    data = json.loads(export(client, game["id"], game["watch_token"]).data)
+    answer = client.post("/api/games/import", json=data)
+    assert answer.status_code == 201, answer.get_json()
+    made = answer.get_json()
+    assert made["id"] != game["id"] and answer.headers["Location"].endswith(f"/api/games/{made['id']}")
+    assert {made["scorer_token"], made["watch_token"]}.isdisjoint({game["scorer_token"], game["watch_token"]})
+    assert made["scorer_url"].endswith(f"/g/{made['id']}/join/{made['scorer_token']}")
+    assert {key: made[key] for key in SAME} == {key: original[key] for key in SAME}
+    assert made["status"] == "finished" and made["winners"] == original["winners"]
+    again = json.loads(export(client, made["id"], made["watch_token"]).data)
+    assert [c["field"] for c in again["corrections"]] == [c["field"] for c in data["corrections"]] == ["tricks"]
+    # the old tokens do not open the new game
+    assert client.get(f"/api/games/{made['id']}", headers=auth(game["scorer_token"])).status_code == 404
+    assert games_stored(app) == 2
+
+
+def test_an_imported_game_in_progress_goes_on_with_the_new_scorer_token(client: FlaskClient) -> None:
+    game = new_game(client, ["Ann", "Ben", "Cy", "Dee", "Eve"], variant="new-jersey", first_dealer=3,
+                    options={"zero_bids": True})
+    play_out(client, game, hands=6, seed=9)
+    data = json.loads(export(client, game["id"], game["scorer_token"]).data)
+    made = client.post("/api/games/import", json=data).get_json()
+    assert made["current_hand"] == 7 and made["variant"] == "new-jersey" and made["options"]["zero_bids"]
+    assert client.put(f"/api/games/{made['id']}/hands/7/bids", json={"bids": [0, 1, 2, 0, 1]},
+                      headers=auth(made["watch_token"])).status_code == 403
+    doc = record(client, made, 7, [0, 1, 2, 0, 1], [0, 1, 2, 3, 1])
+    assert doc["hands"][6]["totals"] is not None and doc["current_hand"] == 8
+
+
+def test_a_minimal_hand_written_file_imports(client: FlaskClient) -> None:
+    """Only the entries are needed; every derived figure is recomputed (README, "Export format")."""
+    data = {"format": "bluke-scorekeeper", "format_version": 1, "variant": "standard", "first_dealer": 0,
+            "players": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Ben"}, {"seat": 2, "name": "Cy"}],
+            "hands": [{"number": 1, "bids": [4, 5, 3], "tricks": [5, 3, 5]},
+                      {"number": 2, "bids": [2, 6, 4], "tricks": [2, 7, 3], "trump": "S"}]}
+    answer = client.post("/api/games/import", json=data)
+    assert answer.status_code == 201, answer.get_json()
+    made = answer.get_json()
+    assert made["totals"] == [61, 11, -8] and made["hands"][1]["trump"] == "S" and made["current_hand"] == 3
+
+
+# -- tampered and malformed files ------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """RULES.md's worked example played to the end, as export.json."""
+    client = make_app(f"sqlite:///{tmp_path_factory.mktemp('export') / 'e.sqlite'}").test_client()
+    game, _ = worked_example(client, finish=True)
+    return json.loads(export(client, game["id"], game["scorer_token"]).data)
+
+
+def change(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    """Set ``data[a][b]…`` (path ``a.b.…``, list indexes as numbers); ``...`` deletes the key."""
+    def apply(data: dict[str, Any]) -> None:
+        *parents, last = [int(p) if p.isdigit() else p for p in path.split(".")]
+        target: Any = data
+        for key in parents:
+            target = target[key]
+        if value is ...:
+            del target[last]
+        else:
+            target[last] = value
+    return apply
+
+
+def apply_all(*changes: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+    def apply(data: dict[str, Any]) -> None:
+        for one in changes:
+            one(data)
+    return apply
+
+
+def clear_hand(number: int) -> Callable[[dict[str, Any]], None]:
+    """Blank a hand's entries and everything derived from them."""
+    return apply_all(*(change(f"hands.{number - 1}.{key}", None)
+                       for key in ("bids", "tricks", "points", "totals", "outcomes")))
+
+
+TAMPERED: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str]] = [
+    ("unknown format", change("format", "bluke-online"), 400, None, "not a Bluke Scorekeeper export"),
+    ("no format", change("format", ...), 400, None, "not a Bluke Scorekeeper export"),
+    ("newer version", change("format_version", 2), 400, None, "export format version 2; this app reads version 1"),
+    ("version as text", change("format_version", "1"), 400, None, "'format_version' should be a whole number"),
+    ("no players", change("players", ...), 400, None, "The file has no 'players'"),
+    ("players as names", change("players", ["Ann", "Ben", "Cy"]), 400, None, "players[0]"),
+    ("seats out of order", change("players.0.seat", 1), 400, None, "seat order"),
+    ("name not text", change("players.1.name", 7), 400, None, "'players[1].name' should be the player's name"),
+    ("same name twice", change("players.1.name", "ann"), 400, None, "Two players are called"),
+    ("one player", change("players", [{"seat": 0, "name": "Ann"}]), 422, "R4", "2 to 15 players, not 1 (R4)"),
+    ("unknown variant", change("variant", "bridge"), 422, "R18", "is not a variant"),
+    ("option not boolean", change("options", {"extended": "yes"}), 422, "R13", "must be true or false"),
+    ("unknown option", change("options", {"jokers": True}), 422, "R13", "Unknown option"),
+    ("first dealer out of range", change("first_dealer", 3), 422, "R6", "not 3 (R6)"),
+    ("first dealer not a number", change("first_dealer", True), 400, None, "'first_dealer' should be"),
+    ("hands not a list", change("hands", {"1": {}}), 400, None, "'hands' should be the list of hands"),
+    ("hand not an object", change("hands.0", "4/5"), 400, None, "hands[0] should be an object"),
+    ("bids not a list", change("hands.0.bids", "4 5 3"), 400, None, "'hands[0].bids' should be a list"),
+    ("bid as text", change("hands.0.bids", ["4", 5, 3]), 422, "R22", "Ann's bid must be a whole number"),
+    ("bid above the cards", apply_all(change("hands.24.bids", [14, 5, 3])), 422, "R22", "bid 14, but only 13"),
+    ("tricks do not add up", change("hands.0.tricks", [5, 3, 4]), 422, "R23",
+     "Tricks add up to 12, but 13 cards were dealt in hand 1 (R23)."),
+    ("negative tricks", change("hands.0.tricks", [14, -1, 0]), 422, "R23", "took 14 tricks"),
+    ("wrong cards dealt", change("hands.0.cards", 12), 422, "R24", "Hand 1 must deal 13 cards, not 12 (R24)."),
+    ("wrong dealer", change("hands.1.dealer", 0), 422, "R24", "Hand 2 is dealt by Ben, not Ann"),
+    ("wrong schedule", change("schedule.2", 12), 422, "R24", "hand 3 deals 11 cards, not 12"),
+    ("hand numbers out of order", change("hands.1.number", 3), 422, "R25", "hand 3 where hand 2 belongs"),
+    ("a gap in the hands", clear_hand(2), 422, "R25", "Hand 3 has entries, but hand 2 is not complete (R25)."),
+    ("tricks without bids", change("hands.0.bids", None), 422, "R25", "Hand 1 has tricks but no bids"),
+    ("an extra hand", lambda d: d["hands"].append({**d["hands"][0], "number": 26}), 422, "R24",
+     "This game has 25 hands, not 26"),
+    ("points made", change("hands.0.points.0", 42), 422, "R19",
+     "Hand 1: Ann bid 4 and took 5, which scores 41 (R19), but the file says 42."),
+    ("points set", change("hands.0.points.1", -40), 422, "R20",
+     "Hand 1: Ben bid 5 and took 3, which scores -50 (R20), but the file says -40."),
+    ("points as text", change("hands.0.points.0", "41"), 422, "R19", "but the file says \"41\""),
+    ("running total", change("hands.1.totals.2", -7), 422, "R19", "Hand 2: Cy's running total is -8"),
+    ("outcome", change("hands.1.outcomes.0", "O"), 422, "R26", "which is P (R26), but the file says \"O\""),
+    ("game totals", change("totals.0", 999), 422, "R19", "Ann's total is"),
+    ("S/O/P count", lambda d: d["stats"][0].update(perfect=d["stats"][0]["perfect"] + 1), 422, "R26",
+     "Ann's 'perfect' count is"),
+    ("winners", lambda d: d.update(winners=[s for s in range(3) if s not in d["winners"]][:1]), 422, "R21",
+     "The winner is"),
+    ("status", change("status", "in_progress"), 422, "R21", "This game is \"finished\""),
+    ("points of an open hand", apply_all(clear_hand(25), change("hands.24.points", [1, 2, 3]),
+                                         change("totals", ...), change("stats", ...), change("winners", ...),
+                                         change("status", ...)), 422, "R25", "Hand 25 is not complete"),
+    ("unknown trump", change("hands.0.trump", "X"), 422, "R12", "'X' is not a suit"),
+    ("bad date", change("created_at", "last Tuesday"), 400, None, "is not a date and time"),
+    ("bad correction", change("corrections", [{"field": "score"}]), 400, None, "corrections[0]"),
+    ("correction of no hand", change("corrections", [{"at": "2025-11-29T18:45:00Z", "hand": 10 ** 30,
+                                                      "field": "bids", "old": None, "new": None}]),
+     400, None, "'corrections[0].hand' should be a hand number from 1 to 25"),
+]
+
+
+@pytest.mark.parametrize(("tamper", "status", "rule", "words"), [case[1:] for case in TAMPERED],
+                         ids=[case[0] for case in TAMPERED])
+def test_a_changed_or_malformed_file_is_refused_and_nothing_is_stored(
+        app: Flask, client: FlaskClient, exported: dict[str, Any], tamper: Callable[[dict[str, Any]], None],
+        status: int, rule: str | None, words: str) -> None:
+    data = copy.deepcopy(exported)
+    tamper(data)
+    answer = client.post("/api/games/import", json=data)
+    assert answer.status_code == status, answer.get_json()
+    error = answer.get_json()["error"]
+    assert error["code"] == ("bad_request" if status == 400 else "rule_violation")
+    assert error["rule"] == rule
+    assert words in error["message"], error["message"]
+    assert games_stored(app) == 0
+
+
+def test_the_untouched_file_imports(app: Flask, client: FlaskClient, exported: dict[str, Any]) -> None:
+    """The tamper table's control: the same file, unchanged, is accepted."""
+    answer = client.post("/api/games/import", json=exported)
+    assert answer.status_code == 201 and answer.get_json()["totals"] == exported["totals"]
+    assert games_stored(app) == 1
+
+
+@pytest.mark.parametrize(("body", "words"), [(b"[1, 2]", "must be a JSON object"), (b"{not json", "not valid JSON"),
+                                              (b"", "needs a JSON object")])
+def test_an_import_that_is_not_a_json_object_is_a_400(app: Flask, client: FlaskClient, body: bytes, words: str) -> None:
+    answer = client.post("/api/games/import", data=body, content_type="application/json")
+    assert answer.status_code == 400 and words in answer.get_json()["error"]["message"]
+    assert games_stored(app) == 0
+
+
+def test_a_trump_in_the_all_cards_hand_is_refused(app: Flask, client: FlaskClient) -> None:
+    game = new_game(client, ["Ann", "Ben", "Cy"], options={"all_cards_hand": True})
+    play_out(client, game)  # no card is left to turn up in the 18-card hand (R10, R12)
+    data = json.loads(export(client, game["id"], game["scorer_token"]).data)
+    assert data["hands"][25]["cards"] == 18 and data["hands"][25]["trump"] is None
+    data["hands"][25]["trump"] = "S"
+    answer = client.post("/api/games/import", json=data)
+    assert answer.status_code == 422 and answer.get_json()["error"]["rule"] == "R12"
+    assert games_stored(app) == 1
+
+
+def test_the_readme_documents_every_field_of_the_file(exported: dict[str, Any]) -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme[readme.index("## Export format"):]
+    documented = {word for quoted in re.findall(r"`([^`]+)`", section) for word in re.findall(r"\w+", quoted)}
+    fields = set(exported) | {key for hand in exported["hands"] for key in hand} | set(exported["stats"][0])
+    assert fields <= documented, sorted(fields - documented)
+
+
+@pytest.mark.parametrize("module", [exchange, printing], ids=lambda m: m.__name__)
+def test_the_examples_in_the_docstrings_hold(module: Any) -> None:
+    failed, attempted = doctest.testmod(module)
+    assert attempted and not failed

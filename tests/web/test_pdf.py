@@ -1,0 +1,403 @@
+"""The printed scorecards (R26–R28, issue 4), read back from the PDF with pypdf and pdftoppm.
+
+PDFs are rendered once per module (WeasyPrint takes a fraction of a second a page) from games
+entered through the JSON API on SQLite; the database code under them is tested elsewhere on both
+backends.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from ..conftest import make_app
+from .export_kit import (
+    A4, LETTER, WORKED, auth, dealer_columns, lines, new_game, page_texts, pages, play_out, points, row_of,
+    size, worked_example,
+)
+from scorekeeper import printing
+from scorekeeper.engine import Rules
+
+HOSTILE = ['<img src="http://127.0.0.1:9/x">', "file:///etc/passwd", "Zoë & <b>Bo</b>"]
+
+
+class Games:
+    """The module's games and a cache of their PDFs by query string."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app, self.client = app, app.test_client()
+        self.made: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+        self.pdfs: dict[tuple[str, str], bytes] = {}
+
+    def game(self, key: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(created game, latest document) of a named fixture game, made on first use."""
+        if key not in self.made:
+            self.made[key] = self._make(key)
+        return self.made[key]
+
+    def _make(self, key: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        c = self.client
+        if key == "worked":
+            return worked_example(c)
+        if key == "worked-finished":
+            return worked_example(c, finish=True)
+        if key == "four":
+            game = new_game(c, ["Ann", "Ben", "Cy", "Dee"], first_dealer=2)
+            return game, play_out(c, game, seed=11)
+        if key == "fifteen":
+            game = new_game(c, [f"Player {n:02d} of fifteen" for n in range(1, 16)])
+            return game, play_out(c, game, seed=3)
+        if key == "extended":
+            game = new_game(c, ["Ann", "Ben", "Cy"], options={"extended": True, "all_cards_hand": True})
+            return game, play_out(c, game, seed=5)
+        if key == "tie":  # seed 372 happens to end level: 317 each
+            game = new_game(c, ["Ann", "Ben"])
+            return game, play_out(c, game, seed=372)
+        if key == "hostile":
+            game = new_game(c, HOSTILE)
+            return game, play_out(c, game, hands=3, seed=2)
+        raise KeyError(key)
+
+    def pdf(self, key: str, query: str = "") -> bytes:
+        if (key, query) not in self.pdfs:
+            game, _ = self.game(key)
+            answer = self.client.get(f"/api/games/{game['id']}/scorecard.pdf{query}", headers=auth(game["watch_token"]))
+            assert answer.status_code == 200, answer.get_data(as_text=True)
+            assert answer.mimetype == "application/pdf"
+            self.pdfs[key, query] = answer.data
+        return self.pdfs[key, query]
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Games]:
+    app = make_app(f"sqlite:///{tmp_path_factory.mktemp('pdf') / 'pdf.sqlite'}")
+    yield Games(app)
+
+
+def expected_row(doc: dict[str, Any], number: int) -> list[str]:
+    """A creative row as R28 prints it: hand, bids/cards, then taken/bid and total per player."""
+    hand = doc["hands"][number - 1]
+    cells = [[f"{t}/{b}", points(s)] for b, t, s in zip(hand["bids"], hand["tricks"], hand["totals"])]
+    return [str(number), f"{sum(hand['bids'])}/{hand['cards']}", *(x for cell in cells for x in cell)]
+
+
+# -- the creative card (R28) ---------------------------------------------------------------------
+def test_the_worked_example_prints_bids_cards_taken_bid_and_running_totals(games: Games) -> None:
+    pdf = games.pdf("worked")
+    printed = lines(pdf)
+    assert len(pages(pdf)) == 1 and size(pages(pdf)[0]) == A4
+    assert "1 12/13 D 5/4 41 3/5 −50 5/3 32" in printed  # Ann deals hand 1
+    assert "2 12/12 2/2 61 D 7/6 11 3/4 −8" in printed  # Ben deals hand 2 (R5)
+    assert "3 /11 D" in printed  # Cy deals hand 3, nothing entered yet
+
+
+def test_the_worked_example_counts_s_o_p_overtricks_and_sums(games: Games) -> None:
+    printed = lines(games.pdf("worked"))
+    # Hand 1: Ann O, Ben S, Cy O (+2); hand 2: Ann P, Ben O, Cy S (RULES.md, R26).
+    assert "S set 0 1 1" in printed
+    assert "O over (+tricks) 1 (+1) 1 (+1) 1 (+2)" in printed
+    assert "P perfect 1 0 0" in printed
+    assert "Σ taken/bid 7/6 10/11 8/7" in printed
+
+
+def test_the_header_names_date_variant_options_seating_first_dealer_and_progress(games: Games) -> None:
+    game, _ = games.game("worked")
+    text = page_texts(games.pdf("worked"))[0]
+    for fact in ("CREATIVE SCORECARD", "Standard · 25 hands: 13 → 1 → 13", "OPTIONS\nnone",
+                 "FIRST DEALER\nAnn", "in progress, 2 of 25 hands played", f"game {game['id']}"):
+        assert fact in text
+    assert "1  Ann · 2  Ben · 3  Cy" in text  # seating order, clockwise from seat 0
+    assert game["created_at"][:10] in _iso_dates(text)
+    assert "page 1 of 1" in text
+
+
+def _iso_dates(text: str) -> set[str]:
+    """Printed dates (``Sat 29 Nov 2025``) as ISO dates."""
+    from datetime import datetime
+
+    found = set()
+    for line in text.splitlines():
+        try:
+            found.add(datetime.strptime(line.strip(), "%a %d %b %Y").date().isoformat())
+        except ValueError:
+            continue
+    return found
+
+
+def test_a_finished_game_prints_every_row_every_total_and_marks_the_winner(games: Games) -> None:
+    _, doc = games.game("four")
+    printed = lines(games.pdf("four"))
+    for number in range(1, 26):
+        assert row_of(printed, number) == expected_row(doc, number)
+    stats = doc["stats"]
+    assert "S set " + " ".join(str(s["set"]) for s in stats) in printed
+    assert "O over (+tricks) " + " ".join(f"{s['over']} (+{s['overtricks']})" for s in stats) in printed
+    assert "P perfect " + " ".join(str(s["perfect"]) for s in stats) in printed
+    assert "Σ taken/bid " + " ".join(f"{s['taken']}/{s['bid']}" for s in stats) in printed
+    winners = [doc["players"][seat]["name"] for seat in doc["winners"]]
+    assert doc["status"] == "finished" and winners
+    header = next(line for line in printed if line.startswith("# bids/ cards"))
+    assert all(f"★ {name}" in header for name in winners)
+    assert f"★ {' and '.join(winners)} · {points(max(doc['totals']))}" in printed
+
+
+def test_equal_highest_totals_share_the_win(games: Games) -> None:
+    _, doc = games.game("tie")
+    assert doc["winners"] == [0, 1] and doc["totals"] == [317, 317]  # R21
+    printed = lines(games.pdf("tie"))
+    assert "★ Ann and Ben · 317" in printed and "# bids/ cards ★ Ann ★ Ben" in printed
+
+
+def test_the_dealer_button_follows_the_deal_round_the_table(games: Games) -> None:
+    _, doc = games.game("four")  # first dealer: seat 2 (Cy)
+    columns = dealer_columns(games.pdf("four"), ["Ann", "Ben", "Cy", "Dee"])
+    assert columns == {hand["number"]: hand["dealer"] for hand in doc["hands"]}
+    assert columns[1] == 2 and columns[2] == 3 and columns[3] == 0
+
+
+def test_the_plain_card_shows_cards_dealt_bid_and_running_total(games: Games) -> None:
+    pdf = games.pdf("worked", "?style=plain")
+    printed = lines(pdf)
+    assert "1 13 D 4 41 5 −50 3 32" in printed  # R27: cards, then bid and total per player
+    assert "2 12 2 61 D 6 11 4 −8" in printed
+    assert not any(line.startswith(("S set", "P perfect")) for line in printed)
+    assert "SCORECARD" in page_texts(pdf)[0] and "CREATIVE" not in page_texts(pdf)[0]
+
+
+# -- paper, pages, chart --------------------------------------------------------------------------
+@pytest.mark.parametrize(("query", "expected"), [("", A4), ("?paper=a4", A4), ("?paper=letter", LETTER),
+                                                 ("?style=plain&paper=LETTER", LETTER)])
+def test_paper_is_a4_landscape_unless_letter_is_asked(games: Games, query: str, expected: tuple[float, float]) -> None:
+    (page,) = pages(games.pdf("worked-finished", query))
+    width, height = size(page)
+    assert (width, height) == expected and width > height
+
+
+def test_the_chart_adds_a_score_progression_page_with_every_final_total(games: Games) -> None:
+    _, doc = games.game("worked-finished")
+    pdf = games.pdf("worked-finished", "?chart=1")
+    first, chart = page_texts(pdf)
+    assert "Score progression" in chart and "Score progression" not in first
+    for player, total in zip(doc["players"], doc["totals"]):
+        assert f"{player['name']} {points(total)}" in chart
+    assert "page 2 of 2" in chart and "page 1 of 2" in first
+    assert "<svg" not in chart  # drawn, not printed as text
+
+
+def test_fifteen_players_fit_the_width_and_every_page_repeats_the_header(games: Games) -> None:
+    _, doc = games.game("fifteen")
+    pdf = games.pdf("fifteen", "?chart=1")
+    texts = page_texts(pdf)
+    assert len(texts) == 2
+    for text in texts:  # the header with all fifteen names, in seating order, on every page
+        seating = " ".join(text[text.index("SEATING"):].split())  # a long seating line wraps
+        assert [seating.index(f"Player {n:02d} of fifteen") for n in range(1, 16)] == sorted(
+            seating.index(f"Player {n:02d} of fifteen") for n in range(1, 16))
+    printed = lines(pdf)
+    for number in range(1, len(doc["hands"]) + 1):
+        assert row_of(printed, number) == expected_row(doc, number)
+
+
+def test_a_long_extended_game_turns_the_page_where_the_deal_turns_and_repeats_the_table_header(games: Games) -> None:
+    _, doc = games.game("extended")
+    assert len(doc["hands"]) == 34  # 17 … 1 … 17 (R9) and the 18-card all-cards hand (R10)
+    texts = page_texts(games.pdf("extended"))
+    assert len(texts) == 2
+    for text, hands in zip(texts, (range(1, 18), range(18, 35))):
+        page_lines = [line.strip() for line in text.splitlines()]
+        header = next(line for line in page_lines if line.startswith("# bids/ cards"))  # repeated on every page
+        assert header.replace("★ ", "") == "# bids/ cards Ann Ben Cy"
+        assert {int(line.split()[0]) for line in page_lines if line[:1].isdigit() and "/" in line.split()[1]} \
+            == set(hands)
+        for number in hands:
+            assert row_of(page_lines, number) == expected_row(doc, number)
+    assert "S set" in texts[1] and "page 2 of 2" in texts[1]
+    assert "extended game (R9), all-cards hand (R10)" in texts[0]
+
+
+# -- blank sheets --------------------------------------------------------------------------------
+def test_a_blank_sheet_of_a_stored_game_keeps_names_cards_and_dealers_only(games: Games) -> None:
+    _, doc = games.game("worked-finished")
+    pdf = games.pdf("worked-finished", "?style=blank")
+    printed = lines(pdf)
+    assert "SCORE SHEET" in page_texts(pdf)[0]
+    for hand in doc["hands"]:
+        assert row_of(printed, hand["number"]) == [str(hand["number"]), f"/{hand['cards']}"]
+    assert dealer_columns(pdf, ["Ann", "Ben", "Cy"]) == {h["number"]: h["dealer"] for h in doc["hands"]}
+    assert "S set" in printed and "Σ taken/bid" in printed  # rows to fill in
+
+
+@pytest.mark.parametrize(("query", "headers", "schedule", "first_dealer"), [
+    ("players=Ann,Ben,Cy&first_dealer=1", ["Ann", "Ben", "Cy"], Rules(3).schedule, 1),
+    ("players=Ann&players=Ben,Jr&players=Cy", ["Ann", "Ben,Jr", "Cy"], Rules(3).schedule, 0),
+    ("players=4&first_dealer=3&variant=new-jersey", ["1", "2", "3", "4"], Rules.build(4, "new-jersey").schedule, 3),
+    ("players=Ann,Ben,Cy&extended=1&all_cards_hand=yes&paper=letter", ["Ann", "Ben", "Cy"],
+     Rules(3, extended=True, all_cards_hand=True).schedule, 0),
+    ("players=5&zero_bids=true", ["1", "2", "3", "4", "5"], Rules(5).schedule, 0),
+])
+def test_a_blank_sheet_needs_no_stored_game(games: Games, query: str, headers: list[str],
+                                            schedule: tuple[int, ...], first_dealer: int) -> None:
+    answer = games.client.get(f"/scorecards/blank.pdf?{query}")
+    assert answer.status_code == 200 and answer.mimetype == "application/pdf"
+    printed = lines(answer.data)
+    for number, cards in enumerate(schedule, start=1):
+        assert row_of(printed, number) == [str(number), f"/{cards}"]
+    players = len(headers)
+    assert dealer_columns(answer.data, headers) == {
+        n: (first_dealer + n - 1) % players for n in range(1, len(schedule) + 1)}
+    assert size(pages(answer.data)[0]) == (LETTER if "letter" in query else A4)
+
+
+@pytest.mark.parametrize(("query", "status", "words"), [
+    ("players=Ann", 422, "Bluke is played by 2 to 15 players, not 1 (R4)."),
+    ("players=16", 422, "not 16 (R4)"),
+    ("players=Ann,Ben,Cy,Dee&extended=1", 422, "only for 2 or 3 players, not 4 (R9)"),
+    ("players=4&all_cards_hand=1", 422, "(R10)"),
+    ("players=3&variant=bridge", 422, "is not a variant; choose &#39;standard&#39; or &#39;new-jersey&#39; (R18)"),
+    ("players=3&first_dealer=3", 422, "The first dealer must be one of the 3 seats, not 3 (R6)."),
+    ("players=3&first_dealer=x", 400, "first_dealer"),
+    ("players=3&extended=perhaps", 400, "extended"),
+    ("players=3&paper=a3", 400, "paper"),
+    ("players=Ann,ann", 400, "Two players are called"),
+    ("players=Ann,,Cy", 400, "Player 2 has no name."),
+    ("", 400, "names"),
+    ("players=", 400, "names"),
+    ("players=3&first_dealer=%C2%B2", 400, "first_dealer"),  # "²" is a digit to Python, not a seat
+    (f"players=3&first_dealer={'9' * 5000}", 400, "first_dealer"),
+    ("players=99999", 422, "not 99999 (R4)"),
+])
+def test_a_blank_sheet_refuses_an_impossible_table_in_the_engines_words(
+        games: Games, query: str, status: int, words: str) -> None:
+    answer = games.client.get(f"/scorecards/blank.pdf?{query}")
+    assert answer.status_code == status
+    assert words in answer.get_data(as_text=True)
+
+
+# -- names are text, never fetched ---------------------------------------------------------------
+def test_hostile_names_print_literally_and_nothing_is_fetched(games: Games, monkeypatch: pytest.MonkeyPatch) -> None:
+    with games.app.test_request_context():
+        printer = printing.printer()
+    fetched: list[str] = []
+    connections: list[Any] = []
+    real_fetch = printer.fetcher.fetch
+    monkeypatch.setattr(printer.fetcher, "fetch", lambda url, headers=None: fetched.append(url) or real_fetch(url))
+    monkeypatch.setattr(socket.socket, "connect", lambda self, address: connections.append(address))
+    pdf = games.pdf("hostile", "?chart=1")
+    text = "\n".join(page_texts(pdf))
+    for name in HOSTILE:
+        assert text.count(name) >= 3  # seating line, table header, chart key
+    assert fetched == [] and connections == []
+
+
+@pytest.mark.parametrize("url", [
+    "http://127.0.0.1:9/x", "https://example.com/a.css", "ftp://example.com/x", "file:///etc/passwd",
+    "data:text/css,body{}", "file://localhost/etc/passwd", "{static}/../scorekeeper/__init__.py",
+    "{static}/missing.css", "//127.0.0.1:9/x", "x.css",
+])
+def test_the_pdf_fetcher_refuses_everything_but_the_apps_static_files(games: Games, url: str) -> None:
+    static = Path(games.app.static_folder or "")
+    fetcher = printing.static_fetcher(str(static))
+    with pytest.raises(ValueError, match="Refused"):
+        fetcher.fetch(url.replace("{static}", static.resolve().as_uri()))
+
+
+def test_the_pdf_fetcher_serves_the_print_stylesheet(games: Games) -> None:
+    static = Path(games.app.static_folder or "").resolve()
+    answer = printing.static_fetcher(str(static)).fetch((static / "print.css").as_uri())
+    assert b"@page" in answer.read() and answer.content_type == "text/css"
+
+
+# -- access ----------------------------------------------------------------------------------------
+def test_either_token_or_the_page_cookie_opens_the_pdf_and_nothing_else_does(games: Games) -> None:
+    game, _ = games.game("worked")
+    url, client = f"/api/games/{game['id']}/scorecard.pdf", games.app.test_client()
+    for headers in ({}, auth("not-a-token"), {"Authorization": game["scorer_token"]}):
+        answer = client.get(url, headers=headers)
+        assert answer.status_code == 404 and answer.get_json()["error"]["code"] == "not_found"
+    assert client.get(url, headers=auth(game["scorer_token"])).status_code == 200
+    assert client.get("/api/games/nope/scorecard.pdf", headers=auth(game["scorer_token"])).status_code == 404
+    joined = client.get(f"/g/{game['id']}/join/{game['watch_token']}")
+    assert joined.status_code == 302
+    answer = client.get(url)  # the print button on the game page: the HttpOnly cookie is enough
+    assert answer.status_code == 200 and answer.data.startswith(b"%PDF")
+    assert answer.headers["Cache-Control"] == "private, no-store"
+    assert answer.headers["Content-Disposition"] == f'inline; filename="bluke-{game["id"]}-creative.pdf"'
+
+
+@pytest.mark.parametrize(("query", "word"), [("?style=fancy", "style"), ("?paper=a5", "paper"),
+                                             ("?chart=maybe", "chart")])
+def test_bad_pdf_options_are_a_400_naming_the_option(games: Games, query: str, word: str) -> None:
+    game, _ = games.game("worked")
+    answer = games.client.get(f"/api/games/{game['id']}/scorecard.pdf{query}", headers=auth(game["scorer_token"]))
+    assert answer.status_code == 400
+    error = answer.get_json()["error"]
+    assert error["code"] == "bad_request" and word in error["message"]
+
+
+# -- what it looks like ----------------------------------------------------------------------------
+def png(pdf: bytes, folder: Path, name: str) -> Path:
+    """Page 1 as a PNG, drawn by poppler's pdftoppm."""
+    (folder / f"{name}.pdf").write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile",
+                    str(folder / f"{name}.pdf"), str(folder / name)], check=True, timeout=60)
+    return folder / f"{name}.png"
+
+
+def coloured(path: Path, target: tuple[int, int, int], tolerance: int = 40) -> int:
+    """How many pixels of the players' columns are close to ``target`` (the ink of circles or boxes).
+
+    The left 32 mm (hand number, bids/cards and the trump's pip, red for ♥ ♦) are left out.
+    """
+    from PIL import Image
+
+    with Image.open(path) as image:
+        data = image.convert("RGB").crop((round(32 / 25.4 * 60), 0, image.width, image.height)).tobytes()
+    return sum(1 for i in range(0, len(data), 3) if all(abs(data[i + k] - target[k]) <= tolerance for k in range(3)))
+
+
+SET_INK, PERFECT_INK = (0xB3, 0x26, 0x1E), (0x1D, 0x4E, 0x89)
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler's pdftoppm is not installed")
+def test_page_one_renders_to_a_landscape_png_with_circled_sets_and_boxed_perfects(
+        games: Games, tmp_path: Path) -> None:
+    pytest.importorskip("PIL")
+    creative = png(games.pdf("worked-finished"), tmp_path, "creative")
+    plain = png(games.pdf("worked-finished", "?style=plain"), tmp_path, "plain")
+    blank = png(games.pdf("worked-finished", "?style=blank"), tmp_path, "blank")
+    from PIL import Image
+
+    with Image.open(creative) as image:
+        assert image.width > image.height and image.width == round(297 / 25.4 * 60)
+    # Sets are circled in red and perfect bids boxed in blue; the plain and blank sheets draw neither.
+    assert coloured(creative, SET_INK) > 200 and coloured(creative, PERFECT_INK) > 100
+    for other in (plain, blank):
+        assert coloured(other, SET_INK) < 20 and coloured(other, PERFECT_INK) < 20
+
+
+def test_the_print_template_marks_each_cell_by_its_outcome(games: Games) -> None:
+    """The marks of R28 come from the engine's outcomes: S circled, P boxed, O unmarked."""
+    _, doc = games.game("worked")
+    with games.app.test_request_context():
+        from flask import render_template
+
+        from scorekeeper import services
+        from scorekeeper.extensions import db
+        from scorekeeper.models import Game
+
+        game = db.session.get(Game, doc["id"])
+        sheet = printing.build_sheet("creative", "a4", services.rules_of(game), 0, game.players,
+                                     services.scorecard_of(game))
+        html = render_template("print/scorecard.html", sheet=sheet, points=printing.points)
+    assert [c.outcome for c in sheet.rows[0].cells] == ["O", "S", "O"]
+    assert [c.outcome for c in sheet.rows[1].cells] == ["P", "O", "S"]
+    assert html.count('class="mark out-S"') == 2 and html.count('class="mark out-P"') == 1
+    assert WORKED["players"][0] in html
