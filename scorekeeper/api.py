@@ -93,7 +93,7 @@ def links(game_id: str, scorer: str, watch: str) -> dict[str, str]:
 
 def hand_number(raw: str) -> int:
     """The ``<n>`` of a hand's address: a whole number (its range is checked against the schedule)."""
-    if not (raw.isascii() and raw.isdigit()):
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 20):
         raise BadRequest(f"{raw!r} is not a hand number; hands are numbered from 1.")
     return int(raw)
 

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import joinedload, selectinload
 
-from .engine import HandRecord, Rules, RulesError, Scorecard, Suit, build_scorecard, check_bids, check_records, check_tricks
+from .engine import HandRecord, Rules, RulesError, Scorecard, Suit, build_scorecard, check_bids, check_records, check_tricks, check_trump
 from .engine.errors import OrderError
 from .extensions import WRITE, db
 from .models import Correction, Game, HandEntry, VirtualTable
@@ -372,10 +372,7 @@ def record_bids(game_id: str, number: int, bids: object, trump: object = KEEP, v
         checked = _whole_numbers(check_bids, rules, number, bids, "bids", game.players)
         entry = _entry(game, number)
         suit: str | None = (entry.trump if entry else None) if wanted is KEEP else wanted
-        if suit is not None and not rules.has_turn_up(number):
-            raise RulesError(
-                f"Hand {number} deals every card, so none is turned up and it has no trump (R10, R12).", "R12"
-            )
+        check_trump(rules, number, Suit.parse(suit))
         if entry is not None and entry.bids == checked and entry.trump == suit:
             return game  # already recorded: a repeated request changes nothing
         write.change()
@@ -472,11 +469,6 @@ def import_game(
     if created_at is not None:
         game.created_at = created_at
     check_whole_game(game, records)
-    for number, record in enumerate(records, start=1):
-        if record.trump is not None and not rules.has_turn_up(number):
-            raise RulesError(
-                f"Hand {number} deals every card, so none is turned up and it has no trump (R10, R12).", "R12"
-            )
     game.hands = [
         HandEntry(number=number, bids=list(r.bids), tricks=list(r.tricks) if r.tricks is not None else None,
                   trump=r.trump.value if r.trump else None)

@@ -91,10 +91,18 @@ def check_tricks(rules: Rules, number: int, tricks: Sequence[object], names: Seq
     return tuple(int(t) for t in tricks)  # type: ignore[call-overload]
 
 
+def check_trump(rules: Rules, number: int, trump: Suit | None) -> None:
+    """A recorded trump needs a turned-up card: the all-cards hand has none (R10, R12)."""
+    if trump is not None and not rules.has_turn_up(number):
+        raise ScheduleError(
+            f"Hand {number} deals every card, so none is turned up and it has no trump (R10, R12).", "R12"
+        )
+
+
 def check_records(
     rules: Rules, first_dealer: int, records: Sequence[HandRecord], names: Sequence[str] | None = None
 ) -> None:
-    """Check a whole scoresheet: schedule and dealer (R24), ranges (R22, R23) and order (R25)."""
+    """Check a whole scoresheet: schedule and dealer (R24), trump (R12), ranges (R22, R23), order (R25)."""
     if not 0 <= first_dealer < rules.players:
         raise ScheduleError(f"The first dealer must be one of the {rules.players} seats, not {first_dealer!r} (R6).", "R6")
     if len(records) > rules.hand_count:
@@ -111,6 +119,7 @@ def check_records(
                 "the deal passes left (R5, R24).",
                 "R24",
             )
+        check_trump(rules, number, record.trump)
         if record.tricks is not None and record.bids is None:
             raise OrderError(f"Hand {number} has tricks but no bids: bids come first (R25).", "R25")
         if record.bids is not None:

@@ -224,6 +224,7 @@ HAND_CASES = [
     pytest.param("put", "hands/0/bids", {"bids": [2, 6, 4]}, 422, "R24", "there is no hand 0", id="hand-zero"),
     pytest.param("put", "hands/26/bids", {"bids": [1, 1, 1]}, 422, "R24", "hands 1 to 25; there is no hand 26", id="hand-after-last"),
     pytest.param("put", "hands/99999999999999999999/bids", {"bids": [1, 1, 1]}, 422, "R24", "no hand", id="hand-huge"),
+    pytest.param("put", "hands/" + "9" * 5000 + "/bids", {"bids": [1, 1, 1]}, 400, None, "not a hand number", id="hand-5000-digits"),
     pytest.param("put", "hands/3/bids", {"bids": [1, 1, 1]}, 422, "R25", "Hand 2 is not complete", id="bids-out-of-order"),
     pytest.param("put", "hands/2/tricks", {"tricks": [2, 7, 3]}, 422, "R25", "Record the bids of hand 2", id="tricks-before-bids"),
     pytest.param("put", "hands/1/tricks", {}, 400, None, "needs 'tricks'", id="tricks-missing"),
