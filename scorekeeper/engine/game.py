@@ -65,7 +65,7 @@ class Game:
     taken: list[int] = field(default_factory=list)
     trick: Plays = field(default_factory=list)
     played: list[Plays] = field(default_factory=list)  # this hand's finished tricks, public
-    last_trick: Plays = field(default_factory=list)  # kept across the deal so the last one can be seen
+    last_trick: Plays = field(default_factory=list)  # the latest finished trick of this hand
     to_act: int | None = None
     records: list[HandRecord] = field(default_factory=list)
 
@@ -110,7 +110,8 @@ class Game:
         self.trump = self.turn_up.suit if self.turn_up is not None else None  # a Bluke: no trump
         self.bids = [None] * n
         self.taken = [0] * n
-        self.trick, self.played = [], []
+        # The last trick goes too: its cards are back in the deck and may now be in any hand.
+        self.trick, self.played, self.last_trick = [], [], []
         self.phase = "bidding"
         self.to_act = (self.dealer + 1) % n
 

@@ -109,11 +109,10 @@ def _blocked(game: Game, seat: int, names: list[str]) -> dict[str, str]:
 
 
 def _last_winner(game: Game) -> int | None:
-    """Who took the last trick shown (it may be the previous hand's, with that hand's trump)."""
+    """Who took this hand's latest finished trick."""
     if not game.last_trick:
         return None
-    trump = game.trump if game.played else (game.records[-1].trump if game.records else game.trump)
-    return trick_winner(game.last_trick, trump, game.rules.new_jersey)
+    return trick_winner(game.last_trick, game.trump, game.rules.new_jersey)
 
 
 def _previous(game: Game, card: Scorecard) -> dict[str, Any] | None:

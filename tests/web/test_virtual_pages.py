@@ -225,3 +225,23 @@ def test_the_host_page_needs_the_host_link(app: Flask, client: FlaskClient) -> N
     tokens = [created["host_token"], *(s["token"] for s in created["seats"])]
     assert not leaks(text(page), state, None, tokens)  # QR codes and links, but no cards in anyone's hand
     assert host.get(f"/t/{created['id']}").headers["Location"].endswith("/host")
+
+
+def test_the_last_trick_shows_during_its_hand_and_goes_with_the_next_deal(app: Flask, client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "bot", "bot"), seed=5, variant="new-jersey")
+    token, table = created["seats"][0]["token"], created["id"]
+    phone = joined(app, created, 0)
+    rng = random.Random(5)
+    v = client.get(f"/api/tables/{table}/view", headers=auth(token)).get_json()
+    seen_in_hand = False
+    while v["hand_number"] <= 3:
+        if v["last_trick"] and v["hand_number"] == 3:
+            page = text(phone.get(f"/t/{table}"))
+            assert "Last trick" in page
+            assert all(f'value="{p["card"]}"' not in page for p in v["last_trick"])  # shown, not playable
+            seen_in_hand = True
+        if v["phase"] == "bidding" and v["hand_number"] > 1 and not v["trick"]:
+            assert v["last_trick"] is None and "Last trick" not in text(phone.get(f"/t/{table}"))
+        path, key = ("bid", "bid") if v["phase"] == "bidding" else ("play", "card")
+        v = client.post(f"/api/tables/{table}/{path}", json={key: rng.choice(v["legal"])}, headers=auth(token)).get_json()
+    assert seen_in_hand
