@@ -18,6 +18,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_path=instance_path(config), instance_relative_config=True,
                 template_folder="../templates", static_folder="../static")
     load_config(app, config)
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # documents read in API.md's order
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)

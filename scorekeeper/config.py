@@ -71,7 +71,6 @@ def load_config(app: Flask, overrides: Mapping[str, Any] | None) -> None:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
-        JSON_SORT_KEYS=False,
     )
     if "DATABASE_URL" in overrides:
         overrides["SQLALCHEMY_DATABASE_URI"] = overrides.pop("DATABASE_URL")
