@@ -105,8 +105,6 @@ def document(game: Game, card: Scorecard | None = None) -> dict[str, Any]:
     }
 
 
-
-
 @dataclass(frozen=True)
 class Access:
     """A game opened with a token, and what that token may do."""
