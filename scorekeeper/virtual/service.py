@@ -418,14 +418,7 @@ def bid(table_id: str, seat: int, amount: object, version: object = None) -> Non
     """Seat ``seat`` bids ``amount`` (R13); the engine refuses a bid out of turn or range."""
     if isinstance(amount, bool) or not isinstance(amount, int):
         raise BadRequest(f"'bid' must be a whole number of tricks, not {amount!r}.")
-
-    def change(table: VirtualTable, game: Game | None) -> Game:
-        game = _playing(game)
-        _human(table, seat)
-        game.bid(seat, amount)
-        return game
-
-    _run(table_id, version, change)
+    _act(table_id, seat, amount, version)
 
 
 def play(table_id: str, seat: int, card: object, version: object = None) -> None:
@@ -440,11 +433,16 @@ def play(table_id: str, seat: int, card: object, version: object = None) -> None
             f"{card!r} is not a card: a code is a rank (2-9, T, J, Q, K, A) and a suit letter "
             "(S, H, D, C), or one of the two Bluke codes (R1).", "R1"
         ) from None
+    _act(table_id, seat, parsed, version)
+
+
+def _act(table_id: str, seat: int, action: int | Card, version: object) -> None:
+    """A human seat's bid or card, applied by the engine, then the bots up to the next human."""
 
     def change(table: VirtualTable, game: Game | None) -> Game:
         game = _playing(game)
         _human(table, seat)
-        game.play(seat, parsed)
+        game.apply(seat, action)
         return game
 
     _run(table_id, version, change)
