@@ -124,13 +124,18 @@ def join(table_id: str, token: str) -> Any:
     return response
 
 
+def seat_or_host(table_id: str) -> TableAccess:
+    """This browser's seat at the table, else its host link (404 with neither)."""
+    try:
+        return page_access(table_id)
+    except NotFound:
+        return page_access(table_id, host=True)
+
+
 @bp.get("/t/<table_id>/scorecard")
 def scorecard(table_id: str) -> Any:
     """Open the table's game page (scorecard) with the token this browser already holds."""
-    try:
-        access = page_access(table_id)
-    except NotFound:
-        access = page_access(table_id, host=True)
+    access = seat_or_host(table_id)
     response = redirect(url_for("pages.game", game_id=access.table.game_id))
     _set_cookie(response, table_pages.COOKIE_PREFIX + access.table.game_id, access.token)
     return response
@@ -139,10 +144,7 @@ def scorecard(table_id: str) -> Any:
 @bp.get("/t/<table_id>/version")
 def version(table_id: str) -> Any:
     """Cheap polling for ``virtual.js``: only the version number."""
-    try:
-        access = page_access(table_id)
-    except NotFound:
-        access = page_access(table_id, host=True)
+    access = seat_or_host(table_id)
     access = service.settle_if_needed(access)
     return {"version": access.table.version, "stamp": service.stamp(access.table)}
 
