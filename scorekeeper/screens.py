@@ -16,7 +16,7 @@ import segno
 from flask import url_for
 from markupsafe import Markup
 
-from .engine import Card, DrawResult, Rules, RulesError, Scorecard, Suit, check_bids, check_tricks, order_from, points
+from .engine import Card, DrawResult, Rules, RulesError, Scorecard, Suit, check_bid, check_taken, order_from, points
 from .engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from .models import Correction, Game, utcnow
 
@@ -173,25 +173,12 @@ def _message(check: Callable[..., Any], *args: Any) -> str | None:
 def seat_errors(step: str, rules: Rules, number: int, values: Sequence[Any], names: Sequence[str]) -> dict[int, str]:
     """The engine's message for each seat whose own value is wrong, to show beside its row.
 
-    The engine checks a whole hand and names the first problem; asking it about one seat at a
-    time (the others given harmless values) tells which rows to mark. For tricks, a seat's own
-    problem reads the same whatever the others took, while the total (R23) changes: that tells a
-    row's error from the hand's.
+    Problems of the whole hand (tricks that do not add up, R23) go to the status line instead.
     """
-    n, out = len(values), {}
+    check = check_bid if step == "bids" else check_taken
+    out = {}
     for seat, value in enumerate(values):
-        if step == "bids":
-            probe = [rules.min_bid()] * n
-            probe[seat] = value
-            found = _message(check_bids, rules, number, probe, names)
-        else:
-            probe = [0] * n
-            probe[seat] = value
-            other = list(probe)
-            other[(seat + 1) % n] = 1
-            found = _message(check_tricks, rules, number, probe, names)
-            if found != _message(check_tricks, rules, number, other, names):
-                found = None
+        found = _message(check, rules, number, value, names[seat])
         if found:
             out[seat] = found
     return out

@@ -45,23 +45,25 @@ def check_bids(rules: Rules, number: int, bids: Sequence[object], names: Sequenc
     >>> check_bids(Rules(3), 2, [2, 6, 4])
     (2, 6, 4)
     """
-    cards = rules.cards_in_hand(number)
-    low = rules.min_bid()
+    rules.cards_in_hand(number)  # a hand outside the schedule is refused first (R24)
     if len(bids) != rules.players:
         raise BidError(f"Hand {number} needs {rules.players} bids, one per player, not {len(bids)} (R22).", "R22")
     for seat, bid in enumerate(bids):
-        who = _who(seat, names)
-        if not _whole(bid):
-            raise BidError(f"{who}'s bid must be a whole number, not {bid!r} (R22).", "R22")
-        assert isinstance(bid, int)
-        if bid > cards:
-            raise BidError(
-                f"{who} bid {bid}, but only {cards} cards were dealt in hand {number} (R22).", "R22"
-            )
-        if bid < low:
-            reason = "bids start at 0" if low == 0 else "every bid is at least 1 (zero bids are off)"
-            raise BidError(f"{who} bid {bid}, but {reason} (R13, R22).", "R22")
+        check_bid(rules, number, bid, _who(seat, names))
     return tuple(int(b) for b in bids)  # type: ignore[call-overload]
+
+
+def check_bid(rules: Rules, number: int, bid: object, who: str) -> None:
+    """Check one player's bid (R13, R22), so a form can mark the very row that is wrong."""
+    cards, low = rules.cards_in_hand(number), rules.min_bid()
+    if not _whole(bid):
+        raise BidError(f"{who}'s bid must be a whole number, not {bid!r} (R22).", "R22")
+    assert isinstance(bid, int)
+    if bid > cards:
+        raise BidError(f"{who} bid {bid}, but only {cards} cards were dealt in hand {number} (R22).", "R22")
+    if bid < low:
+        reason = "bids start at 0" if low == 0 else "every bid is at least 1 (zero bids are off)"
+        raise BidError(f"{who} bid {bid}, but {reason} (R13, R22).", "R22")
 
 
 def check_tricks(rules: Rules, number: int, tricks: Sequence[object], names: Sequence[str] | None = None) -> tuple[int, ...]:
@@ -77,18 +79,21 @@ def check_tricks(rules: Rules, number: int, tricks: Sequence[object], names: Seq
     if len(tricks) != rules.players:
         raise TrickError(f"Hand {number} needs {rules.players} trick counts, one per player, not {len(tricks)} (R23).", "R23")
     for seat, taken in enumerate(tricks):
-        who = _who(seat, names)
-        if not _whole(taken):
-            raise TrickError(f"{who}'s tricks must be a whole number, not {taken!r} (R23).", "R23")
-        assert isinstance(taken, int)
-        if not 0 <= taken <= cards:
-            raise TrickError(
-                f"{who} took {taken} tricks, but hand {number} had {cards} cards dealt (R23).", "R23"
-            )
+        check_taken(rules, number, taken, _who(seat, names))
     total = sum(tricks)  # type: ignore[arg-type]
     if total != cards:
         raise TrickError(f"Tricks add up to {total}, but {cards} cards were dealt in hand {number} (R23).", "R23")
     return tuple(int(t) for t in tricks)  # type: ignore[call-overload]
+
+
+def check_taken(rules: Rules, number: int, taken: object, who: str) -> None:
+    """Check one player's tricks taken on their own (R23); the total is :func:`check_tricks`'s."""
+    cards = rules.cards_in_hand(number)
+    if not _whole(taken):
+        raise TrickError(f"{who}'s tricks must be a whole number, not {taken!r} (R23).", "R23")
+    assert isinstance(taken, int)
+    if not 0 <= taken <= cards:
+        raise TrickError(f"{who} took {taken} tricks, but hand {number} had {cards} cards dealt (R23).", "R23")
 
 
 def check_trump(rules: Rules, number: int, trump: Suit | None) -> None:
