@@ -10,13 +10,12 @@ from __future__ import annotations
 import shutil
 import socket
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
 
 from ..conftest import make_app
 from .export_kit import (
