@@ -275,12 +275,24 @@ def create_game(
         raise RulesError(
             f"The first dealer must be a seat from 0 to {len(names) - 1}, not {first_dealer!r} (R6).", "R6"
         )
+    game, scorer, watch = _new_game(names, rules, first_dealer, mode)
+    _store(game)
+    return game, scorer, watch
+
+
+def _new_game(names: list[str], rules: Rules, first_dealer: int, mode: str) -> tuple[Game, str, str]:
+    """A game row with fresh scorer and watch tokens (returned once, stored only as hashes)."""
     scorer, watch = new_token(), new_token()
     game = Game(
         id=new_id(), variant=rules.variant.value, options=rules.options, players=names,
         first_dealer=first_dealer, scorer_hash=token_hash(scorer), watch_hash=token_hash(watch), mode=mode,
         hands=[],
     )
+    return game, scorer, watch
+
+
+def _store(game: Game) -> None:
+    """Insert a new game with everything attached to it, in one write transaction."""
     _begin_write()
     try:
         db.session.add(game)
@@ -288,7 +300,6 @@ def create_game(
     except BaseException:
         db.session.rollback()
         raise
-    return game, scorer, watch
 
 
 def clean_names(players: object) -> list[str]:
@@ -441,11 +452,6 @@ def history(game: Game) -> list[dict[str, Any]]:
     ]
 
 
-def check_whole_game(game: Game, records: Sequence[HandRecord]) -> None:
-    """Check a complete set of records for a game before storing them (imports)."""
-    check_records(rules_of(game), game.first_dealer, records, game.players)
-
-
 def import_game(
     players: list[str], variant: str, first_dealer: int, options: Mapping[str, bool],
     records: Sequence[HandRecord], created_at: Any = None,
@@ -459,14 +465,10 @@ def import_game(
     """
     names = clean_names(players)
     rules = Rules.build(len(names), variant, options)
-    scorer, watch = new_token(), new_token()
-    game = Game(
-        id=new_id(), variant=rules.variant.value, options=rules.options, players=names,
-        first_dealer=first_dealer, scorer_hash=token_hash(scorer), watch_hash=token_hash(watch), mode="table",
-    )
+    check_records(rules, first_dealer, records, names)
+    game, scorer, watch = _new_game(names, rules, first_dealer, "table")
     if created_at is not None:
         game.created_at = created_at
-    check_whole_game(game, records)
     game.hands = [
         HandEntry(number=number, bids=list(r.bids), tricks=list(r.tricks) if r.tricks is not None else None,
                   trump=r.trump.value if r.trump else None)
@@ -475,12 +477,5 @@ def import_game(
     game.corrections = [
         Correction(at=c["at"], hand=c["hand"], field=c["field"], old=c["old"], new=c["new"]) for c in corrections
     ]
-    db.session.rollback()
-    db.session.connection(execution_options=WRITE)
-    try:
-        db.session.add(game)
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
+    _store(game)
     return game, scorer, watch
