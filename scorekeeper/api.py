@@ -9,6 +9,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from . import services
 from .extensions import csrf
+from .models import Game
 from .services import Access, BadRequest, Forbidden
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -104,6 +105,11 @@ def create_game() -> Any:
     game, scorer, watch = services.create_game(
         data.get("players"), data.get("variant", "standard"), data.get("first_dealer", 0), data.get("options")
     )
+    return created(game, scorer, watch)
+
+
+def created(game: Game, scorer: str, watch: str) -> Any:
+    """201 for a new game: its document, both tokens (shown this once) and their links."""
     answer = services.document(game) | {"scorer_token": scorer, "watch_token": watch} | links(game.id, scorer, watch)
     return jsonify(answer), 201, {"Location": url_for("api.get_game", game_id=game.id)}
 

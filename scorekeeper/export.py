@@ -10,11 +10,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, request
 from werkzeug.datastructures import MultiDict
 
 from . import exchange, printing, services
-from .api import bearer, body, links
+from .api import bearer, body, created
 from .engine import Rules, build_scorecard, check_records
 from .extensions import csrf
 from .pages import cookie_token
@@ -139,6 +139,4 @@ def export_csv(game_id: str) -> Response:
 @bp.post("/api/games/import")
 def import_game() -> Any:
     """An ``export.json`` in, a new game out (new tokens, 201 as ``POST /api/games``), same scores."""
-    game, scorer, watch = exchange.import_game(body())
-    answer = services.document(game) | {"scorer_token": scorer, "watch_token": watch} | links(game.id, scorer, watch)
-    return jsonify(answer), 201, {"Location": url_for("api.get_game", game_id=game.id)}
+    return created(*exchange.import_game(body()))
