@@ -17,10 +17,11 @@ run: $(STAMP)
 	$(BIN)/flask --app scorekeeper db upgrade
 	$(BIN)/flask --app scorekeeper run --host $(HOST) --port $(PORT)
 
-# Browser tests need Debian's Chromium; PDF tests render pages with poppler's pdftoppm.
+# Browser tests need Debian's Chromium; PDF tests render pages with poppler's pdftoppm;
+# WeasyPrint subsets fonts with HarfBuzz's subsetter (it warns, and the tests fail, without it).
 system-packages:
-	@command -v chromium >/dev/null && command -v pdftoppm >/dev/null || \
-	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null; }
+	@command -v chromium >/dev/null && command -v pdftoppm >/dev/null && ldconfig -p | grep -q libharfbuzz-subset || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils libharfbuzz-subset0 >/dev/null; }
 
 test: $(STAMP) system-packages
 	$(BIN)/python -m pytest

@@ -35,12 +35,16 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import api, export, pages, virtual
+    from . import table, virtual, web
+    from .exchange import routes as exchange
+    from .printing import routes as printing
 
-    app.register_blueprint(api.bp)
-    app.register_blueprint(pages.bp)
-    app.register_blueprint(export.bp)
+    app.register_blueprint(table.api.bp)
+    app.register_blueprint(table.pages.bp)
+    app.register_blueprint(printing.bp)
+    app.register_blueprint(exchange.bp)
     app.register_blueprint(virtual.bp)
+    app.after_request(web.no_store)
 
 
 def register_errorhandlers(app: Flask) -> None:

@@ -9,7 +9,41 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from .engine import RulesError
-from .services import ServiceError
+
+NO_GAME = "No game with that link: check the address, or ask the scorer for a new link."
+
+class ServiceError(Exception):
+    """A refused request that is not a broken game rule; carries the API error code."""
+
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.message, self.rule = message, rule
+
+
+class BadRequest(ServiceError):
+    """The request body is malformed (400)."""
+
+
+class Forbidden(ServiceError):
+    """A watch token tried to write (403)."""
+
+    status, code = 403, "forbidden"
+
+
+class NotFound(ServiceError):
+    """Unknown game or wrong token: existence is not revealed (404)."""
+
+    status, code = 404, "not_found"
+
+
+class Conflict(ServiceError):
+    """The request was based on an older ``version`` of the game (409)."""
+
+    status, code = 409, "conflict"
+
 
 CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 405: "bad_request",
          409: "conflict", 413: "bad_request", 415: "bad_request", 422: "rule_violation"}

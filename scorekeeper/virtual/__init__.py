@@ -11,12 +11,10 @@ from typing import Any
 from flask import Blueprint, Response, g, request
 
 from ..engine import RulesError
-from ..services import ServiceError
+from ..errors import ServiceError
+from ..web import POLICY
 
 bp = Blueprint("virtual", __name__)
-#: No inline script or style anywhere in virtual mode (used if the table pages define none).
-POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-          "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 from . import api, pages  # noqa: E402  (the routes register themselves on the blueprints)
 
@@ -26,10 +24,8 @@ bp.register_blueprint(api.bp)
 @bp.after_request
 def private(response: Response) -> Response:
     """A seat's cards are private: never cached, no inline script or style, no token in a Referer."""
-    from .. import pages as table_pages  # the same policy as the table pages
-
     response.headers.setdefault("Cache-Control", "no-store")
-    response.headers.setdefault("Content-Security-Policy", getattr(table_pages, "POLICY", POLICY))
+    response.headers.setdefault("Content-Security-Policy", POLICY)
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.vary.add("X-Partial")

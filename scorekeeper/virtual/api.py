@@ -16,9 +16,9 @@ from typing import Any
 
 from flask import Blueprint, current_app, g, jsonify, request, url_for
 
-from ..api import bearer, body
+from ..web import bearer, body
 from ..extensions import csrf
-from ..services import BadRequest, Forbidden
+from ..errors import BadRequest, Forbidden
 from . import service, views
 from .service import TableAccess
 

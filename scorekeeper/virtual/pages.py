@@ -13,17 +13,16 @@ import segno
 from flask import g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from .. import pages as table_pages
 from ..bots import LEVELS
 from ..engine import RulesError
 from ..engine.rules import OPTION_NAMES
-from ..services import BadRequest, NotFound, ServiceError
+from ..errors import BadRequest, NotFound, ServiceError
+from ..web import COOKIE_AGE, COOKIE_PREFIX
 from . import bp, service, views
 from .service import TableAccess
 
 SEAT_COOKIE = "vt_"
 HOST_COOKIE = "vth_"
-COOKIE_AGE = table_pages.COOKIE_AGE
 MAX_SEATS, MIN_SEATS, DEFAULT_SEATS = 15, 2, 4
 
 
@@ -137,7 +136,7 @@ def scorecard(table_id: str) -> Any:
     """Open the table's game page (scorecard) with the token this browser already holds."""
     access = seat_or_host(table_id)
     response = redirect(url_for("pages.game", game_id=access.table.game_id))
-    _set_cookie(response, table_pages.COOKIE_PREFIX + access.table.game_id, access.token)
+    _set_cookie(response, COOKIE_PREFIX + access.table.game_id, access.token)
     return response
 
 

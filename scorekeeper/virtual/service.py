@@ -1,7 +1,7 @@
-"""The one place that commits virtual-table state (cosmicpython ``services.py``).
+"""The one place that commits virtual-table state (cosmicpython ``games.py``).
 
 Every action runs in one write transaction that locks the table row (``BEGIN IMMEDIATE`` on
-SQLite, ``SELECT … FOR UPDATE`` on PostgreSQL, as :mod:`scorekeeper.services` does; the game row
+SQLite, ``SELECT … FOR UPDATE`` on PostgreSQL, as :mod:`scorekeeper.games` does; the game row
 too when a hand is written),
 checks the optional ``version``, asks the engine, lets the bots move up to the next human turn,
 writes the finished bids and tricks into the game's ordinary ``hands`` rows, saves the engine
@@ -25,14 +25,14 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import delete, select
 
-from .. import services
+from .. import games
 from ..bots import LEVELS, decide, random_bot
 from ..engine import Card, Game, Rules, RulesError, check_bids, check_tricks
 from ..engine.errors import OrderError
 from ..extensions import WRITE, db
 from ..models import Game as GameRow
 from ..models import HandEntry, VirtualTable
-from ..services import BadRequest, Conflict, NotFound
+from ..errors import BadRequest, Conflict, NotFound
 from ..tokens import matches, new_id, new_token, token_hash
 
 #: Seeds are stored in a 32-bit integer column (PostgreSQL ``integer``).
@@ -95,7 +95,7 @@ def rules_of(table: VirtualTable) -> Rules:
     state = table.state
     if state:
         return Rules.build(state["players"], state["variant"], state["options"])
-    return services.rules_of(table.game)
+    return games.rules_of(table.game)
 
 
 def first_dealer(table: VirtualTable) -> int:
@@ -209,7 +209,7 @@ def _write_hands(row: GameRow, game: Game) -> None:
     """Mirror the engine into the game's ``hands`` rows, as the scorer would write them (R22–R25).
 
     Bids and trump once bidding is over, tricks once the hand is over: the same rows, checks and
-    version bump as :func:`scorekeeper.services.record_bids` / ``record_tricks``, so the game
+    version bump as :func:`scorekeeper.service.record_bids` / ``record_tricks``, so the game
     document, scorecard, PDF and statistics treat a virtual game like any other.
     """
     changed = False
@@ -320,7 +320,7 @@ def parse_seats(seats: object) -> tuple[list[str], list[str | None]]:
     bots = [_bot_level(s.get("bot"), f"Seat {i}") for i, s in enumerate(seats)]
     names = [s.get("name") if s.get("name") is not None or bot is None else f"Bot {i + 1}"
              for i, (s, bot) in enumerate(zip(seats, bots))]
-    return services.clean_names(names), bots
+    return games.clean_names(names), bots
 
 
 def check_seed(seed: object, allowed: bool) -> int | None:
@@ -349,7 +349,7 @@ def create_table(
 ) -> Created:
     """Open a table (a lobby, or dealt at once with ``start``) over a new game in virtual mode.
 
-    The game row is created by :func:`scorekeeper.services.create_game`, which checks names,
+    The game row is created by :func:`scorekeeper.games.create_game`, which checks names,
     variant, options and first dealer; its scorer token is thrown away, so no scorer can write
     into a game that the table records.
     """
@@ -357,7 +357,7 @@ def create_table(
     if not isinstance(start, bool):
         raise BadRequest("'start' must be true or false.")
     seed_value = check_seed(seed, allow_seed)
-    row, _scorer, _watch = services.create_game(names, variant, first_dealer, options, mode="virtual")
+    row, _scorer, _watch = games.create_game(names, variant, first_dealer, options, mode="virtual")
     game_id, table_id, host = row.id, new_id(), new_token()
     tokens = {i: seat_token(host, table_id, i) for i, bot in enumerate(bots) if bot is None}
     try:
@@ -374,7 +374,7 @@ def create_table(
         db.session.add(table)
         more = False
         if start:
-            game = Game.start(services.rules_of(row), row.first_dealer, _deal_rng(table, 1))
+            game = Game.start(games.rules_of(row), row.first_dealer, _deal_rng(table, 1))
             more = _advance(table, game, _Recorder(table, game))
             _save(table, game)
         db.session.commit()

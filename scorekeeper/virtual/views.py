@@ -17,7 +17,7 @@ from ..engine import DECK, Card, Game, RulesError, Scorecard
 from ..engine.tricks import check_play, trick_winner
 from ..errors import error_body as _error_shape
 from ..models import VirtualTable
-from ..services import ServiceError
+from ..errors import ServiceError
 from .service import first_dealer, load_state, rules_of
 
 ALL_CARDS = frozenset(str(c) for c in DECK)

@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper import services
+from scorekeeper import games
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 
@@ -46,7 +46,7 @@ def document(app: Flask, game_id: str) -> dict[str, Any]:
     with app.app_context():
         game = db.session.get(Game, game_id)
         assert game is not None
-        return services.document(game)
+        return games.document(game)
 
 
 def post_hand(client: FlaskClient, game_id: str, number: int, kind: str, values: list[Any],

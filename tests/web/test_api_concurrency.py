@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scorekeeper import services
+from scorekeeper.table import service
 
 BIDS = [[4, 5, 3], [3, 3, 3]]
 
@@ -27,13 +27,13 @@ def auth(token: str) -> dict[str, str]:
 
 def slow_down_checks(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
     """Hold the write lock a while, so that the second writer surely waits for the first."""
-    original = services.check_bids
+    original = service.check_bids
 
     def slow(*args: Any) -> Any:
         time.sleep(seconds)
         return original(*args)
 
-    monkeypatch.setattr(services, "check_bids", slow)
+    monkeypatch.setattr(service, "check_bids", slow)
 
 
 def new_game(app: Flask) -> dict[str, Any]:
@@ -128,16 +128,16 @@ def write_in_another_process(
 ) -> None:
     """A second server process: its own app, engine and connections (runs under ``spawn``)."""
     from scorekeeper import create_app
-    from scorekeeper import services as child_services
+    from scorekeeper.table import service as child_service
     from scorekeeper.extensions import db
 
-    original = child_services.check_bids
+    original = child_service.check_bids
 
     def slow(*args: Any) -> Any:
         time.sleep(delay)
         return original(*args)
 
-    child_services.check_bids = slow
+    child_service.check_bids = slow
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test", "TESTING": True, "INSTANCE_PATH": instance})
     try:
         client = app.test_client()

@@ -291,12 +291,12 @@ def test_a_trump_in_the_all_cards_hand_is_refused(client: FlaskClient) -> None:
 
 
 def test_server_errors_keep_the_json_shape(app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    from scorekeeper import services
+    from scorekeeper import games
 
     def broken(*_args: Any) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(services, "create_game", broken)
+    monkeypatch.setattr(games, "create_game", broken)
     app.config.update(TESTING=False, PROPAGATE_EXCEPTIONS=False)
     response = client.post("/api/games", json={"players": ["Ann", "Ben"]})
     assert response.status_code == 500

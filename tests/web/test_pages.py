@@ -9,7 +9,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from .pages_kit import csrf, current_version, document, new_game, play, post_hand, text
-from scorekeeper import services
+from scorekeeper import games
+from scorekeeper.table import service
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 
@@ -279,10 +280,10 @@ def test_undo_takes_back_the_latest_entry_step_by_step(app: Flask, client: Flask
 def test_the_finished_game_shows_winners_standings_and_the_chart(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client, ["Ann", "Ben"])
     with app.app_context():
-        schedule = services.rules_of(db.session.get(Game, game_id)).schedule
+        schedule = games.rules_of(db.session.get(Game, game_id)).schedule
         for number, cards in enumerate(schedule, start=1):
-            services.record_bids(game_id, number, [1, 1])
-            services.record_tricks(game_id, number, [cards, 0])
+            service.record_bids(game_id, number, [1, 1])
+            service.record_tricks(game_id, number, [cards, 0])
     page = text(client.get(f"/g/{game_id}"))
     assert "Game over · 25 hands" in page and "Ann" in page and "wins" in page
     assert '<svg class="chart"' in page and "<polyline" in page

@@ -9,7 +9,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from .pages_kit import csrf, current_version, document, new_game, play, post_hand, text
-from scorekeeper import services
+from scorekeeper import games
+from scorekeeper.table import service
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 
@@ -179,9 +180,9 @@ def test_hostile_names_are_shown_as_text_on_every_page(app: Flask, client: Flask
 def test_a_finished_game_with_hostile_names_draws_its_chart_safely(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client, [HOSTILE, "Ben"])
     with app.app_context():
-        for number, cards in enumerate(services.rules_of(db.session.get(Game, game_id)).schedule, start=1):
-            services.record_bids(game_id, number, [1, 1])
-            services.record_tricks(game_id, number, [0, cards])
+        for number, cards in enumerate(games.rules_of(db.session.get(Game, game_id)).schedule, start=1):
+            service.record_bids(game_id, number, [1, 1])
+            service.record_tricks(game_id, number, [0, cards])
     page = text(client.get(f"/g/{game_id}"))
     assert "<svg class=\"chart\"" in page and "<script>alert" not in page
     assert "Ben" in page and "wins" in page

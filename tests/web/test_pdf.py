@@ -388,13 +388,13 @@ def test_the_print_template_marks_each_cell_by_its_outcome(games: Games) -> None
     with games.app.test_request_context():
         from flask import render_template
 
-        from scorekeeper import services
+        from scorekeeper import games
         from scorekeeper.extensions import db
         from scorekeeper.models import Game
 
         game = db.session.get(Game, doc["id"])
-        sheet = printing.build_sheet("creative", "a4", services.rules_of(game), 0, game.players,
-                                     services.scorecard_of(game))
+        sheet = printing.build_sheet("creative", "a4", games.rules_of(game), 0, game.players,
+                                     games.scorecard_of(game))
         html = render_template("print/scorecard.html", sheet=sheet, points=printing.points)
     assert [c.outcome for c in sheet.rows[0].cells] == ["O", "S", "O"]
     assert [c.outcome for c in sheet.rows[1].cells] == ["P", "O", "S"]

@@ -1,10 +1,12 @@
-"""The one place that loads rows, asks the engine and commits (cosmicpython ``services.py``).
+"""Stored games, shared by every feature: load, open by token, create, import, and one write transaction.
 
-Every write runs in one transaction that first locks the game (``BEGIN IMMEDIATE`` on SQLite,
-``SELECT … FOR UPDATE`` on PostgreSQL), checks the request, and then either stores the whole
-change and bumps the version (after checking the optional ``version``: stale → 409), or raises
-and stores nothing. A request that asks for what is already stored changes nothing and succeeds
-(a double tap). Every change to entries already recorded is kept in ``corrections`` (old → new).
+A game is a row of set-up plus one row per entered hand; the engine turns those records into
+the scorecard (:func:`scorecard_of`), so nothing here computes a score. Every write runs in one
+transaction that first locks the game (``BEGIN IMMEDIATE`` on SQLite, ``SELECT … FOR UPDATE`` on
+PostgreSQL), checks the request, and then either stores the whole change and bumps the version
+(after checking the optional ``version``: stale → 409), or raises and stores nothing (see
+:func:`writing`). Table scoring (``table/service.py``) and virtual tables (``virtual/service.py``)
+write through it.
 """
 
 from __future__ import annotations
@@ -18,47 +20,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import joinedload, selectinload
 
-from .engine import HandRecord, Rules, RulesError, Scorecard, Suit, build_scorecard, check_bids, check_records, check_tricks, check_trump
-from .engine.errors import OrderError
+from .engine import HandRecord, Rules, RulesError, Scorecard, Suit, build_scorecard, check_records
+from .errors import NO_GAME, BadRequest, Conflict, NotFound
 from .extensions import WRITE, db
 from .models import Correction, Game, HandEntry, VirtualTable
 from .tokens import matches, new_id, new_token, token_hash
 
 MAX_NAME = 40
-NO_GAME = "No game with that link: check the address, or ask the scorer for a new link."
-
-
-class ServiceError(Exception):
-    """A refused request that is not a broken game rule; carries the API error code."""
-
-    status = 400
-    code = "bad_request"
-
-    def __init__(self, message: str, rule: str | None = None) -> None:
-        super().__init__(message)
-        self.message, self.rule = message, rule
-
-
-class BadRequest(ServiceError):
-    """The request body is malformed (400)."""
-
-
-class Forbidden(ServiceError):
-    """A watch token tried to write (403)."""
-
-    status, code = 403, "forbidden"
-
-
-class NotFound(ServiceError):
-    """Unknown game or wrong token: existence is not revealed (404)."""
-
-    status, code = 404, "not_found"
-
-
-class Conflict(ServiceError):
-    """The request was based on an older ``version`` of the game (409)."""
-
-    status, code = 409, "conflict"
 
 
 # -- reading -------------------------------------------------------------------------------------
@@ -141,11 +109,7 @@ def open_game(game_id: str, token: str | None) -> Access:
 
 
 # -- writing -------------------------------------------------------------------------------------
-#: ``trump`` left out of a bids request: keep what is recorded (none for a new hand).
-KEEP: Any = type("Keep", (), {"__repr__": lambda self: "KEEP"})()
-
-
-def _json(value: object, limit: int = 40) -> str:
+def shown(value: object, limit: int = 40) -> str:
     """A value as the client wrote it in JSON (``"3"``, ``true``, ``[1]``), shortened for messages."""
     text = json.dumps(value, ensure_ascii=False, default=repr)
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -154,7 +118,7 @@ def _json(value: object, limit: int = 40) -> str:
 def whole_version(version: object) -> int | None:
     """The optional ``version`` of a write: a whole number, or ``None`` to skip the check (400)."""
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise BadRequest(f"'version' must be the whole number from the game document, not {_json(version)}.")
+        raise BadRequest(f"'version' must be the whole number from the game document, not {shown(version)}.")
     return version
 
 
@@ -253,7 +217,7 @@ def check_seed(data: Mapping[str, Any], allowed: bool) -> int | None:
         )
     seed = data["seed"]
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
-        raise BadRequest(f"'seed' must be a whole number from 0 to {2**31 - 1}, not {_json(seed)}.")
+        raise BadRequest(f"'seed' must be a whole number from 0 to {2**31 - 1}, not {shown(seed)}.")
     return seed
 
 
@@ -267,10 +231,10 @@ def create_game(
         raise BadRequest("'options' must be an object such as {\"zero_bids\": true}.")
     for name, value in (options or {}).items():
         if not isinstance(value, bool):
-            raise BadRequest(f"Option {name!r} must be true or false, not {_json(value)}.")
+            raise BadRequest(f"Option {name!r} must be true or false, not {shown(value)}.")
     rules = Rules.build(len(names), variant, options)
     if isinstance(first_dealer, bool) or not isinstance(first_dealer, int):
-        raise BadRequest(f"'first_dealer' must be a seat number from 0 to {len(names) - 1}, not {_json(first_dealer)}.")
+        raise BadRequest(f"'first_dealer' must be a seat number from 0 to {len(names) - 1}, not {shown(first_dealer)}.")
     if not 0 <= first_dealer < len(names):
         raise RulesError(
             f"The first dealer must be a seat from 0 to {len(names) - 1}, not {first_dealer!r} (R6).", "R6"
@@ -322,126 +286,6 @@ def clean_names(players: object) -> list[str]:
             raise BadRequest(f"Two players are called {name!r}; give each a different name.")
         seen.add(name.casefold())
     return names
-
-
-def _entry(game: Game, number: int) -> HandEntry | None:
-    return next((h for h in game.hands if h.number == number), None)
-
-
-def _check_number(rules: Rules, number: int) -> None:
-    if not 1 <= number <= rules.hand_count:
-        raise RulesError(f"This game has hands 1 to {rules.hand_count}; there is no hand {number} (R7, R8, R24).", "R24")
-
-
-def _correct(game: Game, number: int, field: str, old: Any, new: Any) -> None:
-    """Keep a correction of an entry already recorded (old → new); the corrections are never deleted."""
-    if old != new:  # added to the session: appending to game.corrections would load them all first
-        db.session.add(Correction(game_id=game.id, hand=number, field=field, old=old, new=new))
-
-
-def _whole_numbers(
-    check: Any, rules: Rules, number: int, value: object, field: str, names: Sequence[str]
-) -> list[int]:
-    """Bids or tricks checked by the engine; values that are not JSON whole numbers are a 400."""
-    what = "bid" if field == "bids" else "tricks taken"
-    if not isinstance(value, list):
-        raise BadRequest(f"'{field}' must be a list with one whole number per player, in seat order, not {_json(value)}.")
-    if len(value) == len(names):  # a wrong count is the engine's to explain (R22, R23)
-        for seat, item in enumerate(value):
-            if isinstance(item, bool) or not isinstance(item, int):
-                raise BadRequest(f"{names[seat]}'s {what} must be a whole number, not {_json(item)}.")
-    return list(check(rules, number, value, names))
-
-
-def _trump(value: object) -> Any:
-    """``trump`` as stored: a suit letter, ``None`` for no trump, or :data:`KEEP` (R12)."""
-    if value is KEEP or value is None:
-        return value
-    if not isinstance(value, str):
-        raise BadRequest(f"'trump' must be \"S\", \"H\", \"D\", \"C\" or null for no trump, not {_json(value)}.")
-    suit = Suit.parse(value)
-    return suit.value if suit else None
-
-
-def record_bids(game_id: str, number: int, bids: object, trump: object = KEEP, version: object = None) -> Game:
-    """Record (or correct) a hand's bids and trump (R12, R22); the previous hand must be complete (R25).
-
-    ``trump`` left out keeps what is recorded. Checks run in order: hand number (R24), order
-    (R25), values (R22, R12); then a request equal to what is stored succeeds without change,
-    and only a real change can be refused as stale (409).
-    """
-    wanted = _trump(trump)
-    with writing(game_id, version) as write:
-        game = write.game
-        rules = rules_of(game)
-        _check_number(rules, number)
-        previous = _entry(game, number - 1)
-        if number > 1 and (previous is None or previous.tricks is None):
-            raise OrderError(f"Hand {number - 1} is not complete yet: record its bids and tricks first (R25).", "R25")
-        checked = _whole_numbers(check_bids, rules, number, bids, "bids", game.players)
-        entry = _entry(game, number)
-        suit: str | None = (entry.trump if entry else None) if wanted is KEEP else wanted
-        check_trump(rules, number, Suit.parse(suit))
-        if entry is not None and entry.bids == checked and entry.trump == suit:
-            return game  # already recorded: a repeated request changes nothing
-        write.change()
-        if entry is None:
-            entry = HandEntry(number=number)
-            game.hands.append(entry)
-        elif entry.bids is not None:
-            _correct(game, number, "bids", entry.bids, checked)
-            _correct(game, number, "trump", entry.trump, suit)
-        entry.bids, entry.trump = checked, suit
-    return game
-
-
-def record_tricks(game_id: str, number: int, tricks: object, version: object = None) -> Game:
-    """Record (or correct) a hand's tricks taken (R23); its bids must be recorded first (R25).
-
-    A request equal to what is stored succeeds without change (see :func:`record_bids`).
-    """
-    with writing(game_id, version) as write:
-        game = write.game
-        rules = rules_of(game)
-        _check_number(rules, number)
-        entry = _entry(game, number)
-        if entry is None or entry.bids is None:
-            raise OrderError(f"Record the bids of hand {number} before its tricks (R25).", "R25")
-        checked = _whole_numbers(check_tricks, rules, number, tricks, "tricks", game.players)
-        if entry.tricks == checked:
-            return game  # already recorded: a repeated request changes nothing
-        write.change()
-        if entry.tricks is not None:
-            _correct(game, number, "tricks", entry.tricks, checked)
-        entry.tricks = checked
-    return game
-
-
-def undo(game_id: str, number: int, version: object = None, whole_hand: bool = True) -> Game:
-    """Undo the latest hand that has entries: all of it, or only its latest step (tricks, else bids).
-
-    ``number`` must name that hand (R25), so a repeated undo cannot remove a second hand.
-    """
-    with writing(game_id, version) as write:
-        game = write.change()
-        latest = max((h for h in game.hands if h.bids is not None), key=lambda h: h.number, default=None)
-        if latest is None:
-            raise OrderError("Nothing has been recorded yet, so there is nothing to undo (R25).", "R25")
-        if number != latest.number:
-            raise OrderError(
-                f"Only the latest hand with entries, hand {latest.number}, can be undone; "
-                f"edit hand {number} instead (R25).",
-                "R25",
-            )
-        old = {"bids": latest.bids, "tricks": latest.tricks, "trump": latest.trump}
-        if latest.tricks is not None and not whole_hand:
-            latest.tricks = None
-            new: dict[str, Any] = {**old, "tricks": None}
-        else:
-            game.hands.remove(latest)
-            new = {"bids": None, "tricks": None, "trump": None}
-        db.session.add(Correction(game_id=game.id, hand=number, field="undo", old=old, new=new))
-    return game
 
 
 def history(game: Game) -> list[dict[str, Any]]:

@@ -16,9 +16,9 @@ import segno
 from flask import url_for
 from markupsafe import Markup
 
-from .engine import Card, DrawResult, Rules, RulesError, Scorecard, Suit, check_bid, check_taken, order_from, points
-from .engine.rules import MAX_PLAYERS, MIN_PLAYERS
-from .models import Correction, Game, utcnow
+from ..engine import Card, DrawResult, Rules, RulesError, Scorecard, Suit, check_bid, check_taken, order_from, points
+from ..engine.rules import MAX_PLAYERS, MIN_PLAYERS
+from ..models import Correction, Game, utcnow
 
 OUTCOMES = {"S": "Set: took fewer than bid", "O": "Overtricks: took more than bid", "P": "Perfect: took exactly the bid"}
 TRUMPS = [("S", "♠", "Spades"), ("H", "♥", "Hearts"), ("D", "♦", "Diamonds"), ("C", "♣", "Clubs")]

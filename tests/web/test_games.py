@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 from flask import Flask
 
-from scorekeeper import services
+from scorekeeper import errors, games
 from scorekeeper.engine import HandRecord, Rules, Suit, build_scorecard
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
@@ -16,7 +16,7 @@ from scorekeeper.models import Game
 def test_an_error_inside_a_write_stores_nothing(app: Flask) -> None:
     created = app.test_client().post("/api/games", json={"players": ["Ann", "Ben"]}).get_json()
     with app.app_context():
-        with pytest.raises(RuntimeError), services.writing(created["id"]) as write:
+        with pytest.raises(RuntimeError), games.writing(created["id"]) as write:
             game = write.change()
             game.players = ["Changed", "Names"]
             game.first_dealer = 1
@@ -29,26 +29,26 @@ def test_an_error_inside_a_write_stores_nothing(app: Flask) -> None:
 def test_a_write_that_changes_nothing_commits_nothing(app: Flask) -> None:
     created = app.test_client().post("/api/games", json={"players": ["Ann", "Ben"]}).get_json()
     with app.app_context():
-        with services.writing(created["id"], version=99) as write:  # stale, but nothing changes
+        with games.writing(created["id"], version=99) as write:  # stale, but nothing changes
             write.game.players = ["Not", "Kept"]  # and nothing declared: not stored
         db.session.remove()
         game = db.session.get(Game, created["id"])
         assert game is not None and game.players == ["Ann", "Ben"] and game.version == 1
-        with pytest.raises(services.Conflict), services.writing(created["id"], version=99) as write:
+        with pytest.raises(errors.Conflict), games.writing(created["id"], version=99) as write:
             write.change()
 
 
 def test_locked_always_changes_and_checks_the_version_first(app: Flask) -> None:
     created = app.test_client().post("/api/games", json={"players": ["Ann", "Ben"]}).get_json()
     with app.app_context():
-        with services.locked(created["id"], 1) as game:
+        with games.locked(created["id"], 1) as game:
             game.first_dealer = 1
         assert db.session.get(Game, created["id"]).version == 2  # type: ignore[union-attr]
-        with pytest.raises(services.Conflict), services.locked(created["id"], 1):
+        with pytest.raises(errors.Conflict), games.locked(created["id"], 1):
             pass
-        with pytest.raises(services.NotFound), services.locked("0" * 16):
+        with pytest.raises(errors.NotFound), games.locked("0" * 16):
             pass
-        with pytest.raises(services.BadRequest), services.locked(created["id"], "2"):
+        with pytest.raises(errors.BadRequest), games.locked(created["id"], "2"):
             pass
 
 
@@ -60,11 +60,11 @@ def test_ids_are_long_enough_never_to_collide() -> None:
 
 
 def test_a_seed_is_checked_and_refused_unless_allowed() -> None:
-    assert services.check_seed({}, allowed=False) is None
-    assert services.check_seed({"seed": 7}, allowed=True) == 7
+    assert games.check_seed({}, allowed=False) is None
+    assert games.check_seed({"seed": 7}, allowed=True) == 7
     for body, allowed in [({"seed": 7}, False), ({"seed": None}, False), ({"seed": "7"}, True), ({"seed": 1.5}, True)]:
-        with pytest.raises(services.BadRequest):
-            services.check_seed(body, allowed)
+        with pytest.raises(errors.BadRequest):
+            games.check_seed(body, allowed)
 
 
 RECORDS = [

@@ -17,34 +17,27 @@ from typing import Any
 from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from . import screens, services
-from .charts import progression
-from .engine import RulesError, draw_for_deal
-from .extensions import csrf, db
+from .. import games
+from ..charts import progression
+from ..engine import RulesError, draw_for_deal
+from ..errors import Conflict, Forbidden, NotFound, ServiceError
+from ..extensions import csrf, db
+from ..games import Access
+from ..tokens import matches
+from ..web import COOKIE_AGE, COOKIE_PREFIX, POLICY, WATCH_PREFIX, cookie_token
+from . import screens, service
 from .forms import OUT_OF_DATE, BidsBase, ForgetForm, HandForm, NewGameForm, UndoForm, bids_form, tricks_form
-from .services import Access, Conflict, Forbidden, NotFound, ServiceError
-from .tokens import matches
 
 bp = Blueprint("pages", __name__)
 csrf.exempt(bp)
 
-COOKIE_PREFIX = "sk_"  # the game's token (scorer or watch), path /
-WATCH_PREFIX = "skw_"  # the scorer's copy of the watch token, path /g/<id>/, to show the share page
-COOKIE_AGE = 60 * 60 * 24 * 180
 HOME_LIMIT = 30
-POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-          "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
 # -- access ------------------------------------------------------------------------------------
-def cookie_token(game_id: str) -> str | None:
-    """The token this browser holds for a game (set by :func:`join`)."""
-    return request.cookies.get(COOKIE_PREFIX + game_id)
-
-
 def page_access(game_id: str, write: bool = False) -> Access:
     """Open a game with this browser's cookie; 404 without one, 403 when writing with a watch link."""
-    opened = services.open_game(game_id, cookie_token(game_id))
+    opened = games.open_game(game_id, cookie_token(game_id))
     if write and not opened.can_write:
         raise Forbidden("This link can only watch the game; ask the scorer to make changes.")
     return opened
@@ -84,23 +77,23 @@ def signed(value: int) -> str:
 def helpers() -> dict[str, Any]:
     """Names the table templates use (also available to the virtual-mode templates)."""
     return {"trumps": screens.TRUMPS, "trump_label": screens.trump_label, "outcome_names": screens.OUTCOMES,
-            "bidding_order": screens.bidding_order, "ago": screens.ago, "max_name": services.MAX_NAME}
+            "bidding_order": screens.bidding_order, "ago": screens.ago, "max_name": games.MAX_NAME}
 
 
 # -- home and new game -------------------------------------------------------------------------
 @bp.get("/")
 def home() -> Any:
     """Start a game, or resume one this device has opened (from its per-game cookies)."""
-    games: list[tuple[Access, Any]] = []
+    opened_games: list[tuple[Access, Any]] = []
     for name, token in request.cookies.items():
-        if name.startswith(COOKIE_PREFIX) and len(games) < 100:
+        if name.startswith(COOKIE_PREFIX) and len(opened_games) < 100:
             try:
-                opened = services.open_game(name[len(COOKIE_PREFIX):], token)
+                opened = games.open_game(name[len(COOKIE_PREFIX):], token)
             except NotFound:
                 continue
-            games.append((opened, services.scorecard_of(opened.game)))
-    games.sort(key=lambda pair: pair[0].game.updated_at, reverse=True)
-    return render_template("home.html", games=games[:HOME_LIMIT])
+            opened_games.append((opened, games.scorecard_of(opened.game)))
+    opened_games.sort(key=lambda pair: pair[0].game.updated_at, reverse=True)
+    return render_template("home.html", games=opened_games[:HOME_LIMIT])
 
 
 def render_new(form: NewGameForm, message: str | None = None, status: int = 200) -> Any:
@@ -118,7 +111,7 @@ def new_game() -> Any:
     try:
         names, dealer = form.players()
         draw = draw_for_deal(len(names), secrets.SystemRandom()) if dealer is None else None
-        game, scorer, watch = services.create_game(
+        game, scorer, watch = games.create_game(
             names, form.variant.data, draw.dealer if draw else dealer, form.options())
     except (ValueError, ServiceError) as error:  # RulesError is a ValueError
         return render_new(form, getattr(error, "message", str(error)), 422)
@@ -135,7 +128,7 @@ def join(game_id: str, token: str) -> Any:
     A scorer link may carry the watch token (``?w=``) so that every scorer phone can share it.
     A phone that already scores this game is not turned into a watcher by opening the watch link.
     """
-    opened = services.open_game(game_id, token)
+    opened = games.open_game(game_id, token)
     response = redirect(url_for("pages.game", game_id=opened.game.id))
     held = cookie_token(game_id)
     if opened.role != "scorer" and held and matches(held, opened.game.scorer_hash):
@@ -163,7 +156,7 @@ def render_game(opened: Access, panel: screens.HandPanel | None = None, message:
                 status: int = 200) -> Any:
     """The game page: the current hand (scorer), the creative scorecard, history, or the result."""
     game = opened.game
-    rules, card = services.rules_of(game), services.scorecard_of(game)
+    rules, card = games.rules_of(game), games.scorecard_of(game)
     current = card.current
     if panel is None and opened.can_write and current is not None:
         step = "bids" if current.bids is None else "tricks"
@@ -186,7 +179,7 @@ def game(game_id: str) -> Any:
     if is_htmx():
         if request.args.get("since", type=int) == opened.game.version:
             return "", 204
-        card = services.scorecard_of(opened.game)
+        card = games.scorecard_of(opened.game)
         return render_template("_live.html", game=opened.game, card=card, role=opened.role,
                                standings=screens.standings(card, opened.game.players),
                                chart=progression(opened.game.players, card) if card.current is None else None)
@@ -197,7 +190,7 @@ def render_hand(opened: Access, number: int, form: HandForm, errors: dict[int, s
                 message: str | None = None, status: int = 422) -> Any:
     """Show a refused hand form again, with what was tapped and the messages beside the rows."""
     game = opened.game
-    rules, card = services.rules_of(game), services.scorecard_of(game)
+    rules, card = games.rules_of(game), games.scorecard_of(game)
     current = card.current
     reachable = current.number if current else rules.hand_count
     if not 1 <= number <= reachable or (form.step == "tricks" and card.hands[number - 1].bids is None):
@@ -220,7 +213,7 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], objec
     game = opened.game
     if not form.validate_on_submit():
         return render_hand(opened, number, form, message=form.problem() or OUT_OF_DATE, status=400)
-    rules = services.rules_of(game)
+    rules = games.rules_of(game)
     errors = form.missing(game.players)
     if not errors and 1 <= number <= rules.hand_count:
         errors = screens.seat_errors(form.step, rules, number, form.values(), game.players)
@@ -246,18 +239,18 @@ def save_bids(game_id: str, number: int) -> Any:
     opened = page_access(game_id, write=True)
     form = bids_form(len(opened.game.players))
     return _save(opened, number, form,
-                 lambda: services.record_bids(game_id, number, form.values(), form.trump_value(), form.version.data))
+                 lambda: service.record_bids(game_id, number, form.values(), form.trump_value(), form.version.data))
 
 
 @bp.post("/g/<game_id>/hands/<int:number>/tricks")
 def save_tricks(game_id: str, number: int) -> Any:
     """Record or correct a hand's tricks (R23); the one blank row gets the remainder."""
     opened = page_access(game_id, write=True)
-    form, rules = tricks_form(len(opened.game.players)), services.rules_of(opened.game)
+    form, rules = tricks_form(len(opened.game.players)), games.rules_of(opened.game)
     if 1 <= number <= rules.hand_count:
         form.fill_remainder(rules.cards_in_hand(number))
     return _save(opened, number, form,
-                 lambda: services.record_tricks(game_id, number, form.values(), form.version.data))
+                 lambda: service.record_tricks(game_id, number, form.values(), form.version.data))
 
 
 @bp.post("/g/<game_id>/undo")
@@ -270,7 +263,7 @@ def undo(game_id: str) -> Any:
     number = form.number.data
     had_tricks = any(h.number == number and h.tricks is not None for h in opened.game.hands)
     try:
-        services.undo(game_id, number, form.version.data, whole_hand=False)
+        service.undo(game_id, number, form.version.data, whole_hand=False)
     except Conflict as conflict:
         db.session.expire_all()
         return render_game(opened, message=conflict.message, status=409)
@@ -284,7 +277,7 @@ def undo(game_id: str) -> Any:
 def render_edit(opened: Access, number: int, panel: screens.HandPanel | None = None, status: int = 200) -> Any:
     """Both forms of hand ``number``, filled in with what is stored (one of them may be a re-render)."""
     game = opened.game
-    rules, card = services.rules_of(game), services.scorecard_of(game)
+    rules, card = games.rules_of(game), games.scorecard_of(game)
     reached = card.current.number if card.current else rules.hand_count
     if not 1 <= number <= reached:
         raise NotFound(f"Hand {number} cannot be edited: hands 1 to {reached} have been reached.")

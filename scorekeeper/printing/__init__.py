@@ -20,8 +20,8 @@ from urllib.request import url2pathname
 
 from flask import current_app, render_template
 
-from . import charts
-from .engine import Rules, Scorecard, Suit
+from .. import charts
+from ..engine import Rules, Scorecard, Suit
 
 STYLES = ("creative", "plain", "blank")
 PAPER_SIZES = {"a4": "A4 landscape", "letter": "letter landscape"}

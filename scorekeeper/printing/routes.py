@@ -1,34 +1,26 @@
-"""Scorecards as PDF and the game's data in and out (JSON, CSV, import) — API.md, "Scorekeeping".
+"""Printable scorecards as PDF (API.md, "Scorekeeping"; README, "Export format").
 
-A game's PDF and exports open with either token, as a Bearer header or as the page cookie that
-``pages.join`` sets, so a print or download link on the game page works without JavaScript.
+A game's PDF opens with either token, as a Bearer header or as the page cookie the join link
+sets, so the print button on the game page works without JavaScript; a blank sheet needs none.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from typing import Any
 
 from flask import Blueprint, Response, request
 from werkzeug.datastructures import MultiDict
 
-from . import exchange, printing, services
-from .api import bearer, body, created
-from .engine import Rules, build_scorecard, check_records
-from .extensions import csrf
-from .pages import cookie_token
-from .services import BadRequest
+from .. import games
+from ..engine import Rules, build_scorecard, check_records
+from ..errors import BadRequest
+from ..web import reader
+from . import PAPER_SIZES, STYLES, build_sheet, render_pdf
 
-bp = Blueprint("export", __name__)
-csrf.exempt(bp)  # the one POST (import) is a JSON call, like the rest of the API
+bp = Blueprint("printing", __name__)
+
 
 TRUE, FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
-
-
-def reader(game_id: str) -> services.Access:
-    """Open a game for reading with the Bearer token, else this browser's page cookie (404 otherwise)."""
-    return services.open_game(game_id, bearer() or cookie_token(game_id))
 
 
 def choice(args: Mapping[str, str], name: str, allowed: tuple[str, ...], default: str) -> str:
@@ -55,25 +47,17 @@ def pdf_response(pdf: bytes, filename: str) -> Response:
     })
 
 
-def download(data: str, mimetype: str, filename: str) -> Response:
-    """A file to save (``attachment``), never cached: it holds the players' names."""
-    return Response(data, mimetype=mimetype, headers={
-        "Content-Disposition": f'attachment; filename="{filename}"',
-        "Cache-Control": "private, no-store",
-    })
-
-
 @bp.get("/api/games/<game_id>/scorecard.pdf")
 def scorecard_pdf(game_id: str) -> Response:
     """``?style=creative|plain|blank&paper=a4|letter&chart=1``: the game's scorecard to print."""
     game = reader(game_id).game
-    style = choice(request.args, "style", printing.STYLES, "creative")
-    paper = choice(request.args, "paper", tuple(printing.PAPER_SIZES), "a4")
-    sheet = printing.build_sheet(
-        style, paper, services.rules_of(game), game.first_dealer, game.players, services.scorecard_of(game),
+    style = choice(request.args, "style", STYLES, "creative")
+    paper = choice(request.args, "paper", tuple(PAPER_SIZES), "a4")
+    sheet = build_sheet(
+        style, paper, games.rules_of(game), game.first_dealer, game.players, games.scorecard_of(game),
         played_on=game.created_at, game_id=game.id, chart=flag(request.args, "chart"),
     )
-    return pdf_response(printing.render_pdf(sheet), f"bluke-{game.id}-{style}.pdf")
+    return pdf_response(render_pdf(sheet), f"bluke-{game.id}-{style}.pdf")
 
 
 def seat_number(text: str) -> int | None:
@@ -98,7 +82,7 @@ def blank_table(args: MultiDict[str, str]) -> tuple[Rules, list[str], int]:
     if not given or given == [""]:
         raise BadRequest("Give the players' names, as ?players=Ann,Ben,Cy, or their number, as ?players=4.")
     count = seat_number(given[0].strip()) if len(given) == 1 else None
-    names = services.clean_names(given) if count is None else []
+    names = games.clean_names(given) if count is None else []
     rules = Rules.build(len(names) if count is None else count, args.get("variant", "standard"), options(args))
     first = seat_number(args.get("first_dealer", "0").strip())
     if first is None:
@@ -116,27 +100,8 @@ def blank_pdf() -> Response:
     (see :func:`blank_table`).
     """
     rules, names, first = blank_table(request.args)
-    paper = choice(request.args, "paper", tuple(printing.PAPER_SIZES), "a4")
-    sheet = printing.build_sheet("blank", paper, rules, first, names, build_scorecard(rules, first, []))
-    return pdf_response(printing.render_pdf(sheet), f"bluke-blank-{rules.players}-players.pdf")
+    paper = choice(request.args, "paper", tuple(PAPER_SIZES), "a4")
+    sheet = build_sheet("blank", paper, rules, first, names, build_scorecard(rules, first, []))
+    return pdf_response(render_pdf(sheet), f"bluke-blank-{rules.players}-players.pdf")
 
 
-@bp.get("/api/games/<game_id>/export.json")
-def export_json(game_id: str) -> Response:
-    """The whole game as a versioned file (README.md, "Export format"); either token."""
-    game = reader(game_id).game
-    text = json.dumps(exchange.export_document(game), ensure_ascii=False, indent=1)  # keys in the documented order
-    return download(text + "\n", "application/json", f"bluke-{game.id}.json")
-
-
-@bp.get("/api/games/<game_id>/export.csv")
-def export_csv(game_id: str) -> Response:
-    """One row per hand per player; either token."""
-    game = reader(game_id).game
-    return download(exchange.export_csv(game), "text/csv", f"bluke-{game.id}.csv")
-
-
-@bp.post("/api/games/import")
-def import_game() -> Any:
-    """An ``export.json`` in, a new game out (new tokens, 201 as ``POST /api/games``), same scores."""
-    return created(*exchange.import_game(body()))

@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from . import services
-from .engine import HandRecord, Rules, RulesError, Suit, build_scorecard, check_records
-from .engine.errors import OrderError, ScheduleError
-from .models import Game, utcnow
-from .services import BadRequest
-from .services import _json as shown  # a value as the file wrote it, for messages
+from .. import games
+from ..engine import HandRecord, Rules, RulesError, Suit, build_scorecard, check_records
+from ..engine.errors import OrderError, ScheduleError
+from ..models import Game, utcnow
+from ..errors import BadRequest
+from ..games import shown  # a value as the file wrote it, for messages
 
 FORMAT = "bluke-scorekeeper"
 FORMAT_VERSION = 1
@@ -42,8 +42,8 @@ def export_document(game: Game) -> dict[str, Any]:
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "exported_at": iso(utcnow()),
-        **services.document(game),
-        "corrections": services.history(game),
+        **games.document(game),
+        "corrections": games.history(game),
     }
 
 
@@ -58,7 +58,7 @@ def spreadsheet_text(text: str) -> str:
 
 def export_csv(game: Game) -> str:
     """One row per hand per player, every scheduled hand, empty cells where nothing is recorded."""
-    card = services.scorecard_of(game)
+    card = games.scorecard_of(game)
     names = [spreadsheet_text(name) for name in game.players]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180
@@ -76,7 +76,7 @@ def export_csv(game: Game) -> str:
 # -- in ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Imported:
-    """An export file read and checked: what :func:`services.import_game` stores."""
+    """An export file read and checked: what :func:`games.import_game` stores."""
 
     players: list[str]
     variant: str
@@ -139,7 +139,7 @@ def read_players(data: Mapping[str, Any]) -> list[str]:
         if seat != index:
             raise BadRequest(f"The file lists seat {seat} as player {index + 1}: players must be in seat order 0, 1, 2…")
         names.append(_get(player, "name", (str,), f"players[{index}].", "the player's name"))
-    return services.clean_names(names)
+    return games.clean_names(names)
 
 
 def read_hands(data: Mapping[str, Any]) -> list[HandRecord]:
@@ -294,7 +294,7 @@ def _check_summary(data: Mapping[str, Any], card: Mapping[str, Any], names: Sequ
 def import_game(data: object) -> tuple[Game, str, str]:
     """Check an export file and store it as a new game with new tokens; nothing is stored if it fails."""
     imported = read_export(data)
-    return services.import_game(
+    return games.import_game(
         imported.players, imported.variant, imported.first_dealer, imported.options, imported.records,
         created_at=imported.created_at, corrections=imported.corrections,
     )

@@ -2,66 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask import Blueprint, jsonify, request, url_for
 
-from . import services
-from .extensions import csrf
-from .models import Game
-from .services import Access, BadRequest, Forbidden
+from .. import games
+from ..errors import BadRequest, Forbidden
+from ..extensions import csrf
+from ..games import Access
+from ..models import Game
+from ..web import bearer, body
+from . import service
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 csrf.exempt(bp)  # JSON calls carry a bearer token, not a cookie
-
-
-@bp.after_app_request
-def no_store(response: Response) -> Response:
-    """API answers (errors included) carry tokens and change with every write: never cache them."""
-    if request.path == "/api" or request.path.startswith("/api/"):
-        response.headers.setdefault("Cache-Control", "no-store")
-    return response
-
-
-def bearer() -> str | None:
-    """The token of ``Authorization: Bearer <token>``."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
-
-
-def body(required: bool = True) -> dict[str, Any]:
-    """The JSON object sent (whatever the Content-Type), or a 400 that says what is wrong with it.
-
-    A ``seed`` is refused here unless the app allows seeding (API.md, "Running and configuration").
-    """
-    raw = request.get_data(cache=True)  # a body over MAX_CONTENT_LENGTH is a 413 here
-    if not raw.strip():
-        if not required:
-            return {}
-        raise BadRequest("The request needs a JSON object as its body, such as {\"bids\": [2, 1, 3]}.")
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise BadRequest("The request body is not valid JSON; send a JSON object such as {\"bids\": [2, 1, 3]}.") from None
-    if not isinstance(data, dict):
-        raise BadRequest(f"The request body must be a JSON object ({{…}}), not {type_name(data)}.")
-    services.check_seed(data, current_app.config["ALLOW_SEED"])
-    return data
-
-
-def type_name(value: object) -> str:
-    """How JSON calls a value's type, for messages."""
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "true or false"
-    if value is None:
-        return "null"
-    return "a number"
 
 
 def version_of(data: dict[str, Any]) -> object:
@@ -78,7 +32,7 @@ def version_of(data: dict[str, Any]) -> object:
 
 def access(game_id: str, write: bool = False) -> Access:
     """Open a game with the request's token; writing needs the scorer token (403 otherwise)."""
-    opened = services.open_game(game_id, bearer())
+    opened = games.open_game(game_id, bearer())
     if write and not opened.can_write:
         raise Forbidden("This link can only watch the game; ask the scorer to make changes.")
     return opened
@@ -102,7 +56,7 @@ def hand_number(raw: str) -> int:
 @bp.post("/games")
 def create_game() -> Any:
     data = body()
-    game, scorer, watch = services.create_game(
+    game, scorer, watch = games.create_game(
         data.get("players"), data.get("variant", "standard"), data.get("first_dealer", 0), data.get("options")
     )
     return created(game, scorer, watch)
@@ -110,13 +64,13 @@ def create_game() -> Any:
 
 def created(game: Game, scorer: str, watch: str) -> Any:
     """201 for a new game: its document, both tokens (shown this once) and their links."""
-    answer = services.document(game) | {"scorer_token": scorer, "watch_token": watch} | links(game.id, scorer, watch)
+    answer = games.document(game) | {"scorer_token": scorer, "watch_token": watch} | links(game.id, scorer, watch)
     return jsonify(answer), 201, {"Location": url_for("api.get_game", game_id=game.id)}
 
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Any:
-    return jsonify(services.document(access(game_id).game))
+    return jsonify(games.document(access(game_id).game))
 
 
 @bp.get("/games/<game_id>/version")
@@ -129,7 +83,7 @@ def get_version(game_id: str) -> Any:
 def get_history(game_id: str) -> Any:
     """Every correction of recorded hands (edits and undos, old → new), oldest first."""
     game = access(game_id).game
-    return jsonify({"id": game.id, "version": game.version, "corrections": services.history(game)})
+    return jsonify({"id": game.id, "version": game.version, "corrections": games.history(game)})
 
 
 @bp.put("/games/<game_id>/hands/<n>/bids")
@@ -138,9 +92,9 @@ def put_bids(game_id: str, n: str) -> Any:
     data = body()
     if "bids" not in data:
         raise BadRequest("The body needs 'bids': one number per player, in seat order.")
-    trump = data["trump"] if "trump" in data else services.KEEP
-    game = services.record_bids(game_id, hand_number(n), data["bids"], trump, version_of(data))
-    return jsonify(services.document(game))
+    trump = data["trump"] if "trump" in data else service.KEEP
+    game = service.record_bids(game_id, hand_number(n), data["bids"], trump, version_of(data))
+    return jsonify(games.document(game))
 
 
 @bp.put("/games/<game_id>/hands/<n>/tricks")
@@ -149,8 +103,8 @@ def put_tricks(game_id: str, n: str) -> Any:
     data = body()
     if "tricks" not in data:
         raise BadRequest("The body needs 'tricks': one number per player, in seat order.")
-    game = services.record_tricks(game_id, hand_number(n), data["tricks"], version_of(data))
-    return jsonify(services.document(game))
+    game = service.record_tricks(game_id, hand_number(n), data["tricks"], version_of(data))
+    return jsonify(games.document(game))
 
 
 @bp.delete("/games/<game_id>/hands/<n>")
@@ -158,5 +112,5 @@ def delete_hand(game_id: str, n: str) -> Any:
     """Undo the latest hand with entries, bids and tricks together; ``n`` must be that hand (R25)."""
     access(game_id, write=True)
     data = body(required=False)
-    game = services.undo(game_id, hand_number(n), version_of(data))
-    return jsonify(services.document(game))
+    game = service.undo(game_id, hand_number(n), version_of(data))
+    return jsonify(games.document(game))

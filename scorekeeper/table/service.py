@@ -1,0 +1,145 @@
+"""Table scoring's writes: a hand's bids, its tricks, and undo (API.md, "Scorekeeping").
+
+Each runs in one :func:`scorekeeper.games.writing` transaction: checks in the rule book's order,
+then the whole change and a new version, or nothing. A request that asks for what is already
+stored changes nothing and succeeds (a double tap). Every change to entries already recorded is
+kept in ``corrections`` (old → new).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..engine import Rules, RulesError, Suit, check_bids, check_trump, check_tricks
+from ..engine.errors import OrderError
+from ..errors import BadRequest
+from ..extensions import db
+from ..games import rules_of, shown, writing
+from ..models import Correction, Game, HandEntry
+
+#: ``trump`` left out of a bids request: keep what is recorded (none for a new hand).
+KEEP: Any = type("Keep", (), {"__repr__": lambda self: "KEEP"})()
+
+
+
+def _entry(game: Game, number: int) -> HandEntry | None:
+    return next((h for h in game.hands if h.number == number), None)
+
+
+def _check_number(rules: Rules, number: int) -> None:
+    if not 1 <= number <= rules.hand_count:
+        raise RulesError(f"This game has hands 1 to {rules.hand_count}; there is no hand {number} (R7, R8, R24).", "R24")
+
+
+def _correct(game: Game, number: int, field: str, old: Any, new: Any) -> None:
+    """Keep a correction of an entry already recorded (old → new); the corrections are never deleted."""
+    if old != new:  # added to the session: appending to game.corrections would load them all first
+        db.session.add(Correction(game_id=game.id, hand=number, field=field, old=old, new=new))
+
+
+def _whole_numbers(
+    check: Any, rules: Rules, number: int, value: object, field: str, names: Sequence[str]
+) -> list[int]:
+    """Bids or tricks checked by the engine; values that are not JSON whole numbers are a 400."""
+    what = "bid" if field == "bids" else "tricks taken"
+    if not isinstance(value, list):
+        raise BadRequest(f"'{field}' must be a list with one whole number per player, in seat order, not {shown(value)}.")
+    if len(value) == len(names):  # a wrong count is the engine's to explain (R22, R23)
+        for seat, item in enumerate(value):
+            if isinstance(item, bool) or not isinstance(item, int):
+                raise BadRequest(f"{names[seat]}'s {what} must be a whole number, not {shown(item)}.")
+    return list(check(rules, number, value, names))
+
+
+def _trump(value: object) -> Any:
+    """``trump`` as stored: a suit letter, ``None`` for no trump, or :data:`KEEP` (R12)."""
+    if value is KEEP or value is None:
+        return value
+    if not isinstance(value, str):
+        raise BadRequest(f"'trump' must be \"S\", \"H\", \"D\", \"C\" or null for no trump, not {shown(value)}.")
+    suit = Suit.parse(value)
+    return suit.value if suit else None
+
+
+def record_bids(game_id: str, number: int, bids: object, trump: object = KEEP, version: object = None) -> Game:
+    """Record (or correct) a hand's bids and trump (R12, R22); the previous hand must be complete (R25).
+
+    ``trump`` left out keeps what is recorded. Checks run in order: hand number (R24), order
+    (R25), values (R22, R12); then a request equal to what is stored succeeds without change,
+    and only a real change can be refused as stale (409).
+    """
+    wanted = _trump(trump)
+    with writing(game_id, version) as write:
+        game = write.game
+        rules = rules_of(game)
+        _check_number(rules, number)
+        previous = _entry(game, number - 1)
+        if number > 1 and (previous is None or previous.tricks is None):
+            raise OrderError(f"Hand {number - 1} is not complete yet: record its bids and tricks first (R25).", "R25")
+        checked = _whole_numbers(check_bids, rules, number, bids, "bids", game.players)
+        entry = _entry(game, number)
+        suit: str | None = (entry.trump if entry else None) if wanted is KEEP else wanted
+        check_trump(rules, number, Suit.parse(suit))
+        if entry is not None and entry.bids == checked and entry.trump == suit:
+            return game  # already recorded: a repeated request changes nothing
+        write.change()
+        if entry is None:
+            entry = HandEntry(number=number)
+            game.hands.append(entry)
+        elif entry.bids is not None:
+            _correct(game, number, "bids", entry.bids, checked)
+            _correct(game, number, "trump", entry.trump, suit)
+        entry.bids, entry.trump = checked, suit
+    return game
+
+
+def record_tricks(game_id: str, number: int, tricks: object, version: object = None) -> Game:
+    """Record (or correct) a hand's tricks taken (R23); its bids must be recorded first (R25).
+
+    A request equal to what is stored succeeds without change (see :func:`record_bids`).
+    """
+    with writing(game_id, version) as write:
+        game = write.game
+        rules = rules_of(game)
+        _check_number(rules, number)
+        entry = _entry(game, number)
+        if entry is None or entry.bids is None:
+            raise OrderError(f"Record the bids of hand {number} before its tricks (R25).", "R25")
+        checked = _whole_numbers(check_tricks, rules, number, tricks, "tricks", game.players)
+        if entry.tricks == checked:
+            return game  # already recorded: a repeated request changes nothing
+        write.change()
+        if entry.tricks is not None:
+            _correct(game, number, "tricks", entry.tricks, checked)
+        entry.tricks = checked
+    return game
+
+
+def undo(game_id: str, number: int, version: object = None, whole_hand: bool = True) -> Game:
+    """Undo the latest hand that has entries: all of it, or only its latest step (tricks, else bids).
+
+    ``number`` must name that hand (R25), so a repeated undo cannot remove a second hand.
+    """
+    with writing(game_id, version) as write:
+        game = write.change()
+        latest = max((h for h in game.hands if h.bids is not None), key=lambda h: h.number, default=None)
+        if latest is None:
+            raise OrderError("Nothing has been recorded yet, so there is nothing to undo (R25).", "R25")
+        if number != latest.number:
+            raise OrderError(
+                f"Only the latest hand with entries, hand {latest.number}, can be undone; "
+                f"edit hand {number} instead (R25).",
+                "R25",
+            )
+        old = {"bids": latest.bids, "tricks": latest.tricks, "trump": latest.trump}
+        if latest.tricks is not None and not whole_hand:
+            latest.tricks = None
+            new: dict[str, Any] = {**old, "tricks": None}
+        else:
+            game.hands.remove(latest)
+            new = {"bids": None, "tricks": None, "trump": None}
+        db.session.add(Correction(game_id=game.id, hand=number, field="undo", old=old, new=new))
+    return game
+
+
