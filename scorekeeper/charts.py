@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from markupsafe import Markup, escape
 
 from .engine import Scorecard
+from .figures import minus
 
 WIDTH, HEIGHT = 340, 210  # about one CSS pixel per unit on a phone, so the labels stay legible
 LEFT, RIGHT, TOP, BOTTOM = 36, 10, 10, 22
@@ -61,7 +62,7 @@ def progression(names: Sequence[str], card: Scorecard) -> Markup:
     for v in range(int(low), int(high) + 1, step):
         cls = "axis zero" if v == 0 else "axis"
         parts.append(f'<line class="{cls}" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v)}" y2="{y(v)}"/>'
-                     f'<text class="tick" x="{LEFT - 4}" y="{y(v) + 3.5}" text-anchor="end">{v}</text>')
+                     f'<text class="tick" x="{LEFT - 4}" y="{y(v) + 3.5}" text-anchor="end">{minus(v)}</text>')
     every = max(1, math.ceil(count / 8))
     for i in range(0, count + 1, every):
         parts.append(f'<text class="tick" x="{x(i)}" y="{HEIGHT - 6}" text-anchor="middle">{i}</text>')

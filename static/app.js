@@ -16,7 +16,9 @@
   }
 
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
-  function signed(n) { return n > 0 ? "+" + n : n < 0 ? "\u2212" + (-n) : "0"; }
+  /* A score as read, with a true minus sign (scorekeeper/figures.py). */
+  function minus(n) { return n < 0 ? "\u2212" + (-n) : String(n); }
+  function signed(n) { return n > 0 ? "+" + n : minus(n); }
 
   /* A hand form: bids (auto-saved on the last tap) or tricks (the remainder fills the last row). */
   function handForm(form) {
@@ -33,9 +35,9 @@
       var sum = known.reduce(function (a, b) { return a + b; }, 0), left = rows.length - known.length;
       var text, ready, bad = false;
       if (step === "bids") {
-        var diff = sum - cards;
-        text = left ? "Bids " + sum + " so far \u2014 " + plural(left, "player") + " to go"
-          : "Bids " + sum + " / " + cards + " cards \u2014 " + (diff === 0 ? "even" : diff > 0 ? "overbid by " + diff : "underbid by " + (-diff));
+        var diff = sum - cards;  /* the cards dealt stay in sight: "9 bid for 13 cards" (screens.bids_status) */
+        text = sum + " bid for " + plural(cards, "card") + " \u2014 " + (left ? plural(left, "player") + " to go"
+          : diff === 0 ? "even" : diff > 0 ? "overbid by " + diff : "underbid by " + (-diff));
         ready = !left;
       } else {
         var rest = cards - sum;
@@ -49,7 +51,7 @@
           if (!pts) return;
           pts.textContent = c ? signed(+c.dataset.p) : "";
           pts.classList.toggle("neg", !!c && +c.dataset.p < 0);
-          after.textContent = c ? c.dataset.t : after.dataset.base;
+          after.textContent = c ? minus(+c.dataset.t) : after.dataset.base;
         });
       }
       var next = rows.filter(function (row) { return value(row) === null; })[0];
@@ -193,6 +195,18 @@
     });
   }
 
+  /* The system share sheet (Web Share API) where the browser has one. */
+  function shareButtons() {
+    if (!navigator.share) return;
+    all("[data-share]").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var url = document.getElementById(button.dataset.share).value;
+        navigator.share({ title: button.dataset.title, url: url }).catch(function () {});
+      });
+    });
+  }
+
   /* A double tap on any button that saves sends the form once (the server also stores once). */
   function sendOnce(form) {
     form.addEventListener("submit", function (event) {
@@ -208,6 +222,7 @@
     keepAwake();
     all("form[method=post]").forEach(sendOnce);
     copyButtons();
+    shareButtons();
     all("form.hand").forEach(handForm);
     all("form.setup").forEach(setupForm);
   }

@@ -21,6 +21,7 @@ from urllib.request import url2pathname
 from flask import current_app, render_template
 
 from .. import charts
+from ..figures import minus
 from ..engine import Rules, Scorecard, Suit
 
 STYLES = ("creative", "plain", "blank")
@@ -313,16 +314,7 @@ def printer() -> Printer:
     return found
 
 
-def points(value: int) -> str:
-    """A score as printed, with a true minus sign.
-
-    >>> points(41), points(-50)
-    ('41', '−50')
-    """
-    return str(value).replace("-", "\N{MINUS SIGN}")
-
-
 def render_pdf(sheet: Sheet) -> bytes:
     """The sheet as PDF: the print template (autoescaped: names print as text), then WeasyPrint."""
-    html = render_template("print/scorecard.html", sheet=sheet, points=points)
+    html = render_template("print/scorecard.html", sheet=sheet, points=minus)
     return printer().pdf(html, sheet.paper)

@@ -22,6 +22,7 @@ from ..charts import progression
 from ..engine import RulesError, draw_for_deal
 from ..errors import Conflict, Forbidden, NotFound, ServiceError
 from ..extensions import csrf, db
+from ..figures import minus, signed
 from ..games import Access
 from ..tokens import matches
 from ..web import COOKIE_AGE, COOKIE_PREFIX, POLICY, WATCH_PREFIX, cookie_token
@@ -67,17 +68,15 @@ def security_headers(response: Response) -> Response:
     return response
 
 
-@bp.app_template_filter("signed")
-def signed(value: int) -> str:
-    """Points with their sign, as players say them: ``+32``, ``−40``."""
-    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
+bp.add_app_template_filter(signed, "signed")
+bp.add_app_template_filter(minus, "minus")
 
 
 @bp.app_context_processor
 def helpers() -> dict[str, Any]:
     """Names the table templates use (also available to the virtual-mode templates)."""
     return {"trumps": screens.TRUMPS, "trump_label": screens.trump_label, "outcome_names": screens.OUTCOMES,
-            "bidding_order": screens.bidding_order, "ago": screens.ago, "max_name": games.MAX_NAME}
+            "bidding_order": screens.bidding_order, "bid_for": screens.bid_for, "ago": screens.ago, "max_name": games.MAX_NAME}
 
 
 # -- home and new game -------------------------------------------------------------------------

@@ -39,7 +39,7 @@ class Row:
 
     seat: int
     name: str
-    position: int  # 1-based place in the row order (bidding order for bids)
+    position: int  # 1-based place in the bidding order, the same on both steps
     value: Any
     total: int  # running total before this hand
     choices: list[Choice]
@@ -93,15 +93,23 @@ class HandPanel:
         return tricks_status(known, len(values), self.cards)
 
 
+def bid_for(total: int, cards: int) -> str:
+    """``9 bid for 13 cards``: the table's bids against the cards dealt (R28's left column)."""
+    return f"{total} bid for {cards} card{'s' if cards != 1 else ''}"
+
+
 def bids_status(known: Sequence[int], players: int, cards: int) -> str:
-    """``Bids 14 / 12 cards — overbid by 2`` (the left column of the creative card, R28)."""
+    """``9 bid for 13 cards — 1 player to go``, then ``14 bid for 12 cards — overbid by 2``.
+
+    The cards dealt stay in sight while the bids come in: the table speaks against them.
+    """
     total = sum(known)
     if len(known) < players:
         left = players - len(known)
-        return f"Bids {total} so far — {left} player{'s' if left > 1 else ''} to go"
+        return f"{bid_for(total, cards)} — {left} player{'s' if left > 1 else ''} to go"
     diff = total - cards
     tail = "even" if diff == 0 else f"overbid by {diff}" if diff > 0 else f"underbid by {-diff}"
-    return f"Bids {total} / {cards} cards — {tail}"
+    return f"{bid_for(total, cards)} — {tail}"
 
 
 def tricks_status(known: Sequence[int], players: int, cards: int) -> str:
@@ -143,9 +151,8 @@ def hand_panel(
         values = list(stored) if stored is not None else [None] * n
         trump = line.trump
     errors = errors or {}
-    seats = order if step == "bids" else list(range(n))  # tricks in seat order (issue text)
     rows = []
-    for position, seat in enumerate(seats, start=1):
+    for position, seat in enumerate(order, start=1):  # both steps in bidding order: one badge, one player
         if step == "bids":
             choices = [Choice(v) for v in range(rules.min_bid(), line.cards + 1)]
             bid = None

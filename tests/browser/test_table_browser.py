@@ -14,54 +14,9 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-PHONES = {"360": {"width": 360, "height": 740}, "pixel7": {"width": 412, "height": 915}}
+from .phone_kit import PHONES, Taps, no_sideways_scroll, phone, row_clear_of_the_dock, start_game
+
 pytestmark = pytest.mark.browser
-
-
-def phone(browser: Any, size: str, scheme: str = "light") -> Any:
-    context = browser.new_context(viewport=PHONES[size], device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  color_scheme=scheme)
-    context.set_default_timeout(10_000)
-    return context
-
-
-def no_sideways_scroll(page: Any, where: str) -> None:
-    width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-    assert width <= inner, f"{where}: the page scrolls sideways ({width} > {inner} px)"
-
-
-def row_clear_of_the_dock(page: Any, row: str) -> None:
-    """Wait (no sleep) until a row is wholly visible between the top bar and the docked buttons."""
-    page.wait_for_function(
-        """sel => { const r = document.querySelector(sel).getBoundingClientRect();
-                    const dock = document.querySelector('.dock').getBoundingClientRect();
-                    const bar = document.querySelector('.bar').getBoundingClientRect();
-                    return r.top >= bar.bottom - 1 && r.bottom <= dock.top + 1; }""",
-        arg=row, timeout=2000)
-
-
-class Taps:
-    """Taps on the screen, counted."""
-
-    def __init__(self, page: Any) -> None:
-        self.page, self.count = page, 0
-
-    def __call__(self, selector: str) -> None:
-        self.count += 1
-        self.page.locator(selector).tap()
-
-
-def start_game(page: Any, names: list[str], dealer: int) -> str:
-    """Type the names in one flow (Enter moves on), pick the dealer, start; returns the watch link."""
-    page.locator("#names-0").tap()
-    for i, name in enumerate(names):
-        page.keyboard.type(name)
-        page.keyboard.press("Enter")
-        expect(page.locator(f"#names-{i + 1}")).to_be_focused()
-    page.locator(f"label[for=deal-{dealer}]").tap()
-    page.locator("button.start").tap()
-    expect(page.locator(".created h1")).to_have_text("Game ready")
-    return page.locator(".share.watch input.copy").input_value()
 
 
 @pytest.mark.parametrize(("size", "scheme"), [("360", "light"), ("pixel7", "dark")])
@@ -95,7 +50,7 @@ def test_a_three_player_game_on_a_phone_with_a_watcher(browser: Any, server: str
     tap("label[for=bid1-5]")
     row_clear_of_the_dock(page, "#bid2")  # the next player's row comes into view by itself
     tap("label[for=bid2-3]")
-    expect(page.locator(".dock .status")).to_have_text("Bids 8 so far — 1 player to go")
+    expect(page.locator(".dock .status")).to_have_text("8 bid for 13 cards — 1 player to go")
     page.screenshot(path=shots / f"{size}-{scheme}-bids.png")
     tap("label[for=bid0-4]")  # the last bid saves the bids by itself
     expect(page.locator("form.hand.tricks")).to_be_visible()
@@ -123,7 +78,7 @@ def test_a_three_player_game_on_a_phone_with_a_watcher(browser: Any, server: str
     page.locator("button[type=submit].primary").tap()
     expect(page.locator(".hand-title h1")).to_contain_text("Hand 3")
     totals = page.locator(".sheet tfoot tr.total td")
-    expect(totals).to_have_text(["61", "11", "-8"])
+    expect(totals).to_have_text(["61", "11", "−8"])
     expect(page.locator(".sheet tfoot tr").nth(1).locator("td")).to_have_text(["0", "1", "1"])  # S
     expect(page.locator(".sheet tfoot tr").nth(2).locator("td")).to_have_text(["1", "1", "1"])  # O
     expect(page.locator(".sheet tfoot tr").nth(3).locator("td")).to_have_text(["1", "0", "0"])  # P
@@ -139,17 +94,17 @@ def test_a_three_player_game_on_a_phone_with_a_watcher(browser: Any, server: str
     watcher.on("pageerror", lambda e: problems.append(str(e)))
     watcher.goto(watch_url)
     expect(watcher.locator(".watch-now .state")).to_have_text("Bidding…")
-    expect(watcher.locator(".sheet tfoot tr.total td")).to_have_text(["61", "11", "-8"])
+    expect(watcher.locator(".sheet tfoot tr.total td")).to_have_text(["61", "11", "−8"])
     assert watcher.locator("form.hand").count() == 0
     no_sideways_scroll(watcher, "watch")
     page.locator("label[for=bid0-5]").tap()
     page.locator("label[for=bid0-5]").tap()  # tapping the chosen number again clears it
     expect(page.locator("#bid0-5")).not_to_be_checked()
-    expect(page.locator(".dock .status")).to_have_text("Bids 0 so far — 3 players to go")
+    expect(page.locator(".dock .status")).to_have_text("0 bid for 11 cards — 3 players to go")
     for selector in ("label[for=bid0-3]", "label[for=bid1-3]", "label[for=bid2-3]"):
         page.locator(selector).tap()
     expect(page.locator("form.hand.tricks")).to_be_visible()
-    expect(watcher.locator(".watch-now .state")).to_have_text("Playing · bids 9 / 11", timeout=2000)
+    expect(watcher.locator(".watch-now .state")).to_have_text("Playing · 9 bid for 11 cards", timeout=2000)
     watcher.screenshot(path=shots / f"{size}-{scheme}-watch.png", full_page=True)
 
     # Undo the latest entry, correct an earlier hand; both land in the corrections history.
@@ -164,7 +119,7 @@ def test_a_three_player_game_on_a_phone_with_a_watcher(browser: Any, server: str
     expect(page.locator(".note")).to_contain_text("Hand 1 corrected")
     page.locator(".history summary").tap()
     expect(page.locator(".changes")).to_contain_text("Ben 3 → 4")
-    expect(watcher.locator(".sheet tfoot tr.total td")).to_have_text(["61", "11", "-9"], timeout=2000)
+    expect(watcher.locator(".sheet tfoot tr.total td")).to_have_text(["61", "11", "−9"], timeout=2000)
     watcher_context.close()
     scorer.close()
     assert problems == []
@@ -185,7 +140,7 @@ def test_a_four_player_hand_takes_at_most_ten_taps(browser: Any, server: str) ->
     expect(page.locator("#tricks3-4")).to_be_checked()
     tap("button[type=submit].primary")
     expect(page.locator(".hand-title h1")).to_contain_text("Hand 2")
-    expect(page.locator(".sheet tfoot tr.total td")).to_have_text(["31", "40", "-20", "31"])
+    expect(page.locator(".sheet tfoot tr.total td")).to_have_text(["31", "40", "−20", "31"])
     print(f"\ntaps for a 4-player hand: {tap.count}")
     assert tap.count <= 10
     assert tap.count == 2 * 4
@@ -250,7 +205,7 @@ def test_without_javascript_set_up_and_a_hand_still_work(browser: Any, server: s
         page.locator(selector).click()
         tap.count += 1
     expect(page.locator(".hand-title h1")).to_contain_text("Hand 2")
-    expect(page.locator(".sheet tfoot tr.total td")).to_have_text(["41", "-50", "32"])  # Cy's 5 from the rest
+    expect(page.locator(".sheet tfoot tr.total td")).to_have_text(["41", "−50", "32"])  # Cy's 5 from the rest
     assert tap.count == 7  # 2n + 1 without JavaScript
 
     for selector in ("label[for=bid2-4]", "label[for=bid0-2]", "form.hand button.primary"):

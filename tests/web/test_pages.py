@@ -113,20 +113,21 @@ def test_the_worked_example_through_the_pages(app: Flask, client: FlaskClient) -
     page = text(client.get(f"/g/{game_id}"))
     # the creative card (R28): taken/bid marks with S circled / P boxed classes, bids/cards column
     assert '<span class="mk O" title="Overtricks: took more than bid">5/4</span><b class="tot">41</b>' in page
-    assert '<span class="mk S" title="Set: took fewer than bid">3/5</span><b class="tot neg">-50</b>' in page
+    assert '<span class="mk S" title="Set: took fewer than bid">3/5</span><b class="tot neg">−50</b>' in page
     assert '<span class="mk P"' in page and ">12/13<" in page and ">12/12<" in page
     assert re.search(r'<th scope="col" class="p lead">.*?Ann', page)  # the leader
     footer = page[page.index("<tfoot>"):]
     assert re.findall(r"<td>(\d+)</td>", footer) == ["0", "1", "1", "1", "1", "1", "1", "0", "0"]
 
 
-def test_bids_come_in_bidding_order_and_tricks_in_seat_order(client: FlaskClient, app: Flask) -> None:
+def test_bids_and_tricks_both_come_in_bidding_order(client: FlaskClient, app: Flask) -> None:
+    """One row order on both steps, the order the table speaks in (R13), so badge 1 is one player."""
     game_id = new_game(client, ["Ann", "Ben", "Cy", "Dee"], dealer="1")
     page = text(client.get(f"/g/{game_id}"))
     assert re.findall(r'class="name" id="bid\d-who">(\w+)<', page) == ["Cy", "Dee", "Ann", "Ben"]
     post_hand(client, game_id, 1, "bids", [3, 3, 3, 3], 1, trump="H")
     page = text(client.get(f"/g/{game_id}"))
-    assert re.findall(r'class="name" id="tricks\d-who">(\w+)<', page) == ["Ann", "Ben", "Cy", "Dee"]
+    assert re.findall(r'class="name" id="tricks\d-who">(\w+)<', page) == ["Cy", "Dee", "Ann", "Ben"]
     assert "Trump <b" in page and "♥" in page
     # live points come from the engine, per button: bid 3 took 5 → +32 (R19), took 2 → −30 (R20)
     assert 'id="tricks0-5" value="5" data-p="32" data-t="32"' in page

@@ -155,7 +155,7 @@ def test_htmx_polling_answers_204_until_the_version_changes(app: Flask, client: 
     assert fresh.status_code == 200 and "HX-Request" in fresh.headers["Vary"]
     body = text(fresh).strip()
     assert body.startswith('<div id="live"') and "<html" not in body
-    assert "Playing · bids 12 / 13" in body and "since=2" in body
+    assert "Playing · 12 bid for 13 cards" in body and "since=2" in body
 
 
 # -- names are text everywhere -------------------------------------------------------------------

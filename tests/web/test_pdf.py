@@ -24,6 +24,7 @@ from .export_kit import (
 )
 from scorekeeper import printing
 from scorekeeper.engine import Rules
+from scorekeeper.figures import minus
 
 HOSTILE = ['<img src="http://127.0.0.1:9/x">', "file:///etc/passwd", "Zoë & <b>Bo</b>"]
 
@@ -395,7 +396,7 @@ def test_the_print_template_marks_each_cell_by_its_outcome(games: Games) -> None
         game = db.session.get(Game, doc["id"])
         sheet = printing.build_sheet("creative", "a4", games.rules_of(game), 0, game.players,
                                      games.scorecard_of(game))
-        html = render_template("print/scorecard.html", sheet=sheet, points=printing.points)
+        html = render_template("print/scorecard.html", sheet=sheet, points=minus)
     assert [c.outcome for c in sheet.rows[0].cells] == ["O", "S", "O"]
     assert [c.outcome for c in sheet.rows[1].cells] == ["P", "O", "S"]
     assert html.count('class="mark out-S"') == 2 and html.count('class="mark out-P"') == 1

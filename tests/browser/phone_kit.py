@@ -1,0 +1,85 @@
+"""What the table-mode browser tests share: a phone, counted taps, and the checks every page passes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from .accessibility import assert_accessible
+
+PHONES = {"360": {"width": 360, "height": 740}, "pixel7": {"width": 412, "height": 915}}
+
+#: Everything a finger can tap; links inside a sentence are exempt (WCAG 2.5.8, "inline").
+TAPPABLE = "a[href], button, summary, select, label[for], input:not([type=hidden]):not([type=radio]):not([type=checkbox])"
+
+
+def phone(browser: Any, size: str, scheme: str = "light", **options: Any) -> Any:
+    """A phone-sized browser context (touch, 2× pixels) in the light or dark scheme."""
+    context = browser.new_context(viewport=PHONES[size], device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  color_scheme=scheme, **options)
+    context.set_default_timeout(10_000)
+    return context
+
+
+def no_sideways_scroll(page: Any, where: str) -> None:
+    width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width <= inner, f"{where}: the page scrolls sideways ({width} > {inner} px)"
+
+
+def small_targets(page: Any) -> list[str]:
+    """Visible tap targets under 44×44 CSS px (UX.md), named by their text."""
+    found: list[str] = page.evaluate(
+        """sel => [...document.querySelectorAll(sel)]
+            .filter(e => e.offsetParent !== null && !e.closest('[aria-hidden=true]')
+                         && !(e.tagName === 'A' && getComputedStyle(e).display === 'inline'))
+            .map(e => [e.textContent.trim().slice(0, 24) || e.getAttribute('aria-label') || e.tagName,
+                       e.getBoundingClientRect()])
+            .filter(([, r]) => r.width > 0 && (r.width < 43.5 || r.height < 43.5))
+            .map(([t, r]) => `${t}: ${Math.round(r.width)}×${Math.round(r.height)}`)""",
+        TAPPABLE,
+    )
+    return found
+
+
+def page_checks(page: Any, where: str) -> None:
+    """Every page: no sideways scroll, every tap target at least 44×44 px, axe-core clean."""
+    page.wait_for_load_state("load")
+    no_sideways_scroll(page, where)
+    small = small_targets(page)
+    assert not small, f"{where}: tap targets under 44×44 px: {small}"
+    assert_accessible(page, where)
+
+
+def row_clear_of_the_dock(page: Any, row: str) -> None:
+    """Wait (no sleep) until a row is wholly visible between the top bar and the docked buttons."""
+    page.wait_for_function(
+        """sel => { const r = document.querySelector(sel).getBoundingClientRect();
+                    const dock = document.querySelector('.dock').getBoundingClientRect();
+                    const bar = document.querySelector('.bar').getBoundingClientRect();
+                    return r.top >= bar.bottom - 1 && r.bottom <= dock.top + 1; }""",
+        arg=row, timeout=2000)
+
+
+class Taps:
+    """Taps on the screen, counted."""
+
+    def __init__(self, page: Any) -> None:
+        self.page, self.count = page, 0
+
+    def __call__(self, selector: str) -> None:
+        self.count += 1
+        self.page.locator(selector).tap()
+
+
+def start_game(page: Any, names: list[str], dealer: int) -> str:
+    """Type the names in one flow (Enter moves on), pick the dealer, start; returns the watch link."""
+    page.locator("#names-0").tap()
+    for i, name in enumerate(names):
+        page.keyboard.type(name)
+        page.keyboard.press("Enter")
+        expect(page.locator(f"#names-{i + 1}")).to_be_focused()
+    page.locator(f"label[for=deal-{dealer}]").tap()
+    page.locator("button.start").tap()
+    expect(page.locator(".created h1")).to_have_text("Game ready")
+    return page.locator(".share.watch input.copy").input_value()

@@ -1,0 +1,209 @@
+"""The scorer's screens after a review at a real table: one row order, honest steps, one minus
+sign, what the trump was, standings during the game, two scorers, sharing, starting again, and
+axe-core clean on every table-mode page in light and dark mode (360 px, real Chromium)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+import requests
+from playwright.sync_api import expect
+
+from .phone_kit import Taps, page_checks, phone
+
+pytestmark = pytest.mark.browser
+
+
+def api_game(server: str, players: list[str], first_dealer: int = 0,
+             hands: list[tuple[list[int], list[int] | None]] = ()) -> dict[str, Any]:
+    """A game made through the JSON API, with ``hands`` (bids, tricks or None) recorded in order."""
+    made = requests.post(server + "/api/games", json={"players": players, "first_dealer": first_dealer},
+                         timeout=10).json()
+    auth = {"Authorization": f"Bearer {made['scorer_token']}"}
+    for number, (bids, tricks) in enumerate(hands, start=1):
+        requests.put(f"{server}/api/games/{made['id']}/hands/{number}/bids", json={"bids": bids},
+                     headers=auth, timeout=10).raise_for_status()
+        if tricks is not None:
+            requests.put(f"{server}/api/games/{made['id']}/hands/{number}/tricks", json={"tricks": tricks},
+                         headers=auth, timeout=10).raise_for_status()
+    return made
+
+
+def finished_game(server: str) -> dict[str, Any]:
+    """A whole three-player game, Ann winning, with negative totals along the way."""
+    schedule = requests.post(server + "/api/games", json={"players": ["A", "B", "C"]}, timeout=10).json()["schedule"]
+    return api_game(server, ["Ann", "Ben", "Cy"], 0,
+                    [([1, 1, 1], [cards - 1, 1, 0] if cards > 1 else [1, 0, 0]) for cards in schedule])
+
+
+def names_in(page: Any, step: str) -> list[tuple[str, str]]:
+    """(badge, name) of each row of the hand form, top to bottom."""
+    rows = page.locator(f"form.hand.{step} .prow .who")
+    return [(row.locator(".pos").inner_text(), row.locator(".name").inner_text()) for row in rows.all()]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_table_page_passes_axe_core_fits_360_px_and_has_44_px_targets(browser: Any, server: str,
+                                                                          scheme: str) -> None:
+    fresh = api_game(server, ["Ann", "Ben", "Cy", "Dee"])
+    playing = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0,
+                       [([3, 4, 2, 3], [4, 4, 1, 4]), ([2, 2, 2, 2], [0, 5, 3, 4]), ([1, 1, 1, 1], None)])
+    finished = finished_game(server)
+    scorer = phone(browser, "360", scheme)
+    page = scorer.new_page()
+    page.goto(server + "/")
+    page_checks(page, "home, no games")
+    page.goto(server + "/new")
+    page_checks(page, "new game")
+    page.goto(fresh["scorer_url"])
+    expect(page.locator("form.hand.bids")).to_be_visible()
+    page_checks(page, "bids of hand 1")
+    page.goto(f"{server}/g/{fresh['id']}/share?new=1")
+    page_checks(page, "share page, new game")
+    page.goto(playing["scorer_url"])
+    expect(page.locator("form.hand.tricks")).to_be_visible()
+    page_checks(page, "tricks of hand 3")
+    page.goto(f"{server}/g/{playing['id']}/hands/2")
+    page_checks(page, "correcting hand 2")
+    page.goto(f"{server}/g/{playing['id']}/share")
+    page_checks(page, "share page")
+    page.goto(finished["scorer_url"])
+    expect(page.locator(".final")).to_be_visible()
+    page_checks(page, "game over")
+    page.goto(server + "/")
+    expect(page.locator(".games li")).to_have_count(3)
+    page_checks(page, "home with games")
+    page.goto(server + "/g/nosuchgame")
+    page_checks(page, "not found")
+    scorer.close()
+
+    watcher = phone(browser, "360", scheme)
+    page = watcher.new_page()
+    page.goto(playing["watch_url"])
+    expect(page.locator(".watch-now")).to_be_visible()
+    page_checks(page, "watch page")
+    page.goto(f"{server}/g/{playing['id']}/share")
+    page_checks(page, "watcher's share page")
+    page.goto(finished["watch_url"])
+    expect(page.locator(".final")).to_be_visible()
+    page_checks(page, "watching a finished game")
+    watcher.close()
+
+
+def test_bids_and_tricks_list_the_players_in_bidding_order_with_one_badge(browser: Any, server: str) -> None:
+    made = api_game(server, ["Ann", "Ben", "Cy", "Dee"], first_dealer=1)  # Ben deals: Cy bids first
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(made["scorer_url"])
+    order = [("1", "Cy"), ("2", "Dee"), ("3", "Ann"), ("4", "Ben")]
+    assert names_in(page, "bids") == order
+    tap = Taps(page)
+    for seat, bid in ((2, 3), (3, 4), (0, 2)):
+        tap(f"label[for=bid{seat}-{bid}]")
+    # the cards dealt stay in sight while the bids come in
+    expect(page.locator(".dock .status")).to_have_text("9 bid for 13 cards — 1 player to go")
+    tap("label[for=bid1-3]")
+    expect(page.locator("form.hand.tricks")).to_be_visible()
+    assert names_in(page, "tricks") == order  # the same badge is the same player on both steps
+    expect(page.locator(".hand-meta").nth(1)).to_contain_text("12 bid for 13 cards")
+    expect(page.locator(".steps [aria-current=step]")).to_have_text("2Tricks")
+    for seat, taken in ((2, 4), (3, 4), (0, 1)):
+        tap(f"label[for=tricks{seat}-{taken}]")
+    tap("button[type=submit].primary")
+    expect(page.locator(".hand-title h1")).to_contain_text("Hand 2")
+    assert tap.count == 8  # 2n for four players (UX.md)
+
+    # The step done is a working link back to it; the step to come is not a link at all.
+    assert page.locator(".steps li.later a").count() == 0
+    for seat, bid in ((3, 1), (0, 1), (1, 1), (2, 1)):
+        page.locator(f"label[for=bid{seat}-{bid}]").tap()
+    expect(page.locator("form.hand.tricks")).to_be_visible()
+    page.locator(".steps li.done a").tap()
+    expect(page.locator("#bids-form")).to_be_visible()
+    expect(page.locator("#bid0-1")).to_be_checked()
+    context.close()
+
+
+def test_one_typographic_minus_on_every_screen_and_in_the_pdf(browser: Any, server: str) -> None:
+    # Hand 1: Ben bid 5 took 3 (−50); hand 2 started, so the hand screen shows totals before it.
+    made = api_game(server, ["Ann", "Ben", "Cy"], 0, [([4, 5, 3], [5, 3, 5]), ([2, 6, 4], None)])
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(made["scorer_url"])
+    expect(page.locator("form.hand.tricks")).to_be_visible()
+    expect(page.locator("#tricks1 .after")).to_have_text("−50")
+    page.locator("label[for=tricks1-2]").tap()  # bid 6, took 2: −60, total −110
+    expect(page.locator("#tricks1 .pts")).to_have_text("−60")
+    expect(page.locator("#tricks1 .after")).to_have_text("−110")
+    for where in ("main", ".sheet"):
+        shown = page.locator(where).first.inner_text()
+        assert "−50" in shown and not re.search(r"(?<![\w/])-\d", shown), where
+    pdf = requests.get(f"{server}/api/games/{made['id']}/scorecard.pdf?style=creative&chart=1",
+                       headers={"Authorization": f"Bearer {made['watch_token']}"}, timeout=60)
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    printed = " ".join(p.extract_text() for p in PdfReader(BytesIO(pdf.content)).pages)
+    assert "−50" in printed and not re.search(r"(?<![\w/])-\d", printed)
+    context.close()
+
+
+def test_the_header_keeps_every_name_whole_and_the_legend_explains_every_mark(browser: Any, server: str) -> None:
+    names = ["Annabelle", "Bartholomew", "Cyrillus", "Dorothea", "Evangeline"]
+    made = api_game(server, names, 0, [([1, 1, 1, 1, 1], [2, 2, 2, 2, 2])])
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(made["scorer_url"])
+    header = page.locator(".bar .players")
+    expect(header).to_have_text(" · ".join(names))
+    assert page.evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight + 1",
+                         header.element_handle())
+    legend = page.locator(".legend")
+    expect(legend).to_contain_text("corner: dealt that hand")
+    expect(legend).to_contain_text("★ leading")
+    expect(legend).to_contain_text("D deals now")
+    context.close()
+
+
+def test_the_home_page_keeps_its_buttons_out_of_sentences(browser: Any, server: str) -> None:
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(server + "/")
+    assert page.locator("p a.button, p button").count() == 0
+    virtual = page.get_by_role("link", name="Play a virtual game")
+    box, start = virtual.bounding_box(), page.get_by_role("link", name="Start a new game").bounding_box()
+    assert box["width"] == start["width"] and box["y"] > start["y"] + start["height"]
+    context.close()
+
+
+def test_the_share_page_puts_the_watch_link_first_and_the_scorer_link_behind_a_step(browser: Any,
+                                                                                    server: str) -> None:
+    made = api_game(server, ["Ann", "Ben", "Cy"])
+    context = phone(browser, "360")
+    shared: list[Any] = []
+    page = context.new_page()
+    # Headless Chromium has no share sheet: give the page one that records what it was asked to share.
+    page.expose_function("recordShare", lambda data: shared.append(data))
+    page.add_init_script("navigator.share = data => window.recordShare(data).then(() => { window.__shared = true; });")
+    page.goto(f"{made['scorer_url']}?w={made['watch_token']}")  # a scorer link carries the watch token
+    page.goto(f"{server}/g/{made['id']}/share")
+    expect(page.locator("h1")).to_have_text("Let the table watch")
+    watch_qr, scorer_qr = page.locator(".share.watch svg.qr"), page.locator(".share.scorer svg.qr")
+    box = watch_qr.bounding_box()
+    assert box["y"] + box["height"] <= 740, "the watch QR code is above the fold at 360 × 740"
+    assert box["width"] >= 280
+    expect(scorer_qr).to_be_hidden()  # write access takes a deliberate step
+    summary = page.locator(".share.scorer summary")
+    expect(summary).to_contain_text("Give a second phone write access")
+    summary.tap()
+    expect(scorer_qr).to_be_visible()
+    expect(page.locator(".share.scorer .warn")).to_contain_text("change the scores")
+    assert scorer_qr.bounding_box()["width"] < box["width"]
+    page.get_by_role("button", name="Share the watch link…").tap()
+    expect(page.locator("#watch-url")).to_have_value(made["watch_url"])
+    page.wait_for_function("() => window.__shared === true")
+    assert [d["url"] for d in shared] == [made["watch_url"]]
+    context.close()
