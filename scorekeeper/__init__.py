@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .config import instance_path, load_config
 
@@ -19,18 +20,36 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                 template_folder="../templates", static_folder="../static")
     load_config(app, config)
     app.json.sort_keys = False  # type: ignore[attr-defined]  # documents read in API.md's order
+    register_serving(app)
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)
     return app
 
 
+def register_serving(app: Flask) -> None:
+    """Behind ``PROXIES`` reverse proxies, believe their forwarded address, scheme and host.
+
+    Then ``request.remote_addr`` is the client (rate limits), ``request.is_secure`` says HTTPS
+    (Secure cookies, HSTS), and links use the public host (checked against ``TRUSTED_HOSTS``).
+    """
+    from .web import SecureWhenHttps, security_headers
+
+    if hops := app.config["PROXIES"]:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops,  # type: ignore[method-assign]
+                                x_prefix=hops)
+    app.session_interface = SecureWhenHttps()
+    app.after_request(security_headers)
+
+
 def register_extensions(app: Flask) -> None:
     from .extensions import csrf, db, migrate, setup_database
+    from .limits import limiter
 
     db.init_app(app)
     migrate.init_app(app, db, directory=app.config["MIGRATIONS_DIR"], render_as_batch=True)
     csrf.init_app(app)
+    limiter.init_app(app)
     setup_database(app)
 
 

@@ -1,4 +1,4 @@
-"""Settings from the environment (API.md): database URL, secret key, seeding for tests."""
+"""Settings from the environment (API.md; README, "Configuration" and "Running it on the internet")."""
 
 from __future__ import annotations
 
@@ -55,6 +55,28 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
+def hosts(text: str | None) -> list[str] | None:
+    """``SCOREKEEPER_TRUSTED_HOSTS``: comma-separated host names (``None``: any host is answered).
+
+    >>> hosts("bluke.example, .bluke.example"), hosts(""), hosts(None)
+    (['bluke.example', '.bluke.example'], None, None)
+    """
+    names = [name.strip() for name in (text or "").split(",") if name.strip()]
+    return names or None
+
+
+def proxies(text: str | None) -> int:
+    """``SCOREKEEPER_PROXIES``: how many reverse proxies stand in front of the app (0 to 5).
+
+    Their ``X-Forwarded-For``/``-Proto``/``-Host`` headers are believed only from that many hops,
+    so a client cannot claim another address (rate limits) or HTTPS (Secure cookies) by itself.
+    """
+    value = (text or "0").strip()
+    if not (value.isascii() and value.isdigit() and int(value) <= 5):
+        raise ValueError(f"SCOREKEEPER_PROXIES must be a number of proxies from 0 to 5, not {value!r}.")
+    return int(value)
+
+
 def load_config(app: Flask, overrides: Mapping[str, Any] | None) -> None:
     """Fill ``app.config`` from defaults, the environment, then ``overrides``."""
     instance = Path(app.instance_path)
@@ -71,6 +93,17 @@ def load_config(app: Flask, overrides: Mapping[str, Any] | None) -> None:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        TRUSTED_HOSTS=hosts(os.environ.get("SCOREKEEPER_TRUSTED_HOSTS")),
+        PROXIES=proxies(os.environ.get("SCOREKEEPER_PROXIES")),
+        # Rate limits per client address (limits.py); counted in Redis when several processes serve.
+        RATELIMIT_ENABLED=True,
+        RATELIMIT_STORAGE_URI=os.environ.get("SCOREKEEPER_RATELIMIT_STORAGE_URL") or "memory://",
+        RATELIMIT_STRATEGY="moving-window",
+        RATELIMIT_KEY_PREFIX="scorekeeper",
+        RATELIMIT_SWALLOW_ERRORS=True,  # an unreachable Redis lets requests through, never fails them
+        RATELIMIT_CREATE=os.environ.get("SCOREKEEPER_RATELIMIT_CREATE") or "10 per minute; 200 per hour",
+        RATELIMIT_IMPORT=os.environ.get("SCOREKEEPER_RATELIMIT_IMPORT") or "10 per minute; 100 per hour",
+        RATELIMIT_RENDER=os.environ.get("SCOREKEEPER_RATELIMIT_RENDER") or "10 per minute; 120 per hour",
     )
     if "DATABASE_URL" in overrides:
         overrides["SQLALCHEMY_DATABASE_URI"] = overrides.pop("DATABASE_URL")

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, jsonify, make_response, render_template, request
+from flask import Flask, Response, jsonify, make_response, render_template, request
+from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 
 from .engine import RulesError
 
 NO_GAME = "No game with that link: check the address, or ask the scorer for a new link."
+UNKNOWN_HOST = "This server does not answer for that host name; nothing was saved."
+#: What a client was doing too often (limits.py), by the limit's scope; ``{seconds}`` to wait.
+TOO_OFTEN = {
+    "create": "Too many new games from your address in a short time. Try again in {seconds} s; nothing was saved.",
+    "import": "Too many imports from your address in a short time. Try again in {seconds} s; nothing was saved.",
+    "render": "Too many printouts from your address in a short time. Try again in {seconds} s.",
+}
+TOO_OFTEN_OTHER = "Too many requests from your address in a short time. Try again in {seconds} s."
+
 
 class ServiceError(Exception):
     """A refused request that is not a broken game rule; carries the API error code."""
@@ -46,7 +56,7 @@ class Conflict(ServiceError):
 
 
 CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 405: "bad_request",
-         409: "conflict", 413: "bad_request", 415: "bad_request", 422: "rule_violation"}
+         409: "conflict", 413: "too_large", 415: "bad_request", 422: "rule_violation", 429: "rate_limited"}
 
 
 def error_body(status: int, message: str, rule: str | None = None, code: str | None = None) -> dict[str, Any]:
@@ -79,6 +89,23 @@ def register(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> Any:
         return _answer(400, "This form was out of date. Please try again: nothing was saved.")
+
+    @app.errorhandler(RateLimitExceeded)
+    def rate_limited(error: RateLimitExceeded) -> Any:
+        from .limits import retry_after
+
+        seconds = retry_after()
+        message = TOO_OFTEN.get(str(error.limit.scope), TOO_OFTEN_OTHER).format(seconds=seconds)
+        answer = make_response(_answer(429, message))
+        answer.headers["Retry-After"] = str(seconds)
+        return answer
+
+    @app.errorhandler(SecurityError)
+    def untrusted_host(error: SecurityError) -> Any:
+        """An untrusted ``Host`` (``SCOREKEEPER_TRUSTED_HOSTS``): answered without building any link."""
+        if wants_json():
+            return jsonify(error_body(400, UNKNOWN_HOST)), 400
+        return Response(UNKNOWN_HOST + "\n", 400, mimetype="text/plain")
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from flask import Flask
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
-from sqlalchemy import MetaData, event
+from sqlalchemy import MetaData, event, make_url
 from sqlalchemy.orm import DeclarativeBase
 
 NAMING = {
@@ -32,6 +33,19 @@ csrf = CSRFProtect()
 WRITE = {"scorekeeper_write": True}
 
 
+def create_private(path: str | None) -> None:
+    """Create a new SQLite file readable by its owner only (0600): it holds the hidden hands.
+
+    SQLite gives the ``-wal`` and ``-shm`` files the database file's permissions.
+    """
+    if not path or path == ":memory:" or path.startswith("file:") or os.path.exists(path):
+        return
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass  # another process created it at the same moment
+
+
 def setup_database(app: Flask) -> None:
     """On SQLite: WAL, a 5 s busy timeout, foreign keys, and ``BEGIN IMMEDIATE`` for writes.
 
@@ -41,6 +55,7 @@ def setup_database(app: Flask) -> None:
     """
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         return
+    create_private(make_url(app.config["SQLALCHEMY_DATABASE_URI"]).database)
     with app.app_context():
         engine = db.engine
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Flask, Response, current_app, request
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from .errors import BadRequest
 from .games import Access, check_seed, open_game
@@ -15,6 +17,10 @@ WATCH_PREFIX = "skw_"  # the scorer's copy of the watch token, path /g/<id>/, to
 COOKIE_AGE = 60 * 60 * 24 * 180
 POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
           "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+#: A PDF shown inline: a browser's PDF viewer is a plugin that ``object-src 'none'`` would block.
+PDF_POLICY = "default-src 'self'; frame-ancestors 'none'"
+#: Tells browsers to come back over HTTPS only (sent on answers over HTTPS, RFC 6797).
+HSTS = "max-age=31536000"
 
 
 def cookie_token(game_id: str) -> str | None:
@@ -34,6 +40,32 @@ def no_store(response: Response) -> Response:
     return response
 
 
+def security_headers(response: Response) -> Response:
+    """Every answer (page, JSON, PDF, export, static file, error) gets the same protections.
+
+    No page can be framed and no inline script or style runs (names are text, the CSP is the
+    second lock); no token leaves in a ``Referer``; nothing is sniffed into another type; over
+    HTTPS the browser is told to stay on HTTPS. A view may set its own values first.
+    """
+    headers = response.headers
+    pdf = response.mimetype == "application/pdf"
+    headers.setdefault("Content-Security-Policy", PDF_POLICY if pdf else POLICY)
+    headers.setdefault("X-Frame-Options", "DENY")
+    headers.setdefault("Referrer-Policy", "no-referrer")
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    if request.is_secure:
+        headers.setdefault("Strict-Transport-Security", HSTS)
+    return response
+
+
+class SecureWhenHttps(SecureCookieSessionInterface):
+    """The session cookie (it carries the CSRF token) is ``Secure`` whenever the page came over HTTPS,
+    as the game cookies are; ``SESSION_COOKIE_SECURE`` makes it ``Secure`` always."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+
 def bearer() -> str | None:
     """The token of ``Authorization: Bearer <token>``."""
     header = request.headers.get("Authorization", "")
@@ -47,6 +79,11 @@ def body(required: bool = True) -> dict[str, Any]:
     A ``seed`` is refused here unless the app allows seeding (API.md, "Running and configuration").
     """
     raw = request.get_data(cache=True)  # a body over MAX_CONTENT_LENGTH is a 413 here
+    limit = request.max_content_length
+    if request.content_length is None and limit is not None and len(raw) >= limit:
+        # A chunked body has no length to check first; Werkzeug stops reading at the limit, and
+        # what was read would only look like broken JSON (400). Too long is 413.
+        raise RequestEntityTooLarge()
     if not raw.strip():
         if not required:
             return {}

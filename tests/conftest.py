@@ -28,8 +28,9 @@ def database_url(backend: str, tmp_path: Path) -> str:
 
 
 def make_app(url: str, **config: Any) -> Flask:
+    """A test app on a fresh schema; rate limits are off unless a test turns them on (test_limits.py)."""
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test-secret",
-                      "ALLOW_SEED": True, **config})
+                      "ALLOW_SEED": True, "RATELIMIT_ENABLED": False, **config})
     with app.app_context():
         db.drop_all()
         db.create_all()

@@ -14,11 +14,12 @@ import io
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from .. import games
-from ..engine import HandRecord, Rules, RulesError, Suit, build_scorecard, check_records
+from ..engine import (HandRecord, Rules, RulesError, Suit, build_scorecard, check_bids, check_records,
+                      check_trump, check_tricks)
 from ..engine.errors import OrderError, ScheduleError
 from ..models import Game, utcnow
 from ..errors import BadRequest
@@ -100,15 +101,27 @@ def _get(data: Mapping[str, Any], key: str, kinds: tuple[type, ...], where: str,
     return value
 
 
+#: Dates a game can have been played on: this app did not exist before, and no game is in the future
+#: (a day's grace for a wrong clock).
+EARLIEST = datetime(2000, 1, 1)
+
+
 def _time(text: str | None, where: str) -> datetime | None:
+    """An ISO 8601 moment as naive UTC (as stored); out of range (year 1, year 9999) is a 400, not a crash."""
     if text is None:
         return None
+    example = "such as 2025-11-29T18:45:00Z"
     try:
         moment = datetime.fromisoformat(text)
+        moment = moment.astimezone(timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment
     except ValueError:
-        raise BadRequest(f"The file's '{where}' {shown(text)} is not a date and time such as "
-                         "2025-11-29T18:45:00Z.") from None
-    return moment.astimezone(timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment
+        raise BadRequest(f"The file's '{where}' {shown(text)} is not a date and time {example}.") from None
+    except OverflowError:  # 0001-01-01T00:00:00+01:00 is before the first moment Python knows
+        moment = datetime.min
+    if not EARLIEST <= moment <= utcnow() + timedelta(days=1):
+        raise BadRequest(f"The file's '{where}' {shown(text)} is not a time a game was played: it should be "
+                         f"between 2000 and now, {example}.")
+    return moment
 
 
 def read_header(data: object) -> Mapping[str, Any]:
@@ -171,9 +184,22 @@ def _numbers(hand: Mapping[str, Any], key: str, where: str) -> tuple[Any, ...] |
     return tuple(value) if value is not None else None
 
 
-def read_corrections(data: Mapping[str, Any], hands: int) -> list[dict[str, Any]]:
-    """The game's history of corrections, kept as it was (it never changes a score)."""
+#: At most this many corrections in one file: a real game has a few dozen; more is not a game's
+#: history but a way to make every later page of it slow.
+MAX_CORRECTIONS = 500
+UNDONE = {"bids": None, "tricks": None, "trump": None}
+
+
+def read_corrections(data: Mapping[str, Any], rules: Rules, names: Sequence[str]) -> list[dict[str, Any]]:
+    """The game's history of corrections, each checked as the app checks a real one (README, "Export format").
+
+    A correction of bids or tricks holds two lists the engine accepts for that hand (R22, R23); one
+    of trump two suits the hand can have (R12); an undo the hand's entries before and after
+    (R25). Old and new differ. Nothing else is kept, so the history shows the same on every page.
+    """
     items = _get(data, "corrections", (list,), "", "a list of corrections", required=False) or []
+    if len(items) > MAX_CORRECTIONS:
+        raise BadRequest(f"The file has {len(items)} corrections; a game keeps at most {MAX_CORRECTIONS}.")
     corrections = []
     for index, item in enumerate(items):
         where = f"corrections[{index}]."
@@ -182,15 +208,60 @@ def read_corrections(data: Mapping[str, Any], hands: int) -> list[dict[str, Any]
         kind = _get(item, "field", (str,), where, "one of " + ", ".join(CORRECTION_FIELDS))
         if kind not in CORRECTION_FIELDS:
             raise BadRequest(f"The file's '{where}field' should be one of {', '.join(CORRECTION_FIELDS)}, not {shown(kind)}.")
-        hand = _get(item, "hand", (int,), where, f"a hand number from 1 to {hands}")
-        if not 1 <= hand <= hands:
-            raise BadRequest(f"The file's '{where}hand' should be a hand number from 1 to {hands}, not {hand}.")
-        corrections.append({
-            "at": _time(_get(item, "at", (str,), where, "a date and time"), where + "at"),
-            "hand": hand,
-            "field": kind, "old": item.get("old"), "new": item.get("new"),
-        })
+        hand = _get(item, "hand", (int,), where, f"a hand number from 1 to {rules.hand_count}")
+        if not 1 <= hand <= rules.hand_count:
+            raise BadRequest(f"The file's '{where}hand' should be a hand number from 1 to {rules.hand_count}, not {hand}.")
+        old, new = item.get("old"), item.get("new")
+        try:
+            _check_change(rules, hand, kind, old, new, names)
+        except RulesError as error:
+            raise type(error)(f"The file's corrections[{index}] ({kind}, hand {hand}) is not a change the app "
+                              f"could have made: {error} {DAMAGED}", error.rule) from None
+        at = _time(_get(item, "at", (str,), where, "a date and time"), where + "at")
+        corrections.append({"at": at, "hand": hand, "field": kind, "old": old, "new": new})
     return corrections
+
+
+def _check_change(rules: Rules, hand: int, kind: str, old: object, new: object, names: Sequence[str]) -> None:
+    """One correction as the app records them (``table/service.py``); raises a RulesError otherwise."""
+    if kind == "undo":
+        entries = _entries(rules, hand, old, names)
+        allowed = [UNDONE] + ([{**entries, "tricks": None}] if entries["tricks"] is not None else [])
+        if not any(_same(new, after) for after in allowed):
+            raise OrderError(f"an undo leaves the hand empty or without its tricks, not {shown(new)} (R25).", "R25")
+        return
+    if _same(old, new):
+        raise OrderError(f"its old and new {kind} are the same, {shown(new)} (R25).", "R25")
+    for value in (old, new):
+        if kind == "trump":
+            check_trump(rules, hand, _suit(value))
+        else:
+            _seat_list(rules, hand, kind, value, names)
+
+
+def _suit(value: object) -> Suit | None:
+    if value is not None and value not in ("S", "H", "D", "C"):
+        raise RulesError(f"a trump is S, H, D, C or null, not {shown(value)} (R12).", "R12")
+    return Suit.parse(value) if isinstance(value, str) else None
+
+
+def _seat_list(rules: Rules, hand: int, kind: str, value: object, names: Sequence[str]) -> None:
+    """Bids or tricks for every seat, as the engine accepts them (R22, R23)."""
+    if not isinstance(value, list):
+        raise RulesError(f"{kind} are a list with one number per player, not {shown(value)} "
+                         f"({'R22' if kind == 'bids' else 'R23'}).", "R22" if kind == "bids" else "R23")
+    (check_bids if kind == "bids" else check_tricks)(rules, hand, value, names)
+
+
+def _entries(rules: Rules, hand: int, value: object, names: Sequence[str]) -> dict[str, Any]:
+    """A hand's entries ``{"bids", "tricks", "trump"}`` as an undo records them: bids, maybe tricks."""
+    if not isinstance(value, Mapping) or set(value) != set(UNDONE):
+        raise OrderError(f"an undo keeps the hand's bids, tricks and trump, not {shown(value)} (R25).", "R25")
+    _seat_list(rules, hand, "bids", value["bids"], names)
+    if value["tricks"] is not None:
+        _seat_list(rules, hand, "tricks", value["tricks"], names)
+    check_trump(rules, hand, _suit(value["trump"]))
+    return dict(value)
 
 
 def read_export(data: object) -> Imported:
@@ -204,7 +275,7 @@ def read_export(data: object) -> Imported:
     imported = Imported(
         players=names, variant=variant, options=options, first_dealer=first_dealer, records=read_hands(data),
         created_at=_time(_get(data, "created_at", (str,), "", "a date and time", required=False), "created_at"),
-        corrections=read_corrections(data, rules.hand_count),
+        corrections=read_corrections(data, rules, names),
     )
     check_figures(rules, imported, data)
     return imported

@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response
 
-from .. import exchange
+from .. import exchange, limits
 from ..extensions import csrf
 from ..table.api import created
 from ..web import body, reader
@@ -45,6 +45,7 @@ def export_csv(game_id: str) -> Response:
 
 
 @bp.post("/api/games/import")
+@limits.importing
 def import_game() -> Any:
     """An ``export.json`` in, a new game out (new tokens, 201 as ``POST /api/games``), same scores."""
     return created(*exchange.import_game(body()))

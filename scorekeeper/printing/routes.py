@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from flask import Blueprint, Response, request
 from werkzeug.datastructures import MultiDict
 
-from .. import games
+from .. import games, limits
 from ..engine import Rules, build_scorecard, check_records
 from ..errors import BadRequest
 from ..web import reader
@@ -48,6 +48,7 @@ def pdf_response(pdf: bytes, filename: str) -> Response:
 
 
 @bp.get("/api/games/<game_id>/scorecard.pdf")
+@limits.rendering
 def scorecard_pdf(game_id: str) -> Response:
     """``?style=creative|plain|blank&paper=a4|letter&chart=1``: the game's scorecard to print."""
     game = reader(game_id).game
@@ -93,6 +94,7 @@ def blank_table(args: MultiDict[str, str]) -> tuple[Rules, list[str], int]:
 
 
 @bp.get("/scorecards/blank.pdf")
+@limits.rendering
 def blank_pdf() -> Response:
     """A sheet for a game kept on paper, no stored game or token needed: names, cards and dealers.
 

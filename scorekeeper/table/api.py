@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request, url_for
 
-from .. import games
+from .. import games, limits
 from ..errors import BadRequest, Forbidden
 from ..extensions import csrf
 from ..games import Access
@@ -54,6 +54,7 @@ def hand_number(raw: str) -> int:
 
 
 @bp.post("/games")
+@limits.creating
 def create_game() -> Any:
     data = body()
     game, scorer, watch = games.create_game(

@@ -17,7 +17,7 @@ from typing import Any
 from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import games
+from .. import games, limits
 from ..charts import progression
 from ..engine import RulesError, draw_for_deal
 from ..errors import Conflict, Forbidden, NotFound, ServiceError
@@ -25,7 +25,7 @@ from ..extensions import csrf, db
 from ..figures import minus, signed
 from ..games import Access
 from ..tokens import matches
-from ..web import COOKIE_AGE, COOKIE_PREFIX, POLICY, WATCH_PREFIX, cookie_token
+from ..web import COOKIE_AGE, COOKIE_PREFIX, WATCH_PREFIX, cookie_token
 from . import screens, service
 from .forms import OUT_OF_DATE, BidsBase, ForgetForm, HandForm, NewGameForm, UndoForm, bids_form, tricks_form
 
@@ -59,11 +59,8 @@ def is_htmx() -> bool:
 
 
 @bp.after_request
-def security_headers(response: Response) -> Response:
-    """No inline script or style runs (names are text, CSP is the second lock); tokens never leak by Referer."""
-    response.headers.setdefault("Content-Security-Policy", POLICY)
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+def vary(response: Response) -> Response:
+    """htmx asks for partials of the same addresses (security headers: ``web.security_headers``)."""
     response.vary.add("HX-Request")
     return response
 
@@ -100,6 +97,7 @@ def render_new(form: NewGameForm, message: str | None = None, status: int = 200)
 
 
 @bp.route("/new", methods=["GET", "POST"])
+@limits.creating
 def new_game() -> Any:
     """Set-up on one screen; the creating browser becomes the scorer and sees the share links."""
     form = NewGameForm()
@@ -165,7 +163,7 @@ def render_game(opened: Access, panel: screens.HandPanel | None = None, message:
     return render_template(
         "game.html", game=game, card=card, rules=rules, role=opened.role, panel=panel, alert=message,
         undo=undo, latest=card.hands[latest - 1] if latest else None,
-        changes=screens.changes(game.corrections, game.players),
+        changes=screens.changes(game.corrections, game.players), change_count=len(game.corrections),
         standings=screens.standings(card, game.players),
         chart=progression(game.players, card) if current is None else None,
     ), status

@@ -230,10 +230,6 @@ class Change:
     details: list[str] = field(default_factory=list)
 
 
-def _numbers(values: Any) -> str:
-    return "·".join(str(v) for v in values) if values else "–"
-
-
 def trump_label(value: str | None) -> str:
     """``♥``, or ``no trump`` (also when none was noted)."""
     return Suit(value).symbol if value else "no trump"
@@ -251,21 +247,54 @@ def ago(then: datetime, now: datetime | None = None) -> str:
     return then.strftime("%d %b %Y")
 
 
+#: The history on the game page shows the latest corrections; the export and the API keep them all.
+SHOWN_CHANGES = 50
+
+
 def changes(corrections: Sequence[Correction], names: Sequence[str]) -> list[Change]:
-    """The corrections history, newest first: when, which hand, old → new."""
+    """The latest corrections, newest first: when, which hand, old → new.
+
+    Defensive: a stored correction that is not what this app writes (an import from before
+    corrections were checked) shows as what can be read of it, never as an error page.
+    """
     out = []
-    for c in reversed(corrections):
+    for c in list(corrections)[::-1][:SHOWN_CHANGES]:
         if c.field in ("bids", "tricks"):
-            details = [f"{names[i]} {o} → {n}" for i, (o, n) in enumerate(zip(c.old or [], c.new or [])) if o != n]
+            old, new = _list(c.old), _list(c.new)
+            details = [f"{_seat(names, i)} {_value(o)} → {_value(n)}" for i, (o, n) in enumerate(zip(old, new)) if o != n]
             out.append(Change(c.at, ago(c.at), c.hand, c.field, details))
         elif c.field == "trump":
-            out.append(Change(c.at, ago(c.at), c.hand, "trump", [f"{trump_label(c.old)} → {trump_label(c.new)}"]))
+            out.append(Change(c.at, ago(c.at), c.hand, "trump", [f"{_trump(c.old)} → {_trump(c.new)}"]))
         else:
-            old = c.old or {}
-            gone = "tricks" if old.get("tricks") is not None and (c.new or {}).get("bids") is not None else "bids"
-            removed = [f"tricks {_numbers(old.get('tricks'))}"] if gone == "tricks" else [f"bids {_numbers(old.get('bids'))}"]
-            out.append(Change(c.at, ago(c.at), c.hand, f"undo {gone}", [f"removed {removed[0]}"]))
+            old_entries = c.old if isinstance(c.old, dict) else {}
+            new_entries = c.new if isinstance(c.new, dict) else {}
+            tricks_only = old_entries.get("tricks") is not None and new_entries.get("bids") is not None
+            gone = "tricks" if tricks_only else "bids"
+            out.append(Change(c.at, ago(c.at), c.hand, f"undo {gone}",
+                              [f"removed {gone} {_numbers(_list(old_entries.get(gone)))}"]))
     return out
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _seat(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else f"Seat {seat}"
+
+
+def _value(value: Any) -> str:
+    """A stored entry as text, short whatever it holds."""
+    text = str(value)
+    return text if len(text) <= 6 else text[:5] + "…"
+
+
+def _trump(value: Any) -> str:
+    return trump_label(value) if value in ("S", "H", "D", "C", None) else _value(value)
+
+
+def _numbers(values: list[Any]) -> str:
+    return "·".join(_value(v) for v in values) if values else "–"
 
 
 @dataclass

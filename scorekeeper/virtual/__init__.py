@@ -12,7 +12,6 @@ from flask import Blueprint, Response, g, request
 
 from ..engine import RulesError
 from ..errors import ServiceError
-from ..web import POLICY
 
 bp = Blueprint("virtual", __name__)
 
@@ -23,11 +22,8 @@ bp.register_blueprint(api.bp)
 
 @bp.after_request
 def private(response: Response) -> Response:
-    """A seat's cards are private: never cached, no inline script or style, no token in a Referer."""
+    """A seat's cards are private: never cached (security headers: ``web.security_headers``)."""
     response.headers.setdefault("Cache-Control", "no-store")
-    response.headers.setdefault("Content-Security-Policy", POLICY)
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.vary.add("X-Partial")
     return response
 

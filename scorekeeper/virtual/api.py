@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, g, jsonify, request, url_for
 
+from .. import limits
 from ..web import bearer, body
 from ..extensions import csrf
 from ..errors import BadRequest, Forbidden
@@ -80,6 +81,7 @@ def _version(data: dict[str, Any]) -> object:
 
 
 @bp.post("")
+@limits.creating
 def create() -> Any:
     data = body()
     created = service.create_table(

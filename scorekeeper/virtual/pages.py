@@ -13,6 +13,7 @@ import segno
 from flask import g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from .. import limits
 from ..bots import LEVELS
 from ..engine import RulesError
 from ..engine.rules import OPTION_NAMES
@@ -237,6 +238,7 @@ def new() -> Any:
 
 
 @bp.post("/t/new")
+@limits.creating
 def create() -> Any:
     count = max(MIN_SEATS, min(MAX_SEATS, request.form.get("count", DEFAULT_SEATS, type=int) or DEFAULT_SEATS))
     rows = _form_rows(count)

@@ -32,7 +32,9 @@ class QuietHandler(WSGIRequestHandler):
 def serve(folder: Path, **config: Any) -> Iterator[str]:
     """Run the app on 127.0.0.1 against a fresh SQLite file in ``folder``; yield its base URL."""
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'browser.sqlite'}",
-                      "SECRET_KEY": "browser-test", "INSTANCE_PATH": str(folder), **config})
+                      "SECRET_KEY": "browser-test", "INSTANCE_PATH": str(folder),
+                      "RATELIMIT_ENABLED": False,  # one server creates every test's games; limits: test_limits.py
+                      **config})
     with app.app_context():
         db.create_all()
     httpd = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)

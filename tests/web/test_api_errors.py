@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 
 SHAPE = {"code", "rule", "message"}
 CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 405: "bad_request",
-         409: "conflict", 413: "bad_request", 422: "rule_violation"}
+         409: "conflict", 413: "too_large", 422: "rule_violation"}
 
 
 def auth(token: str) -> dict[str, str]:

@@ -14,7 +14,8 @@ from scorekeeper import create_app
 from scorekeeper.config import _secret_key
 from scorekeeper.extensions import db
 
-ENV = ("SCOREKEEPER_DATABASE_URL", "SCOREKEEPER_SECRET_KEY", "SCOREKEEPER_ALLOW_SEED", "SCOREKEEPER_INSTANCE_PATH")
+ENV = ("SCOREKEEPER_DATABASE_URL", "SCOREKEEPER_SECRET_KEY", "SCOREKEEPER_ALLOW_SEED", "SCOREKEEPER_INSTANCE_PATH",
+       "SCOREKEEPER_TRUSTED_HOSTS", "SCOREKEEPER_PROXIES", "SCOREKEEPER_RATELIMIT_STORAGE_URL")
 
 
 @pytest.fixture(autouse=True)
@@ -42,7 +43,8 @@ def test_defaults_keep_the_database_and_key_in_the_instance_folder(tmp_path: Pat
     key = (instance / "secret_key").read_text()
     assert app.config["SECRET_KEY"] == key and len(key) == 64
     assert stat.S_IMODE((instance / "secret_key").stat().st_mode) == 0o600
-    assert [p.name for p in instance.iterdir()] == ["secret_key"]  # no scratch files left behind
+    assert stat.S_IMODE((instance / "scorekeeper.sqlite").stat().st_mode) == 0o600  # it holds hidden hands
+    assert sorted(p.name for p in instance.iterdir()) == ["scorekeeper.sqlite", "secret_key"]  # no scratch files
 
 
 def test_the_generated_key_is_reused_and_differs_per_instance_folder(tmp_path: Path) -> None:

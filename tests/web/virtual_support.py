@@ -112,7 +112,7 @@ def label(code: str) -> str:
 def fresh_app(url: str, create: bool = False, **config: Any) -> Flask:
     """Another app on the same database: a second worker, or the server after a restart."""
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test-secret",
-                      "ALLOW_SEED": True, **config})
+                      "ALLOW_SEED": True, "RATELIMIT_ENABLED": False, **config})
     if create:
         with app.app_context():
             db.create_all()

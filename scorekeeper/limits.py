@@ -1,0 +1,76 @@
+"""Rate limits per client address (API.md, "Errors": 429 ``rate_limited`` with ``Retry-After``).
+
+What costs the server storage or much work is limited: creating games and tables, importing,
+and rendering PDFs. Playing is not: a scorer's writes, watchers' polls and a seat's moves are
+cheap, and a table of phones often shares one address (the venue's Wi-Fi), so a game at play
+speed is never limited. A route opts in with a decorator, and routes that share a decorator
+share one budget per address (a new game by the API or by the form counts alike)::
+
+    @bp.post("/api/groups")
+    @limits.creating
+    def create_group() -> Any: ...
+
+The budgets are ``RATELIMIT_CREATE``, ``RATELIMIT_IMPORT`` and ``RATELIMIT_RENDER`` (strings
+such as ``"10 per minute; 200 per hour"``). With ``SCOREKEEPER_RATELIMIT_STORAGE_URL`` (Redis)
+every server process counts in one place; without it each process counts alone.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+
+from flask import Response, current_app, request
+from flask_limiter import Limiter
+
+
+def client_address() -> str:
+    """Whom a limit counts: the client's address (behind proxies, as ``ProxyFix`` found it).
+
+    An IPv6 client usually holds a whole /64 network, so the network is counted, not the address.
+
+    >>> from flask import Flask
+    >>> with Flask("x").test_request_context(environ_base={"REMOTE_ADDR": "2001:db8::1:2"}):
+    ...     client_address()
+    '2001:db8::/64'
+    """
+    address = request.remote_addr or "unknown"
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)
+
+
+limiter = Limiter(client_address)
+
+
+def _budget(name: str) -> str:
+    return str(current_app.config[name])
+
+
+def _created(response: Response) -> bool:
+    """A new game or table was stored (201, or a form's redirect to it); a refused form costs nothing."""
+    return response.status_code in (201, 302, 303)
+
+
+#: Creating a game or a virtual table, by the API or a form (counted when one is made).
+creating = limiter.shared_limit(lambda: _budget("RATELIMIT_CREATE"), scope="create", methods=["POST"],
+                                deduct_when=_created)
+#: Importing an ``export.json``.
+importing = limiter.shared_limit(lambda: _budget("RATELIMIT_IMPORT"), scope="import", methods=["POST"])
+#: Rendering a PDF (a game's scorecard or a blank sheet).
+rendering = limiter.shared_limit(lambda: _budget("RATELIMIT_RENDER"), scope="render")
+
+
+def retry_after() -> int:
+    """Whole seconds until the breached limit lets this client in again (at least 1)."""
+    current = limiter.current_limit
+    if current is None:
+        return 60
+    return max(1, math.ceil(current.reset_at - time.time()))

@@ -1,0 +1,193 @@
+"""Rate limits per client address, counted in a real Redis (limits.py; API.md, "Errors": 429).
+
+Redis database 12 of the local server is this module's own: it is emptied before every test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.extensions import db
+
+from ..conftest import make_app
+from .pages_kit import csrf
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/12")
+PLAYERS = {"players": ["Ann", "Ben", "Cy"]}
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def store() -> Iterator[redis.Redis]:
+    connection = redis.Redis.from_url(REDIS_URL)
+    connection.flushdb()
+    yield connection
+    connection.flushdb()
+    connection.close()
+
+
+@pytest.fixture
+def limited(tmp_path: Path, store: redis.Redis) -> Iterator[Flask]:
+    """An app with small budgets (2 of each a minute) counted in Redis (the database does not matter)."""
+    app = make_app(f"sqlite:///{tmp_path / 'limits.sqlite'}", RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI=REDIS_URL,
+                   RATELIMIT_CREATE="2 per minute", RATELIMIT_IMPORT="2 per minute",
+                   RATELIMIT_RENDER="2 per minute")
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def games_stored(app: Flask) -> int:
+    with app.app_context():
+        return int(db.session.execute(db.text("SELECT count(*) FROM games")).scalar_one())
+
+
+def assert_limited(answer: Any, fragment: str) -> dict[str, Any]:
+    """429 in the one error shape, with a Retry-After in whole seconds that the message repeats."""
+    assert answer.status_code == 429, answer.get_data(as_text=True)[:300]
+    seconds = answer.headers["Retry-After"]
+    assert seconds.isdigit() and 1 <= int(seconds) <= 61
+    error: dict[str, Any] = answer.get_json()["error"]
+    assert set(error) == {"code", "rule", "message"}
+    assert error["code"] == "rate_limited" and error["rule"] is None
+    assert fragment in error["message"] and f"Try again in {seconds} s" in error["message"]
+    assert answer.headers["X-Content-Type-Options"] == "nosniff"
+    return error
+
+
+def test_creating_games_past_the_budget_is_a_429_and_stores_nothing(limited: Flask) -> None:
+    client = limited.test_client()
+    for _ in range(2):
+        assert client.post("/api/games", json=PLAYERS).status_code == 201
+    assert_limited(client.post("/api/games", json=PLAYERS), "Too many new games from your address")
+    assert games_stored(limited) == 2
+
+
+def test_every_way_of_creating_shares_one_budget(limited: Flask) -> None:
+    client = limited.test_client()
+    table = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "basic"}]}
+    assert client.post("/api/tables", json=table).status_code == 201
+    assert client.post("/api/games", json=PLAYERS).status_code == 201
+    assert_limited(client.post("/api/tables", json=table), "new games")
+    form = {"csrf_token": csrf(client), "variant": "standard", "first_dealer": "0", "action": "start",
+            "names-0": "Ann", "names-1": "Ben"}
+    page = client.post("/new", data=form)
+    assert page.status_code == 429 and page.mimetype == "text/html"
+    assert "Too many new games from your address" in page.get_data(as_text=True)
+    assert page.headers["Retry-After"].isdigit()
+    assert games_stored(limited) == 2
+
+
+def test_a_refused_set_up_costs_nothing(limited: Flask) -> None:
+    client = limited.test_client()
+    for _ in range(5):
+        assert client.post("/api/games", json={"players": ["Solo"]}).status_code == 422
+    assert client.post("/api/games", json=PLAYERS).status_code == 201
+
+
+def test_limits_count_per_client_address(limited: Flask) -> None:
+    client = limited.test_client()
+    for _ in range(2):
+        client.post("/api/games", json=PLAYERS)
+    assert client.post("/api/games", json=PLAYERS).status_code == 429
+    other = limited.test_client()
+    answer = other.post("/api/games", json=PLAYERS, environ_base={"REMOTE_ADDR": "198.51.100.4"})
+    assert answer.status_code == 201
+
+
+def test_behind_a_proxy_the_forwarded_client_address_is_counted(tmp_path: Path, store: redis.Redis) -> None:
+    app = make_app(f"sqlite:///{tmp_path / 'p.sqlite'}", PROXIES=1, RATELIMIT_ENABLED=True,
+                   RATELIMIT_STORAGE_URI=REDIS_URL, RATELIMIT_CREATE="1 per minute")
+    client = app.test_client()  # every request comes from the proxy, 127.0.0.1
+    assert client.post("/api/games", json=PLAYERS, headers={"X-Forwarded-For": "203.0.113.1"}).status_code == 201
+    assert client.post("/api/games", json=PLAYERS, headers={"X-Forwarded-For": "203.0.113.1"}).status_code == 429
+    assert client.post("/api/games", json=PLAYERS, headers={"X-Forwarded-For": "203.0.113.2"}).status_code == 201
+
+
+def test_imports_have_their_own_budget(limited: Flask) -> None:
+    client = limited.test_client()
+    game = client.post("/api/games", json=PLAYERS).get_json()
+    exported = client.get(f"/api/games/{game['id']}/export.json",
+                          headers={"Authorization": f"Bearer {game['watch_token']}"}).get_json()
+    for _ in range(2):
+        assert client.post("/api/games/import", json=exported).status_code == 201
+    assert_limited(client.post("/api/games/import", json=exported), "Too many imports from your address")
+    assert games_stored(limited) == 3
+
+
+def test_pdf_rendering_has_a_budget_with_or_without_a_token(limited: Flask) -> None:
+    client = limited.test_client()
+    game = client.post("/api/games", json=PLAYERS).get_json()
+    assert client.get("/scorecards/blank.pdf?players=3").status_code == 200
+    headers = {"Authorization": f"Bearer {game['watch_token']}"}
+    assert client.get(f"/api/games/{game['id']}/scorecard.pdf", headers=headers).status_code == 200
+    page = client.get("/scorecards/blank.pdf?players=4")  # not under /api: a page for a person
+    assert page.status_code == 429 and page.mimetype == "text/html" and page.headers["Retry-After"].isdigit()
+    assert "Too many printouts from your address" in page.get_data(as_text=True)
+    assert_limited(client.get(f"/api/games/{game['id']}/scorecard.pdf", headers=headers), "printouts")
+
+
+def test_the_counts_live_in_redis_and_hold_for_another_server_process(limited: Flask, store: redis.Redis) -> None:
+    """A second process (its own app, its own limiter) on the same Redis sees the first one's count."""
+    client = limited.test_client()
+    for _ in range(2):
+        assert client.post("/api/games", json=PLAYERS).status_code == 201
+    assert any(b"create" in key for key in store.keys("*"))
+    script = (
+        "import json, sys\n"
+        "from scorekeeper import create_app\n"
+        "from scorekeeper.extensions import db\n"
+        "app = create_app(json.loads(sys.argv[1]))\n"
+        "with app.app_context():\n"
+        "    db.create_all()\n"
+        "answer = app.test_client().post('/api/games', json={'players': ['Ann', 'Ben']})\n"
+        "print(answer.status_code, answer.headers.get('Retry-After'))\n"
+    )
+    config = {"SQLALCHEMY_DATABASE_URI": limited.config["SQLALCHEMY_DATABASE_URI"], "SECRET_KEY": "x",
+              "RATELIMIT_STORAGE_URI": REDIS_URL, "RATELIMIT_CREATE": "2 per minute",
+              "INSTANCE_PATH": str(Path(limited.instance_path))}
+    done = subprocess.run([sys.executable, "-c", script, json.dumps(config)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, check=True)
+    status, retry = done.stdout.split()
+    assert status == "429" and retry.isdigit()
+    store.flushdb()  # the window forgotten: the other process may create again
+    again = subprocess.run([sys.executable, "-c", script, json.dumps(config)], cwd=ROOT, capture_output=True,
+                           text=True, timeout=120, check=True)
+    assert again.stdout.split()[0] == "201"
+
+
+def test_a_scorer_at_play_speed_is_never_limited(tmp_path: Path, store: redis.Redis) -> None:
+    """The default budgets: a whole 25-hand game with five watchers polling, a printout and an export."""
+    app = make_app(f"sqlite:///{tmp_path / 'play.sqlite'}", RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI=REDIS_URL)
+    client = app.test_client()
+    game = client.post("/api/games", json=PLAYERS).get_json()
+    scorer = {"Authorization": f"Bearer {game['scorer_token']}"}
+    watch = {"Authorization": f"Bearer {game['watch_token']}"}
+    statuses: list[int] = []
+    for number, cards in enumerate(game["schedule"], start=1):
+        statuses.append(client.put(f"/api/games/{game['id']}/hands/{number}/bids", json={"bids": [1, 1, 1]},
+                                   headers=scorer).status_code)
+        statuses.append(client.put(f"/api/games/{game['id']}/hands/{number}/tricks",
+                                   json={"tricks": [cards, 0, 0]}, headers=scorer).status_code)
+        for _ in range(5):
+            statuses.append(client.get(f"/api/games/{game['id']}/version", headers=watch).status_code)
+            statuses.append(client.get(f"/api/games/{game['id']}", headers=watch).status_code)
+    statuses.append(client.get(f"/api/games/{game['id']}/scorecard.pdf", headers=watch).status_code)
+    statuses.append(client.get(f"/api/games/{game['id']}/export.json", headers=watch).status_code)
+    statuses.append(client.post("/api/games", json=PLAYERS).status_code)  # and the next game
+    assert 429 not in statuses
+    assert set(statuses) == {200, 201}
+    with app.app_context():
+        db.engine.dispose()
