@@ -5,7 +5,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 0.0.0.0
 PORT   ?= 5000
 
-.PHONY: run test system-packages bench
+.PHONY: run serve test system-packages bench
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -16,6 +16,14 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/flask --app scorekeeper db upgrade
 	$(BIN)/flask --app scorekeeper run --host $(HOST) --port $(PORT)
+
+# Production: gunicorn (threaded workers, deploy/gunicorn.conf.py) on PostgreSQL, rate limits in
+# Redis; every setting from the environment (README, "Running it on the internet").
+serve: export SCOREKEEPER_DATABASE_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/scorekeeper
+serve: export SCOREKEEPER_RATELIMIT_STORAGE_URL ?= redis://127.0.0.1:6379/0
+serve: $(STAMP)
+	$(BIN)/flask --app scorekeeper db upgrade
+	$(BIN)/gunicorn --config deploy/gunicorn.conf.py
 
 # Browser tests need Debian's Chromium; PDF tests render pages with poppler's pdftoppm;
 # WeasyPrint subsets fonts with HarfBuzz's subsetter (it warns, and the tests fail, without it).

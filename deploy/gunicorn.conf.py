@@ -1,0 +1,31 @@
+"""gunicorn settings for Bluke Scorekeeper (``make serve``, ``deploy/compose.yaml``, the systemd unit).
+
+Threaded workers (gthread): a slow phone on a bad connection holds one thread while it sends
+its request, not a whole worker, so two slow clients cannot stop a server. Settings come from
+the environment; the app's own settings are in README.md, "Configuration".
+
+    SCOREKEEPER_BIND     where to listen                (default 127.0.0.1:8000)
+    SCOREKEEPER_WORKERS  processes                      (default: one per CPU core)
+    SCOREKEEPER_THREADS  threads per process            (default 8)
+"""
+
+import os
+
+wsgi_app = "scorekeeper:create_app()"
+bind = os.environ.get("SCOREKEEPER_BIND", "127.0.0.1:8000").split(",")
+worker_class = "gthread"
+workers = int(os.environ.get("SCOREKEEPER_WORKERS") or os.cpu_count() or 2)
+threads = int(os.environ.get("SCOREKEEPER_THREADS") or 8)
+# A request that takes longer than this is a bug or an attack: its worker is restarted.
+timeout = 30
+graceful_timeout = 20
+keepalive = 5
+# Bounded requests: a request line of at most 4 KB (paths are short), 60 headers of 8 KB.
+limit_request_line = 4094
+limit_request_fields = 60
+# The access log goes to standard output (journald, docker logs), without any token in it.
+accesslog = "-"
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
+logger_class = "scorekeeper.serving.TokenFreeLogger"
+# No control socket (gunicorn 24+ opens one in $HOME): nothing uses it, and a sandboxed service has no home.
+control_socket_disable = True

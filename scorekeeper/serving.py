@@ -1,0 +1,41 @@
+"""Serving with gunicorn (``deploy/gunicorn.conf.py``): an access log that never holds a token.
+
+A join link carries its token in the path (``/g/<id>/join/<token>?w=<watch token>``) so that it
+works as a plain link without JavaScript; whoever reads the access log must not be able to take
+over a game from it. :class:`TokenFreeLogger` writes ``/join/…`` and ``w=…`` instead, and never
+writes an ``Authorization`` or ``Cookie`` header, whatever log format an operator picks.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gunicorn.glogging import Logger
+
+HIDDEN = "…"
+JOIN = re.compile(r"(/join/)[^/?#\s\"]+")
+QUERY = re.compile(r"([?&](?:w|token)=)[^&#\s\"]+")
+SECRET_HEADERS = ("{authorization}i", "{cookie}i", "{set-cookie}o")
+
+
+def redact(text: str) -> str:
+    """A path, request line or Referer without the tokens it may carry.
+
+    >>> redact("GET /g/3f2a9c1b0d5e6f70/join/Zm9vYmFyYmF6cXV4?w=c2VjcmV0 HTTP/1.1")
+    'GET /g/3f2a9c1b0d5e6f70/join/…?w=… HTTP/1.1'
+    """
+    return QUERY.sub(r"\1" + HIDDEN, JOIN.sub(r"\1" + HIDDEN, text))
+
+
+class TokenFreeLogger(Logger):  # type: ignore[misc]  # gunicorn has no type hints
+    """gunicorn's logger, with tokens taken out of every access-log field."""
+
+    def atoms(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> dict[str, Any]:
+        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+        for key, value in atoms.items():
+            if key in SECRET_HEADERS:
+                atoms[key] = HIDDEN
+            elif isinstance(value, str):
+                atoms[key] = redact(value)
+        return atoms

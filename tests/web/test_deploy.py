@@ -1,0 +1,38 @@
+"""The deploy files agree with the app: every setting they pass is one the app or gunicorn reads."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ["deploy/compose.yaml", "deploy/scorekeeper.service", "deploy/bluke.env.example", "Makefile"]
+SETTING = re.compile(r"\bSCOREKEEPER_[A-Z_]+\b")
+
+
+def read(path: str) -> str:
+    return (ROOT / path).read_text()
+
+
+def settings_read() -> set[str]:
+    """Every SCOREKEEPER_* name the package or the gunicorn settings mention."""
+    texts = [p.read_text() for p in (ROOT / "scorekeeper").rglob("*.py")] + [read("deploy/gunicorn.conf.py")]
+    return {name for text in texts for name in SETTING.findall(text)}
+
+
+@pytest.mark.parametrize("path", DEPLOY)
+def test_every_setting_the_deploy_files_pass_is_read_and_documented(path: str) -> None:
+    known, readme = settings_read(), read("README.md")
+    for name in set(SETTING.findall(read(path))):
+        assert name in known, f"{path} sets {name}, which nothing reads"
+        assert name in readme, f"{name} ({path}) is not documented in README.md"
+
+
+def test_every_way_to_serve_uses_the_one_gunicorn_configuration() -> None:
+    for path in ("deploy/compose.yaml", "deploy/scorekeeper.service", "deploy/Dockerfile", "Makefile"):
+        assert "--config deploy/gunicorn.conf.py" in read(path).replace('", "', " ").replace('"', ""), path
+    config = read("deploy/gunicorn.conf.py")
+    assert 'worker_class = "gthread"' in config
+    assert 'logger_class = "scorekeeper.serving.TokenFreeLogger"' in config

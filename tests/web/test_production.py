@@ -1,0 +1,181 @@
+"""The production path, with real gunicorn processes (``deploy/gunicorn.conf.py``, as ``make serve`` runs it).
+
+- the access log never holds a token;
+- two slow clients do not stop a server (threaded workers);
+- two app servers on one PostgreSQL database serve the same games: a table game written on one
+  and watched on the other, a virtual table continued on the other, rate limits counted once.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+import requests
+
+from scorekeeper.extensions import db
+from scorekeeper.serving import redact
+
+from ..conftest import make_app
+from .servers import Server, gunicorn
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/12")
+POSTGRES = os.environ.get("TEST_DATABASE_URL")
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def fresh_schema(url: str) -> None:
+    """An empty schema on ``url`` (as ``flask db upgrade`` leaves it), made by the test app."""
+    app = make_app(url)
+    with app.app_context():
+        db.engine.dispose()
+
+
+def wait_for(condition: Any, what: str, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+# -- one server --------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("gunicorn")
+    url = f"sqlite:///{folder / 'serve.sqlite'}"
+    fresh_schema(url)
+    with gunicorn(folder, url) as running:
+        yield running
+
+
+def test_the_access_log_never_holds_a_token(server: Server) -> None:
+    game = requests.post(f"{server.base}/api/games", json={"players": ["Ann", "Ben"]}, timeout=10).json()
+    scorer, watch = game["scorer_token"], game["watch_token"]
+    browser = requests.Session()
+    joined = browser.get(f"{server.base}/g/{game['id']}/join/{scorer}?w={watch}", timeout=10,
+                         headers={"Referer": f"{server.base}/g/{game['id']}/join/{watch}"})
+    assert joined.status_code == 200 and joined.url == f"{server.base}/g/{game['id']}"
+    assert requests.get(f"{server.base}/api/games/{game['id']}", headers=auth(watch), timeout=10).ok
+    wait_for(lambda: f"/g/{game['id']}/join/" in server.output(), "the join request in the access log")
+    log = server.output()
+    assert scorer not in log and watch not in log
+    assert f'"GET /g/{game["id"]}/join/…?w=… HTTP/1.1" 302' in log
+
+
+def test_tokens_are_taken_out_of_every_field() -> None:
+    line = "GET /t/abc/join/SECRET?x=1&w=WATCH HTTP/1.1"
+    assert "SECRET" not in redact(line) and "WATCH" not in redact(line) and "x=1" in redact(line)
+
+
+def test_two_slow_clients_do_not_stop_the_server(server: Server) -> None:
+    """One process of four threads: clients that send half a request hold a thread each, nothing more."""
+    port = int(server.base.rsplit(":", 1)[1])
+    slow = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(2)]
+    try:
+        for sock in slow:
+            sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n{\"pl")
+        started = time.monotonic()
+        answer = requests.get(f"{server.base}/", timeout=10)
+        assert answer.status_code == 200
+        assert time.monotonic() - started < 5
+    finally:
+        for sock in slow:
+            sock.close()
+
+
+# -- two servers, one PostgreSQL database ---------------------------------------------------------------
+@pytest.fixture
+def two_servers(tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+    if not POSTGRES:
+        pytest.skip("needs TEST_DATABASE_URL (PostgreSQL), as .ci/run sets it")
+    store = redis.Redis.from_url(REDIS_URL)
+    store.flushdb()
+    fresh_schema(POSTGRES)
+    shared = {"SCOREKEEPER_RATELIMIT_STORAGE_URL": REDIS_URL, "SCOREKEEPER_RATELIMIT_CREATE": "3 per minute"}
+    try:
+        with gunicorn(tmp_path / "a", POSTGRES, **shared) as a, gunicorn(tmp_path / "b", POSTGRES, **shared) as b:
+            assert a.process.pid != b.process.pid
+            yield a, b
+    finally:
+        store.flushdb()
+        store.close()
+
+
+def test_two_app_servers_on_one_database_play_the_same_games(two_servers: tuple[Server, Server]) -> None:
+    a, b = two_servers
+    # A table game: created on A, each hand's bids written on one server and its tricks on the
+    # other, and every write seen at once by a watcher polling the other server.
+    game = requests.post(f"{a.base}/api/games", json={"players": ["Ann", "Ben", "Cy"]}, timeout=10).json()
+    scorer, watch, game_id = auth(game["scorer_token"]), auth(game["watch_token"]), game["id"]
+    rng = random.Random(12)
+    version = game["version"]
+    for number, cards in enumerate(game["schedule"], start=1):
+        writer, watcher = (a, b) if number % 2 else (b, a)
+        cuts = sorted(rng.randint(0, cards) for _ in range(2))
+        tricks = [cuts[0], cuts[1] - cuts[0], cards - cuts[1]]
+        bids = [max(1, t) for t in tricks]
+        for kind, values, server, other in (("bids", bids, writer, watcher), ("tricks", tricks, watcher, writer)):
+            answer = requests.put(f"{server.base}/api/games/{game_id}/hands/{number}/{kind}",
+                                  json={kind: values, "version": version}, headers=scorer, timeout=10)
+            assert answer.status_code == 200, answer.text
+            version = answer.json()["version"]
+            seen = requests.get(f"{other.base}/api/games/{game_id}/version", headers=watch, timeout=10).json()
+            assert seen == {"version": version}
+    on_a = requests.get(f"{a.base}/api/games/{game_id}", headers=watch, timeout=10).json()
+    on_b = requests.get(f"{b.base}/api/games/{game_id}", headers=watch, timeout=10).json()
+    assert on_a == on_b and on_a["status"] == "finished" and on_a["version"] == version
+
+    # The scorer's phone: the join link opened on A, the page and its form used on B (one secret
+    # key, one database: whichever server the proxy picks answers the same).
+    phone = requests.Session()
+    second = requests.post(f"{b.base}/api/games", json={"players": ["Dee", "Eve"]}, timeout=10).json()
+    assert phone.get(f"{a.base}/g/{second['id']}/join/{second['scorer_token']}", timeout=10).status_code == 200
+    page = phone.get(f"{b.base}/g/{second['id']}", timeout=10).text
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert token, "the scorer's page on B has its form"
+    saved = phone.post(f"{b.base}/g/{second['id']}/hands/1/bids", allow_redirects=False, timeout=10,
+                       data={"csrf_token": token.group(1), "version": "1", "bid_0": "3", "bid_1": "4"})
+    assert saved.status_code == 302, saved.text[:500]
+    assert requests.get(f"{a.base}/api/games/{second['id']}", headers=auth(second["watch_token"]),
+                        timeout=10).json()["hands"][0]["bids"] == [3, 4]
+
+    # A virtual table: started on A, half played there, finished on B.
+    table = requests.post(f"{a.base}/api/tables", timeout=10, json={
+        "seats": [{"name": "Ann"}] + [{"name": f"Robo{i}", "bot": "random"} for i in range(14)]}).json()
+    seat = auth(table["seats"][0]["token"])
+    moves = 0
+    while True:
+        server = a if moves < 8 else b
+        view = requests.get(f"{server.base}/api/tables/{table['id']}/view", headers=seat, timeout=10).json()
+        if view["phase"] == "finished":
+            break
+        assert view["your_turn"] and view["legal"], view
+        kind, value = ("bid", view["legal"][0]) if view["phase"] == "bidding" else ("play", view["legal"][0])
+        answer = requests.post(f"{server.base}/api/tables/{table['id']}/{kind}", headers=seat, timeout=10,
+                               json={kind if kind == "bid" else "card": value})
+        assert answer.status_code == 200, answer.text
+        moves += 1
+    assert moves > 8  # both servers played
+    final_a = requests.get(f"{a.base}/api/tables/{table['id']}/view", headers=seat, timeout=10).json()
+    assert final_a == view and final_a["phase"] == "finished"
+    host = auth(table["host_token"])
+    document = requests.get(f"{a.base}/api/games/{table['game_id']}", headers=host, timeout=10).json()
+    assert document["status"] == "finished" and document["totals"] == view["totals"]
+
+    # Rate limits are counted once for both servers (Redis): three creations were allowed,
+    # the fourth is refused wherever it arrives.
+    refused = requests.post(f"{b.base}/api/games", json={"players": ["Fay", "Gus"]}, timeout=10)
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+    assert requests.post(f"{a.base}/api/games", json={"players": ["Fay", "Gus"]}, timeout=10).status_code == 429
