@@ -27,6 +27,17 @@ Any answer other than the expected 200/201, and any exception, counts as an erro
 
     .venv/bin/python benchmarks/web_load.py                  # both backends, 60 s each
     .venv/bin/python benchmarks/web_load.py --duration 10 --backends sqlite
+
+**Capacity mode** (``--capacity 10,20,40``) answers "how many live tables does one box hold?": the
+server runs as ``make serve`` runs it (``deploy/gunicorn.conf.py``: gthread workers, rate limits
+off for the load's single client address), and for each number of tables in turn, each table has
+**1 scorer** writing every ``--write-interval`` seconds (default 2 s here) and **5 watchers**, each
+a phone on the watch page: it opens the watch link once per game, then polls the page as htmx does
+once per ``--poll-interval`` (``GET /g/<id>?since=<version>``: 204 until the game changes, then the
+live part of the page). A level passes when every request kind has p99 < 100 ms and nothing failed;
+the run stops at the first level that fails and prints the largest that passed.
+
+    .venv/bin/python benchmarks/web_load.py --capacity 10,20,40,60 --backends postgresql --duration 30
 """
 
 from __future__ import annotations
@@ -35,6 +46,7 @@ import argparse
 import math
 import os
 import random
+import re
 import secrets
 import signal
 import socket
@@ -71,14 +83,16 @@ class Timings:
     samples: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def call(self, kind: str, session: requests.Session, method: str, url: str, expect: int, **kwargs: Any) -> Any:
-        """One timed request; returns the decoded JSON answer, or ``None`` after an error."""
+    def call(self, kind: str, session: requests.Session, method: str, url: str, expect: int | tuple[int, ...],
+             **kwargs: Any) -> Any:
+        """One timed request; returns the decoded JSON answer (or the response), ``None`` after an error."""
         started = time.perf_counter()
+        expected = expect if isinstance(expect, tuple) else (expect,)
         try:
             response = session.request(method, url, timeout=10, **kwargs)
             elapsed = (time.perf_counter() - started) * 1000
-            ok = response.status_code == expect
-            data = response.json() if ok else None
+            ok = response.status_code in expected
+            data = (response.json() if response.headers.get("Content-Type") == "application/json" else response) if ok else None
             problem = "" if ok else f"{kind}: HTTP {response.status_code} {response.text[:200]}"
         except (requests.RequestException, ValueError) as error:
             elapsed, data, ok = (time.perf_counter() - started) * 1000, None, False
@@ -116,11 +130,14 @@ class Current:
             return self.game_id, self.watch_token
 
 
-def scorer(base: str, timings: Timings, current: Current, stop: float, interval: float, seed: int) -> None:
+def scorer(base: str, timings: Timings, current: Current, stop: float, interval: float, seed: int,
+           delay: float = 0.0) -> None:
     """Record hand after hand, one write per ``interval`` seconds, starting new games as needed."""
     rng = random.Random(seed)
     session = requests.Session()
-    next_at = time.monotonic()
+    next_at = time.monotonic() + delay
+    if delay:
+        time.sleep(delay)
     games = 0
 
     def tick() -> bool:
@@ -162,6 +179,35 @@ def scorer(base: str, timings: Timings, current: Current, stop: float, interval:
     session.close()
 
 
+def page_watcher(base: str, timings: Timings, current: Current, stop: float, interval: float, offset: float) -> None:
+    """A phone on the watch page: opens the watch link once per game, then polls as htmx does."""
+    session = requests.Session()
+    joined: str | None = None
+    version = 0
+    next_at = time.monotonic() + offset
+    while True:
+        pause = next_at - time.monotonic()
+        if pause > 0:
+            time.sleep(pause)
+        if time.monotonic() >= stop:
+            break
+        next_at += interval
+        game_id, token = current.get()
+        if game_id is None:
+            continue
+        if joined != game_id:
+            if timings.call("watch: join", session, "GET", f"{base}/g/{game_id}/join/{token}", 302,
+                            allow_redirects=False) is None:
+                continue
+            joined, version = game_id, 0
+        answer = timings.call("watch: poll", session, "GET", f"{base}/g/{game_id}?since={version}", (200, 204),
+                              headers={"HX-Request": "true"})
+        if answer is not None and answer.status_code == 200:
+            found = re.search(r'data-version="(\d+)"', answer.text)
+            version = int(found.group(1)) if found else version
+    session.close()
+
+
 def watcher(base: str, timings: Timings, current: Current, stop: float, interval: float, offset: float, mode: str) -> None:
     """Poll the current game once per ``interval``: the document, or the version and then the document."""
     session = requests.Session()
@@ -187,6 +233,28 @@ def watcher(base: str, timings: Timings, current: Current, stop: float, interval
     session.close()
 
 
+def run_tables(base: str, args: argparse.Namespace, tables: int) -> Timings:
+    """Capacity mode: ``tables`` live tables, each 1 scorer and 5 watchers on the watch page."""
+    timings = Timings()
+    before = os.getloadavg()[0]
+    stop = time.monotonic() + args.duration
+    threads = []
+    for table in range(tables):
+        current = Current()
+        start = args.write_interval * table / tables  # the tables' writes spread over the interval
+        threads.append(threading.Thread(target=scorer, args=(base, timings, current, stop, args.write_interval,
+                                                             args.seed + table, start)))
+        threads += [threading.Thread(target=page_watcher, args=(base, timings, current, stop, args.poll_interval,
+                                                                args.poll_interval * (table + i / 5) / tables))
+                    for i in range(5)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=args.duration + 30)
+    timings.load = (before, os.getloadavg()[0])
+    return timings
+
+
 def run_load(base: str, args: argparse.Namespace) -> Timings:
     timings, current = Timings(), Current()
     before = os.getloadavg()[0]
@@ -207,6 +275,8 @@ def run_load(base: str, args: argparse.Namespace) -> Timings:
 
 def server_kind(method: str, path: str) -> str:
     """The request kind of an access-log line (same names as the client's)."""
+    if path.startswith("/g/"):
+        return "watch: join" if "/join/" in path else "watch: poll"
     if method == "POST":
         return "create game"
     if path.endswith("/bids"):
@@ -220,7 +290,7 @@ def read_access_log(path: Path, timings: Timings) -> None:
     """Gunicorn's own time per request (``%(D)s``, microseconds): the server's share of the latency."""
     for line in path.read_text().splitlines():
         parts = line.split()
-        if len(parts) == 4 and parts[0] in ("GET", "PUT", "POST") and parts[1].startswith("/api/games"):
+        if len(parts) == 4 and parts[0] in ("GET", "PUT", "POST") and parts[1].startswith(("/api/games", "/g/")):
             if parts[1].endswith("0" * 16 + "/version"):
                 continue  # the readiness probe
             timings.server[server_kind(parts[0], parts[1])].append(int(parts[3]) / 1000)
@@ -260,10 +330,16 @@ def server(url: str, workdir: Path, args: argparse.Namespace) -> Iterator[str]:
                    check=True, capture_output=True)
     port = free_port()
     log = (workdir / "gunicorn.log").open("w")
+    if args.capacity:  # as `make serve` runs it; one client address makes every game: no creation limit
+        env.update(SCOREKEEPER_WORKERS="2", SCOREKEEPER_THREADS=str(args.threads),
+                   SCOREKEEPER_RATELIMIT_CREATE="100000 per minute")
+        workers = ["--config", str(ROOT / "deploy" / "gunicorn.conf.py")]
+    else:
+        workers = ["--workers", "2", "--worker-class", args.worker_class,
+                   # gunicorn quietly turns "sync" with threads > 1 into gthread: pass 1 for a real sync worker.
+                   "--threads", str(args.threads if args.worker_class == "gthread" else 1)]
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--workers", "2", "--worker-class", args.worker_class,
-         # gunicorn quietly turns "sync" with threads > 1 into gthread: pass 1 for a real sync worker.
-         "--threads", str(args.threads if args.worker_class == "gthread" else 1),
+        [sys.executable, "-m", "gunicorn", *workers,
          "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
          "--access-logfile", str(workdir / "access.log"), "--access-logformat", "%(m)s %(U)s %(s)s %(D)s",
          "scorekeeper:create_app()"],
@@ -303,18 +379,88 @@ def wait_for_quiet(args: argparse.Namespace) -> None:
         time.sleep(5)
 
 
-def bench(backend: str, args: argparse.Namespace) -> Timings:
-    wait_for_quiet(args)
+@contextmanager
+def served(backend: str, args: argparse.Namespace) -> Iterator[tuple[str, Path]]:
+    """A fresh database of ``backend`` and gunicorn on it: its base URL and working folder."""
     with tempfile.TemporaryDirectory(prefix=f"bluke-{backend}-") as tmp:
         workdir = Path(tmp)
         if backend == "sqlite":
             with server(f"sqlite:///{workdir / 'bench.sqlite'}", workdir, args) as base:
-                timings = run_load(base, args)
+                yield base, workdir
         else:
             with postgres_database(args.postgres_admin_url) as url, server(url, workdir, args) as base:
-                timings = run_load(base, args)
-        read_access_log(workdir / "access.log", timings)
-        return timings
+                yield base, workdir
+
+
+def bench(backend: str, args: argparse.Namespace) -> Timings:
+    wait_for_quiet(args)
+    with served(backend, args) as (base, workdir):
+        timings = run_load(base, args)
+    read_access_log(workdir / "access.log", timings)
+    return timings
+
+
+def capacity(backend: str, args: argparse.Namespace) -> dict[int, Timings]:
+    """Each number of tables in turn on one server, until a level misses the target."""
+    levels: dict[int, Timings] = {}
+    with served(backend, args) as (base, workdir):
+        for tables in args.capacity:
+            wait_for_quiet(args)
+            print(f"  {tables} tables for {args.duration:g} s …", file=sys.stderr, flush=True)
+            log = workdir / "access.log"
+            mark = log.stat().st_size if log.exists() else 0
+            timings = levels[tables] = run_tables(base, args, tables)
+            tail = workdir / "level.log"
+            with log.open("rb") as whole:
+                whole.seek(mark)
+                tail.write_bytes(whole.read())
+            read_access_log(tail, timings)
+            if not passes(timings):
+                break
+    return levels
+
+
+def passes(timings: Timings) -> bool:
+    """Every request kind has p99 under the target, and nothing failed."""
+    return (not sum(timings.errors.values()) and bool(timings.latencies)
+            and all(percentile(vs, 99) < TARGET_P99_MS for vs in timings.latencies.values()))
+
+
+CAPACITY_KINDS = ("put bids", "put tricks", "create game", "watch: join", "watch: poll")
+
+
+def capacity_report(results: dict[str, dict[int, Timings]], args: argparse.Namespace) -> bool:
+    print(f"Bluke Scorekeeper capacity: gunicorn as `make serve` runs it (deploy/gunicorn.conf.py: 2 gthread "
+          f"workers x {args.threads} threads), 127.0.0.1, {args.duration:g} s per level")
+    print(f"  each table: 1 scorer writing every {args.write_interval:g} s (bids, then tricks, with version), "
+          f"5 watchers polling the watch page every {args.poll_interval:g} s (htmx: ?since=<version>)")
+    print(f"  pass: p99 < {TARGET_P99_MS:g} ms for every request kind and 0 errors; client latency, "
+          "request to last byte (client and server share the machine)")
+    passed_any = True
+    for backend, levels in results.items():
+        print()
+        print(f"{backend}: tables | req/s | " + " | ".join(f"{k} p50/p99" for k in CAPACITY_KINDS)
+              + " | err | load | verdict")
+        best = 0
+        for tables, timings in levels.items():
+            count = sum(len(v) for v in timings.latencies.values())
+            cells = []
+            for kind in CAPACITY_KINDS:
+                values = timings.latencies.get(kind, [])
+                cells.append(f"{percentile(values, 50):.1f}/{percentile(values, 99):.1f}" if values else "-")
+            ok = passes(timings)
+            best = tables if ok else best
+            print(f"  {tables:>5} | {count / args.duration:>5.0f} | " + " | ".join(cells)
+                  + f" | {sum(timings.errors.values())} | {timings.load[0]:.1f}->{timings.load[1]:.1f}"
+                  + f" | {'PASS' if ok else 'FAIL'}")
+            for sample in timings.samples:
+                print(f"      error: {sample}")
+        server = {kind: percentile(vs, 99) for kind, vs in levels[max(levels)].server.items()}
+        print(f"  server's own p99 at {max(levels)} tables (ms): "
+              + ", ".join(f"{kind} {value:.1f}" for kind, value in server.items()))
+        print(f"  {backend}: holds {best} live tables" + (" (every level passed)" if best == max(levels) else ""))
+        passed_any &= best > 0
+    return passed_any
 
 
 # -- the report ----------------------------------------------------------------------------------
@@ -391,9 +537,27 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the scorer's random bids and tricks")
     parser.add_argument("--postgres-admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres",
                         help="server on which the benchmark database is created and dropped")
+    parser.add_argument("--capacity", default="",
+                        help="capacity mode: comma-separated numbers of live tables to try in turn, e.g. 10,20,40")
     args = parser.parse_args()
     if not 0 < args.duration <= 3600:
         parser.error("--duration must be between 0 and 3600 seconds")
+    if args.capacity:
+        try:
+            args.capacity = sorted({int(n) for n in args.capacity.split(",") if n.strip()})
+        except ValueError:
+            parser.error("--capacity takes numbers of tables, such as 10,20,40")
+        if not args.capacity or min(args.capacity) < 1 or max(args.capacity) > 500:
+            parser.error("--capacity takes numbers of tables from 1 to 500")
+        if "--write-interval" not in sys.argv:
+            args.write_interval = 2.0
+        if "--threads" not in sys.argv:
+            args.threads = 8
+        tables = {}
+        for backend in [b.strip() for b in args.backends.split(",") if b.strip()]:
+            print(f"capacity of {backend} …", file=sys.stderr, flush=True)
+            tables[backend] = capacity(backend, args)
+        return 0 if capacity_report(tables, args) else 1
     results = {}
     for backend in [b.strip() for b in args.backends.split(",") if b.strip()]:
         if backend not in ("sqlite", "postgresql"):

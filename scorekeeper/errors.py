@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException, SecurityError
 from .engine import RulesError
 
 NO_GAME = "No game with that link: check the address, or ask the scorer for a new link."
+WATCH_ONLY = "This link can only watch the game; ask the scorer to make changes."
 UNKNOWN_HOST = "This server does not answer for that host name; nothing was saved."
 #: What a client was doing too often (limits.py), by the limit's scope; ``{seconds}`` to wait.
 TOO_OFTEN = {

@@ -21,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import joinedload, selectinload
 
 from .engine import HandRecord, Rules, RulesError, Scorecard, Suit, build_scorecard, check_records
-from .errors import NO_GAME, BadRequest, Conflict, NotFound
+from .errors import NO_GAME, WATCH_ONLY, BadRequest, Conflict, Forbidden, NotFound
 from .extensions import WRITE, db
 from .models import Correction, Game, HandEntry, VirtualTable
 from .tokens import matches, new_id, new_token, token_hash
@@ -139,8 +139,16 @@ class Write:
         return self.game
 
 
+def check_scorer(game: Game, token: str | None) -> None:
+    """Only the scorer's token writes: another of the game's tokens is a 403, anything else a 404."""
+    if matches(token, game.scorer_hash):
+        return
+    open_game(game.id, token)  # 404 for a token that does not open this game
+    raise Forbidden(WATCH_ONLY)
+
+
 @contextmanager
-def writing(game_id: str, version: object = None) -> Iterator[Write]:
+def writing(game_id: str, version: object = None, token: str | None = None) -> Iterator[Write]:
     """One write transaction on a locked game: the whole change and a new version, or nothing.
 
     The game row is locked first (``BEGIN IMMEDIATE`` on SQLite, ``SELECT … FOR UPDATE`` on
@@ -148,6 +156,10 @@ def writing(game_id: str, version: object = None) -> Iterator[Write]:
     :meth:`Write.change` once it knows the request changes something, then changes rows. A body
     that never calls it (a double tap re-sending what is stored) commits nothing: no new version,
     no correction and no 409, because the game already is as the client wants it.
+
+    ``token``, when given, must be the scorer's; it is checked on the locked row, so a write
+    needs no read of the game before its transaction (one database round trip fewer). The
+    pages give none: they open the game with the browser's cookie first, to render their forms.
     """
     expected = whole_version(version)
     _begin_write()
@@ -161,6 +173,8 @@ def writing(game_id: str, version: object = None) -> Iterator[Write]:
         game = db.session.execute(query).scalar_one_or_none()
         if game is None:
             raise NotFound(NO_GAME)
+        if token is not None:
+            check_scorer(game, token)
         write = Write(game, expected)
         yield write
         if write.changed:

@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import games, limits
 from ..charts import progression
 from ..engine import RulesError, draw_for_deal
-from ..errors import Conflict, Forbidden, NotFound, ServiceError
+from ..errors import WATCH_ONLY, Conflict, Forbidden, NotFound, ServiceError
 from ..extensions import csrf, db
 from ..figures import minus, signed
 from ..games import Access
@@ -40,7 +40,7 @@ def page_access(game_id: str, write: bool = False) -> Access:
     """Open a game with this browser's cookie; 404 without one, 403 when writing with a watch link."""
     opened = games.open_game(game_id, cookie_token(game_id))
     if write and not opened.can_write:
-        raise Forbidden("This link can only watch the game; ask the scorer to make changes.")
+        raise Forbidden(WATCH_ONLY)
     return opened
 
 

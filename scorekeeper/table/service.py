@@ -62,7 +62,8 @@ def _trump(value: object) -> Any:
     return suit.value if suit else None
 
 
-def record_bids(game_id: str, number: int, bids: object, trump: object = KEEP, version: object = None) -> Game:
+def record_bids(game_id: str, number: int, bids: object, trump: object = KEEP, version: object = None,
+                token: str | None = None) -> Game:
     """Record (or correct) a hand's bids and trump (R12, R22); the previous hand must be complete (R25).
 
     ``trump`` left out keeps what is recorded. Checks run in order: hand number (R24), order
@@ -70,7 +71,7 @@ def record_bids(game_id: str, number: int, bids: object, trump: object = KEEP, v
     and only a real change can be refused as stale (409).
     """
     wanted = _trump(trump)
-    with writing(game_id, version) as write:
+    with writing(game_id, version, token) as write:
         game = write.game
         rules = rules_of(game)
         _check_number(rules, number)
@@ -94,12 +95,12 @@ def record_bids(game_id: str, number: int, bids: object, trump: object = KEEP, v
     return game
 
 
-def record_tricks(game_id: str, number: int, tricks: object, version: object = None) -> Game:
+def record_tricks(game_id: str, number: int, tricks: object, version: object = None, token: str | None = None) -> Game:
     """Record (or correct) a hand's tricks taken (R23); its bids must be recorded first (R25).
 
     A request equal to what is stored succeeds without change (see :func:`record_bids`).
     """
-    with writing(game_id, version) as write:
+    with writing(game_id, version, token) as write:
         game = write.game
         rules = rules_of(game)
         _check_number(rules, number)
@@ -116,12 +117,12 @@ def record_tricks(game_id: str, number: int, tricks: object, version: object = N
     return game
 
 
-def undo(game_id: str, number: int, version: object = None, whole_hand: bool = True) -> Game:
+def undo(game_id: str, number: int, version: object = None, whole_hand: bool = True, token: str | None = None) -> Game:
     """Undo the latest hand that has entries: all of it, or only its latest step (tricks, else bids).
 
     ``number`` must name that hand (R25), so a repeated undo cannot remove a second hand.
     """
-    with writing(game_id, version) as write:
+    with writing(game_id, version, token) as write:
         game = write.change()
         latest = max((h for h in game.hands if h.bids is not None), key=lambda h: h.number, default=None)
         if latest is None:
