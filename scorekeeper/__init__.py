@@ -54,7 +54,7 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import table, virtual, web
+    from . import groups, table, virtual, web
     from .exchange import routes as exchange
     from .printing import routes as printing
 
@@ -63,6 +63,8 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(printing.bp)
     app.register_blueprint(exchange.bp)
     app.register_blueprint(virtual.bp)
+    app.register_blueprint(groups.api.bp)
+    app.register_blueprint(groups.pages.bp)
     app.after_request(web.no_store)
 
 

@@ -12,7 +12,7 @@ write through it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +27,9 @@ from .models import Correction, Game, HandEntry, VirtualTable
 from .tokens import matches, new_id, new_token, token_hash
 
 MAX_NAME = 40
+
+#: Called inside a new game's write transaction, before the commit (a group seats its players).
+Attach = Callable[["Game"], None]
 
 
 # -- reading -------------------------------------------------------------------------------------
@@ -237,9 +240,12 @@ def check_seed(data: Mapping[str, Any], allowed: bool) -> int | None:
 
 def create_game(
     players: object, variant: object = "standard", first_dealer: object = 0,
-    options: object = None, mode: str = "table",
+    options: object = None, mode: str = "table", attach: Attach | None = None,
 ) -> tuple[Game, str, str]:
-    """Store a new game; returns it with its scorer and watch tokens (shown once, stored hashed)."""
+    """Store a new game; returns it with its scorer and watch tokens (shown once, stored hashed).
+
+    ``attach`` runs in the same transaction as the insert (a group's roster), so both or neither are stored.
+    """
     names = clean_names(players)
     if options is not None and not isinstance(options, Mapping):
         raise BadRequest("'options' must be an object such as {\"zero_bids\": true}.")
@@ -254,7 +260,7 @@ def create_game(
             f"The first dealer must be a seat from 0 to {len(names) - 1}, not {first_dealer!r} (R6).", "R6"
         )
     game, scorer, watch = _new_game(names, rules, first_dealer, mode)
-    _store(game)
+    _store(game, attach)
     return game, scorer, watch
 
 
@@ -269,11 +275,20 @@ def _new_game(names: list[str], rules: Rules, first_dealer: int, mode: str) -> t
     return game, scorer, watch
 
 
-def _store(game: Game) -> None:
+def _store(game: Game, attach: Attach | None = None) -> None:
     """Insert a new game with everything attached to it, in one write transaction."""
+    with transaction():
+        db.session.add(game)
+        if attach is not None:
+            attach(game)
+
+
+@contextmanager
+def transaction() -> Iterator[None]:
+    """One write transaction (``BEGIN IMMEDIATE`` on SQLite): everything in it is committed, or nothing."""
     _begin_write()
     try:
-        db.session.add(game)
+        yield
         _commit()
     except BaseException:
         db.session.rollback()
@@ -284,22 +299,36 @@ def clean_names(players: object) -> list[str]:
     """2–15 distinct, non-empty, printable names of at most 40 characters, trimmed (R4)."""
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise BadRequest("'players' must be a list of names, such as [\"Ann\", \"Ben\", \"Cy\"].")
-    names = [" ".join(p.split()) for p in players]
-    if not 2 <= len(names) <= 15:
-        raise RulesError(f"Bluke is played by 2 to 15 players, not {len(names)} (R4).", "R4")
-    for seat, name in enumerate(names, start=1):
-        if not name:
-            raise BadRequest(f"Player {seat} has no name.")
-        if len(name) > MAX_NAME:
-            raise BadRequest(f"Player {seat}'s name is longer than {MAX_NAME} characters.")
-        if not name.isprintable():
-            raise BadRequest(f"Player {seat}'s name contains a character that cannot be printed.")
+    if not 2 <= len(players) <= 15:
+        raise RulesError(f"Bluke is played by 2 to 15 players, not {len(players)} (R4).", "R4")
+    names = [clean_name(name, f"Player {seat}") for seat, name in enumerate(players, start=1)]
     seen: set[str] = set()
     for name in names:
-        if name.casefold() in seen:
+        if name_key(name) in seen:
             raise BadRequest(f"Two players are called {name!r}; give each a different name.")
-        seen.add(name.casefold())
+        seen.add(name_key(name))
     return names
+
+
+def clean_name(raw: str, who: str) -> str:
+    """One player's name, trimmed (inner spaces made single): non-empty, printable, at most 40 characters."""
+    name = " ".join(raw.split())
+    if not name:
+        raise BadRequest(f"{who} has no name.")
+    if len(name) > MAX_NAME:
+        raise BadRequest(f"{who}'s name is longer than {MAX_NAME} characters.")
+    if not name.isprintable():
+        raise BadRequest(f"{who}'s name contains a character that cannot be printed.")
+    return name
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same player: trimmed and compared case-insensitively (API.md, "Groups").
+
+    >>> name_key("  ann  B. ") == name_key("Ann b.")
+    True
+    """
+    return " ".join(name.split()).casefold()
 
 
 def history(game: Game) -> list[dict[str, Any]]:
@@ -313,7 +342,7 @@ def history(game: Game) -> list[dict[str, Any]]:
 def import_game(
     players: list[str], variant: str, first_dealer: int, options: Mapping[str, bool],
     records: Sequence[HandRecord], created_at: Any = None,
-    corrections: Sequence[Mapping[str, Any]] = (),
+    corrections: Sequence[Mapping[str, Any]] = (), attach: Attach | None = None,
 ) -> tuple[Game, str, str]:
     """Store an imported game and all its hands in one transaction, with new tokens (issue 4).
 
@@ -335,5 +364,5 @@ def import_game(
     game.corrections = [
         Correction(at=c["at"], hand=c["hand"], field=c["field"], old=c["old"], new=c["new"]) for c in corrections
     ]
-    _store(game)
+    _store(game, attach)
     return game, scorer, watch

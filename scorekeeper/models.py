@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -31,6 +31,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     watch_hash: Mapped[str] = mapped_column(String(64))
     version: Mapped[int] = mapped_column(default=1)
     mode: Mapped[str] = mapped_column(String(8), default="table")  # "table" or "virtual"
+    group_id: Mapped[str | None] = mapped_column(ForeignKey("groups.id", ondelete="SET NULL"), index=True)
 
     hands: Mapped[list[HandEntry]] = relationship(
         back_populates="game", order_by="HandEntry.number", cascade="all, delete-orphan"
@@ -87,3 +88,43 @@ class VirtualTable(db.Model):  # type: ignore[name-defined,misc]
     version: Mapped[int] = mapped_column(default=1)
 
     game: Mapped[Game] = relationship()
+
+
+class Group(db.Model):  # type: ignore[name-defined,misc]
+    """Friends who play together: a roster and the games they played, opened by one token (API.md, "Groups")."""
+
+    __tablename__ = "groups"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    token_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    players: Mapped[list[GroupPlayer]] = relationship(
+        back_populates="group", order_by="GroupPlayer.key", cascade="all, delete-orphan"
+    )
+
+
+class GroupPlayer(db.Model):  # type: ignore[name-defined,misc]
+    """One person on a group's roster; ``key`` is the trimmed, case-folded name that names match."""
+
+    __tablename__ = "group_players"
+    __table_args__ = (UniqueConstraint("group_id", "key"),)
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    key: Mapped[str] = mapped_column(String(160))
+
+    group: Mapped[Group] = relationship(back_populates="players")
+
+
+class GroupSeat(db.Model):  # type: ignore[name-defined,misc]
+    """Who sat in a seat of a group's game: a person (roster player) sits at most once per game."""
+
+    __tablename__ = "group_seats"
+    __table_args__ = (UniqueConstraint("game_id", "player_id"),)
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("group_players.id", ondelete="CASCADE"), index=True)

@@ -362,10 +362,10 @@ def _check_summary(data: Mapping[str, Any], card: Mapping[str, Any], names: Sequ
                          f"(R21, R25), but the file says {shown(data['status'])}. {DAMAGED}", "R21")
 
 
-def import_game(data: object) -> tuple[Game, str, str]:
+def import_game(data: object, attach: games.Attach | None = None) -> tuple[Game, str, str]:
     """Check an export file and store it as a new game with new tokens; nothing is stored if it fails."""
     imported = read_export(data)
     return games.import_game(
         imported.players, imported.variant, imported.first_dealer, imported.options, imported.records,
-        created_at=imported.created_at, corrections=imported.corrections,
+        created_at=imported.created_at, corrections=imported.corrections, attach=attach,
     )

@@ -17,6 +17,7 @@ from typing import Any
 from flask import Blueprint, current_app, g, jsonify, request, url_for
 
 from .. import limits
+from ..games import Attach
 from ..web import bearer, body
 from ..extensions import csrf
 from ..errors import BadRequest, Forbidden
@@ -83,10 +84,14 @@ def _version(data: dict[str, Any]) -> object:
 @bp.post("")
 @limits.creating
 def create() -> Any:
-    data = body()
+    return create_from(body())
+
+
+def create_from(data: dict[str, Any], attach: Attach | None = None) -> Any:
+    """201 for a new table (``POST /api/tables``); ``attach`` seats a group's players in its game."""
     created = service.create_table(
         data.get("seats"), data.get("variant", "standard"), data.get("options"), data.get("first_dealer", 0),
-        data.get("start", True), data.get("seed"), current_app.config.get("ALLOW_SEED", False),
+        data.get("start", True), data.get("seed"), current_app.config.get("ALLOW_SEED", False), attach,
     )
     access = TableAccess(created.table, None, created.host_token)
     g.vt_access = access

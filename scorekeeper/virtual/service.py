@@ -345,7 +345,7 @@ class Created:
 
 def create_table(
     seats: object, variant: object = "standard", options: object = None, first_dealer: object = 0,
-    start: object = True, seed: object = None, allow_seed: bool = False,
+    start: object = True, seed: object = None, allow_seed: bool = False, attach: games.Attach | None = None,
 ) -> Created:
     """Open a table (a lobby, or dealt at once with ``start``) over a new game in virtual mode.
 
@@ -357,7 +357,7 @@ def create_table(
     if not isinstance(start, bool):
         raise BadRequest("'start' must be true or false.")
     seed_value = check_seed(seed, allow_seed)
-    row, _scorer, _watch = games.create_game(names, variant, first_dealer, options, mode="virtual")
+    row, _scorer, _watch = games.create_game(names, variant, first_dealer, options, mode="virtual", attach=attach)
     game_id, table_id, host = row.id, new_id(), new_token()
     tokens = {i: seat_token(host, table_id, i) for i, bot in enumerate(bots) if bot is None}
     try:

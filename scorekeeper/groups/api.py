@@ -1,0 +1,138 @@
+"""The JSON API of groups (API.md, "Groups"): parse, call the service, answer a document.
+
+Every call needs the group's token as ``Authorization: Bearer``; a game's scorer or watch token
+opens only that game, never its group (404 here, like a missing group).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
+
+from .. import exchange, games
+from ..exchange.routes import download
+from ..models import utcnow
+from ..printing import PAPER_SIZES, points, printer
+from ..printing.routes import choice, pdf_response
+from ..errors import BadRequest
+from ..extensions import csrf
+from ..models import Group
+from ..table.api import created
+from ..virtual.api import create_from
+from ..web import bearer, body
+from . import service, stats
+
+bp = Blueprint("groups_api", __name__, url_prefix="/api/groups")
+GROUP_FORMAT = "bluke-scorekeeper-group"
+csrf.exempt(bp)  # JSON calls carry a bearer token, not a cookie
+
+
+def opened(group_id: str) -> Group:
+    """The group of the request's bearer token (404 when missing or wrong)."""
+    return service.open_group(group_id, bearer())
+
+
+def answer(group: Group) -> dict[str, Any]:
+    """The group document, read fresh after a write."""
+    return service.document(group, stats.load(group))
+
+
+@bp.post("")
+def create_group() -> Any:
+    data = body()
+    group, token = service.create_group(data.get("name"), data.get("players"))
+    url = url_for("groups.join", group_id=group.id, token=token, _external=True)
+    return jsonify(answer(group) | {"token": token, "url": url}), 201, {
+        "Location": url_for(".get_group", group_id=group.id)}
+
+
+@bp.get("/<group_id>")
+def get_group(group_id: str) -> Any:
+    return jsonify(answer(opened(group_id)))
+
+
+@bp.post("/<group_id>/games")
+def create_game(group_id: str) -> Any:
+    """As ``POST /api/games``; the names are matched to the roster (new ones join it)."""
+    group = opened(group_id)
+    data = body()
+    return created(*games.create_game(
+        data.get("players"), data.get("variant", "standard"), data.get("first_dealer", 0), data.get("options"),
+        attach=service.seat_players(group.id)))
+
+
+@bp.post("/<group_id>/tables")
+def create_table(group_id: str) -> Any:
+    """As ``POST /api/tables``; the table's game belongs to the group."""
+    group = opened(group_id)
+    return create_from(body(), service.seat_players(group.id))
+
+
+@bp.post("/<group_id>/import")
+def import_game(group_id: str) -> Any:
+    """As ``POST /api/games/import``, into the group."""
+    group = opened(group_id)
+    return created(*exchange.import_game(body(), service.seat_players(group.id)))
+
+
+@bp.patch("/<group_id>/players/<player_id>")
+def rename_player(group_id: str, player_id: str) -> Any:
+    group = opened(group_id)
+    service.rename(group.id, player_id, needs(body(), "name", "the player's new name, such as {\"name\": \"Ann B.\"}"))
+    return jsonify(answer(group))
+
+
+@bp.post("/<group_id>/players/<player_id>/merge")
+def merge_player(group_id: str, player_id: str) -> Any:
+    group = opened(group_id)
+    service.merge(group.id, player_id, needs(body(), "into", "the id of the player to keep, from the group document"))
+    return jsonify(answer(group))
+
+
+@bp.get("/<group_id>/stats")
+def get_stats(group_id: str) -> Any:
+    return jsonify(stats.season(opened(group_id)).to_dict())
+
+
+def needs(data: dict[str, Any], key: str, what: str) -> object:
+    """``data[key]``, or a 400 that says what the body lacks."""
+    if key not in data:
+        raise BadRequest(f"The body needs '{key}': {what}.")
+    return data[key]
+
+
+# -- files: opened with the Bearer token or the group page's cookie, so page links work without JavaScript
+def reader(group_id: str) -> Group:
+    """The group of the request's Bearer token, else of this browser's group cookie (404 otherwise)."""
+    return service.open_group(group_id, bearer() or request.cookies.get(service.GROUP_COOKIE + group_id))
+
+
+@bp.get("/<group_id>/export.json")
+def export_json(group_id: str) -> Response:
+    """Every game of the group, each one an ``export.json`` that ``POST …/import`` takes back."""
+    group = reader(group_id)
+    played = stats.load(group)
+    document = {"format": GROUP_FORMAT, "format_version": 1, "exported_at": exchange.iso(utcnow()),
+                "group": {"id": group.id, "name": group.name, "players": service.player_list(stats.roster(group))},
+                "games": [exchange.export_document(p.game) | {"group_players": p.seats} for p in played]}
+    text = json.dumps(document, ensure_ascii=False, indent=1)
+    return download(text + "\n", "application/json", f"bluke-group-{group.id}.json")
+
+
+@bp.get("/<group_id>/stats.csv")
+def stats_csv(group_id: str) -> Response:
+    """One row per player: the statistics answer's figures, for a spreadsheet."""
+    season = stats.season(reader(group_id))
+    return download(stats.csv_text(season), "text/csv", f"bluke-group-{season.group.id}-stats.csv")
+
+
+@bp.get("/<group_id>/summary.pdf")
+def summary_pdf(group_id: str) -> Response:
+    """The season summary to print: the leaderboard and each player's S/O/P line (``?paper=a4|letter``)."""
+    season = stats.season(reader(group_id))
+    paper = choice(request.args, "paper", tuple(PAPER_SIZES), "a4")
+    html = render_template("print/season.html", season=season, leaders=season.leaderboard(), points=points,
+                           printed_on=utcnow())
+    return pdf_response(printer().pdf(html, paper), f"bluke-group-{season.group.id}.pdf")

@@ -1,0 +1,183 @@
+"""A group's writes: create it, seat its players in a new game, rename and merge players.
+
+A group is opened by its token like a game (API.md, "Groups"): stored only as a hash, and a wrong
+token looks exactly like a missing group (404). Every write runs in one
+:func:`scorekeeper.games.transaction` that first locks the group row, so two games started at
+once cannot both add "Eve" to the roster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import func, select, update
+
+from ..engine import RulesError
+from ..errors import BadRequest, NotFound
+from ..extensions import db
+from ..games import Attach, clean_name, name_key, shown, transaction
+from ..models import Game, Group, GroupPlayer, GroupSeat
+from ..tokens import matches, new_id, new_token, token_hash
+from .stats import Played, roster
+
+#: The cookie that holds a group's token for its pages (``skg_<id>``, path ``/``); the home page lists them.
+GROUP_COOKIE = "skg_"
+NO_GROUP = "No group with that link: check the address, or ask a member for the group's link."
+MAX_GROUP_NAME = 60
+#: A group's roster is bounded, so one client cannot make the server keep (and count) endless players.
+MAX_ROSTER = 300
+
+
+def clean_group_name(raw: object) -> str:
+    """A group's name: text of 1 to 60 printable characters, trimmed (400 otherwise)."""
+    if not isinstance(raw, str):
+        raise BadRequest("'name' must be the group's name, such as \"Friday night\".")
+    name = " ".join(raw.split())
+    if not name:
+        raise BadRequest("The group has no name; give it one, such as \"Friday night\".")
+    if len(name) > MAX_GROUP_NAME:
+        raise BadRequest(f"The group's name is longer than {MAX_GROUP_NAME} characters.")
+    if not name.isprintable():
+        raise BadRequest("The group's name contains a character that cannot be printed.")
+    return name
+
+
+def clean_roster(raw: object) -> list[str]:
+    """The optional starting roster: distinct names (compared trimmed and case-insensitively)."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
+        raise BadRequest("'players' must be a list of names, such as [\"Ann\", \"Ben\"].")
+    if len(raw) > MAX_ROSTER:
+        raise BadRequest(f"A group keeps at most {MAX_ROSTER} players, not {len(raw)}.")
+    names = [clean_name(name, f"Player {index}") for index, name in enumerate(raw, start=1)]
+    seen: set[str] = set()
+    for name in names:
+        if name_key(name) in seen:
+            raise BadRequest(f"Two players are called {name!r}; give each a different name.")
+        seen.add(name_key(name))
+    return names
+
+
+def create_group(name: object, players: object = None) -> tuple[Group, str]:
+    """Store a new group with its roster; returns it with its token (shown once, stored hashed)."""
+    title, names = clean_group_name(name), clean_roster(players)
+    token = new_token()
+    group = Group(id=new_id(), name=title, token_hash=token_hash(token),
+                  players=[GroupPlayer(id=new_id(), name=n, key=name_key(n)) for n in names])
+    with transaction():
+        db.session.add(group)
+    return group, token
+
+
+def open_group(group_id: str, token: str | None) -> Group:
+    """The group with this id and token; anything else is 404 without saying which part was wrong."""
+    group = db.session.get(Group, group_id) if group_id and len(group_id) <= 16 else None
+    if group is None or not matches(token, group.token_hash):
+        raise NotFound(NO_GROUP)
+    return group
+
+
+def _locked(group_id: str) -> Group:
+    """The group row, locked for this write transaction (``FOR UPDATE``; SQLite is locked whole)."""
+    query = (select(Group).where(Group.id == group_id).with_for_update()
+             .execution_options(populate_existing=True))
+    group = db.session.execute(query).scalar_one_or_none()
+    if group is None:
+        raise NotFound(NO_GROUP)
+    return group
+
+
+def _player(group: Group, player_id: object) -> GroupPlayer:
+    found = next((p for p in group.players if p.id == player_id), None)
+    if found is None:
+        raise NotFound(f"This group has no player {shown(player_id)}.")
+    return found
+
+
+def seat_players(group_id: str) -> Attach:
+    """Seat a new game's players in the group: each name is a roster player, or joins the roster.
+
+    Returned as the hook that :func:`scorekeeper.games.create_game` runs inside the game's own
+    transaction, so the game and its seats are stored together or not at all.
+    """
+
+    def attach(game: Game) -> None:
+        group = _locked(group_id)
+        roster = {p.key: p for p in group.players}
+        new = [name for name in game.players if name_key(name) not in roster]
+        if len(roster) + len(new) > MAX_ROSTER:
+            raise BadRequest(f"This group already keeps {len(roster)} players, the most it can; "
+                             "merge the ones entered twice, or start a new group.")
+        for name in new:
+            roster[name_key(name)] = GroupPlayer(id=new_id(), name=name, key=name_key(name))
+            group.players.append(roster[name_key(name)])
+        game.group_id = group.id
+        db.session.flush()  # the new players exist before their seats point at them
+        db.session.add_all(GroupSeat(game_id=game.id, seat=seat, player_id=roster[name_key(name)].id)
+                           for seat, name in enumerate(game.players))
+
+    return attach
+
+
+def rename(group_id: str, player_id: str, name: object) -> None:
+    """Give a player a new name in the group; recorded games keep the names they were played with."""
+    if not isinstance(name, str):
+        raise BadRequest("'name' must be the player's new name, such as \"Ann B.\".")
+    new_name = clean_name(name, "The player")
+    with transaction():
+        group = _locked(group_id)
+        player = _player(group, player_id)
+        other = next((p for p in group.players if p.key == name_key(new_name) and p is not player), None)
+        if other is not None:
+            raise BadRequest(f"{other.name!r} is already a player of this group; if they are the same person, "
+                             "merge the two instead.")
+        player.name, player.key = new_name, name_key(new_name)
+
+
+def merge(group_id: str, player_id: str, into: object) -> None:
+    """One person entered under two names becomes one: ``player_id``'s games move to ``into``.
+
+    :raises RulesError: R4 when the two sat at the same game: they are two people.
+    """
+    if not isinstance(into, str):
+        raise BadRequest("'into' must be the id of the player to keep, from the group document.")
+    with transaction():
+        group = _locked(group_id)
+        source, target = _player(group, player_id), _player(group, into)
+        if source is target:
+            raise BadRequest(f"{source.name!r} cannot be merged into themselves; choose another player.")
+        together = db.session.execute(
+            select(GroupSeat.game_id).where(GroupSeat.player_id.in_((source.id, target.id)))
+            .group_by(GroupSeat.game_id).having(func.count() > 1).limit(1)
+        ).scalar_one_or_none()
+        if together is not None:
+            raise RulesError(
+                f"{source.name} and {target.name} sat at the same game, so they are two people: "
+                "each player holds one seat (R4). They cannot be merged.", "R4")
+        db.session.execute(update(GroupSeat).where(GroupSeat.player_id == source.id)
+                           .values(player_id=target.id))
+        group.players.remove(source)  # deleted as an orphan at the commit
+
+
+def player_list(players: Iterable[GroupPlayer]) -> list[dict[str, Any]]:
+    """``[{"id", "name"}]`` as the group document lists them."""
+    return [{"id": p.id, "name": p.name} for p in players]
+
+
+def document(group: Group, played: Iterable[Played]) -> dict[str, Any]:
+    """The group document of API.md: roster, and its games newest first with who sat where."""
+    return {
+        "id": group.id,
+        "name": group.name,
+        "players": player_list(roster(group)),
+        "games": [
+            {"id": g.game.id, "mode": g.game.mode, "created_at": g.game.created_at.isoformat() + "Z",
+             "status": g.card.status,
+             "players": [{"seat": seat, "player_id": g.seats[seat], "name": name}
+                         for seat, name in enumerate(g.game.players)],
+             "totals": list(g.card.totals), "winners": list(g.card.winners)}
+            for g in played
+        ],
+    }

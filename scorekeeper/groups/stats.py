@@ -1,0 +1,257 @@
+"""A group's statistics across games, computed by the engine's scorecard over the stored records.
+
+Nothing here scores a hand: each game goes through :func:`scorekeeper.games.scorecard_of` (the
+engine's ``build_scorecard``, R19–R21, R26) and this module only adds up what the scorecards say,
+per roster player. A whole group is read in a fixed number of queries (the roster, the games with
+their hands, the seats), however many games it has: see :func:`season`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import joinedload
+
+from ..engine import PlayerStats, Scorecard
+from ..exchange import spreadsheet_text
+from ..extensions import db
+from ..games import scorecard_of
+from ..models import Game, Group, GroupPlayer, GroupSeat
+
+#: Bid accuracy is shown for misses of up to this many tricks either way; larger ones are grouped.
+MARGIN = 3
+
+
+@dataclass
+class Played:
+    """One game of the group and its scorecard; ``seats`` holds the roster player of each seat."""
+
+    game: Game
+    card: Scorecard
+    seats: list[str]
+
+    @property
+    def finished(self) -> bool:
+        return self.card.status == "finished"
+
+
+@dataclass
+class Counts:
+    """Complete hands and their S / O / P outcomes (R26), e.g. for one number of cards dealt."""
+
+    hands: int = 0
+    set: int = 0
+    over: int = 0
+    perfect: int = 0
+
+    def add(self, mark: str) -> None:
+        self.hands += 1
+        if mark == "S":
+            self.set += 1
+        elif mark == "O":
+            self.over += 1
+        else:
+            self.perfect += 1
+
+    @property
+    def made_rate(self) -> float:
+        """(O + P) / hands: a made bid is an overtrick or a perfect one (R19, R26); 0 with no hands."""
+        return (self.over + self.perfect) / self.hands if self.hands else 0.0
+
+    @property
+    def perfect_rate(self) -> float:
+        return self.perfect / self.hands if self.hands else 0.0
+
+    def to_dict(self) -> dict[str, int]:
+        return {"hands": self.hands, "set": self.set, "over": self.over, "perfect": self.perfect}
+
+
+@dataclass
+class Appearance:
+    """One game as one player saw it: their seat, S/O/P line and total in that game."""
+
+    played: Played
+    seat: int
+    stats: PlayerStats
+
+    @property
+    def total(self) -> int:
+        return self.played.card.totals[self.seat]
+
+    @property
+    def won(self) -> bool:
+        return self.played.finished and self.seat in self.played.card.winners
+
+
+@dataclass
+class Tally:
+    """A roster player's figures over every game of the group (API.md, "Groups", statistics)."""
+
+    player: GroupPlayer
+    games: int = 0
+    finished: int = 0
+    wins: int = 0
+    overtricks: int = 0
+    bid: int = 0
+    taken: int = 0
+    points: int = 0
+    hands: Counts = field(default_factory=Counts)
+    by_cards: dict[int, Counts] = field(default_factory=dict)
+    #: taken − bid per complete hand, misses beyond ±MARGIN counted at ±MARGIN.
+    margins: Counter[int] = field(default_factory=Counter)
+    appearances: list[Appearance] = field(default_factory=list)  # oldest first
+
+    @property
+    def points_per_hand(self) -> float:
+        return self.points / self.hands.hands if self.hands.hands else 0.0
+
+    def best_and_worst(self) -> tuple[Appearance | None, Appearance | None]:
+        """The games with the highest and lowest total among those with a complete hand."""
+        counted = [a for a in self.appearances if a.stats.played]
+        if not counted:
+            return None, None
+        return max(counted, key=lambda a: a.total), min(counted, key=lambda a: a.total)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The statistics answer's line for this player, in API.md's field order."""
+        h = self.hands
+        return {
+            "player_id": self.player.id, "name": self.player.name, "games": self.games,
+            "finished": self.finished, "wins": self.wins, "hands": h.hands, "set": h.set, "over": h.over,
+            "perfect": h.perfect, "overtricks": self.overtricks, "bid": self.bid, "taken": self.taken,
+            "points": self.points, "made_rate": round(h.made_rate, 3), "perfect_rate": round(h.perfect_rate, 3),
+            "by_cards": {str(cards): c.to_dict() for cards, c in sorted(self.by_cards.items())},
+        }
+
+
+@dataclass
+class Pair:
+    """Two players' finished games together and who ended ahead (ties count for neither)."""
+
+    a: GroupPlayer
+    b: GroupPlayer
+    games: int = 0
+    a_ahead: int = 0
+    b_ahead: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"a": self.a.id, "b": self.b.id, "games": self.games, "a_ahead": self.a_ahead, "b_ahead": self.b_ahead}
+
+
+@dataclass
+class Season:
+    """Everything a group page shows: its games (newest first), each player's tally, head-to-head."""
+
+    group: Group
+    played: list[Played]
+    tallies: list[Tally]
+    pairs: list[Pair]
+
+    def tally(self, player_id: str) -> Tally | None:
+        return next((t for t in self.tallies if t.player.id == player_id), None)
+
+    def leaderboard(self) -> list[Tally]:
+        """Most wins first, then the better made rate, then more points per hand."""
+        return sorted(self.tallies, key=lambda t: (-t.wins, -t.hands.made_rate, -t.points_per_hand, t.player.key))
+
+    def against(self, player_id: str) -> list[tuple[GroupPlayer, int, int, int]]:
+        """Head-to-head from one player's side: (opponent, games, ahead, behind)."""
+        out = []
+        for pair in self.pairs:
+            if pair.a.id == player_id:
+                out.append((pair.b, pair.games, pair.a_ahead, pair.b_ahead))
+            elif pair.b.id == player_id:
+                out.append((pair.a, pair.games, pair.b_ahead, pair.a_ahead))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The statistics answer of API.md."""
+        return {"group": self.group.id, "players": [t.to_dict() for t in self.tallies],
+                "head_to_head": [p.to_dict() for p in self.pairs]}
+
+
+def roster(group: Group) -> list[GroupPlayer]:
+    """The roster in the order every page and answer lists it: alphabetical, case-insensitive."""
+    return sorted(group.players, key=lambda p: (p.key, p.id))
+
+
+def load(group: Group) -> list[Played]:
+    """The group's games with their hands and seats, newest first: two queries for any number of games."""
+    query = (select(Game).options(joinedload(Game.hands)).where(Game.group_id == group.id)
+             .order_by(Game.created_at.desc(), Game.id))
+    rows = db.session.execute(query).unique().scalars().all()
+    seats: dict[str, dict[int, str]] = {}
+    query_seats = select(GroupSeat).join(Game, Game.id == GroupSeat.game_id).where(Game.group_id == group.id)
+    for seat in db.session.execute(query_seats).scalars():
+        seats.setdefault(seat.game_id, {})[seat.seat] = seat.player_id
+    return [Played(game, scorecard_of(game), [seats.get(game.id, {}).get(s, "") for s in range(len(game.players))])
+            for game in rows]
+
+
+def season(group: Group) -> Season:
+    """Add up every complete hand of every game in the group, per roster player (R19–R21, R26)."""
+    played = load(group)
+    players = roster(group)
+    tallies = {p.id: Tally(p) for p in players}
+    order = {p.id: index for index, p in enumerate(players)}
+    pairs: dict[tuple[str, str], Pair] = {}
+    for game in reversed(played):  # oldest first, so each player's appearances read in time order
+        for seat, player_id in enumerate(game.seats):
+            tally = tallies.get(player_id)
+            if tally is not None:
+                _count(tally, game, seat)
+        if game.finished:
+            _face_off(game, tallies, order, pairs)
+    ordered = sorted(pairs.values(), key=lambda p: (order[p.a.id], order[p.b.id]))
+    return Season(group, played, [tallies[p.id] for p in players], ordered)
+
+
+def _count(tally: Tally, game: Played, seat: int) -> None:
+    """One player's game into their tally: the engine's S/O/P line, and each complete hand by cards dealt."""
+    stats = game.card.stats[seat]
+    tally.games += 1
+    tally.finished += game.finished
+    tally.wins += game.finished and seat in game.card.winners
+    tally.overtricks += stats.overtricks
+    tally.bid += stats.bid
+    tally.taken += stats.taken
+    tally.points += game.card.totals[seat]  # the sum of the hand points (R19, R20)
+    for line in game.card.complete_hands:
+        assert line.outcomes is not None and line.bids is not None and line.tricks is not None
+        tally.hands.add(line.outcomes[seat])
+        tally.by_cards.setdefault(line.cards, Counts()).add(line.outcomes[seat])
+        tally.margins[max(-MARGIN, min(MARGIN, line.tricks[seat] - line.bids[seat]))] += 1
+    tally.appearances.append(Appearance(game, seat, stats))
+
+
+def _face_off(game: Played, tallies: dict[str, Tally], order: dict[str, int], pairs: dict[tuple[str, str], Pair]) -> None:
+    """Every pair at a finished game: who ended with the higher total (R21; a tie counts for neither)."""
+    seated = sorted((order[p], seat, p) for seat, p in enumerate(game.seats) if p in order)
+    totals = game.card.totals
+    for i, (_, seat_a, a) in enumerate(seated):
+        for _, seat_b, b in seated[i + 1:]:
+            pair = pairs.setdefault((a, b), Pair(tallies[a].player, tallies[b].player))
+            pair.games += 1
+            pair.a_ahead += totals[seat_a] > totals[seat_b]
+            pair.b_ahead += totals[seat_b] > totals[seat_a]
+
+
+CSV_COLUMNS = ("player", "games", "finished", "wins", "hands", "set", "over", "perfect", "overtricks", "bid",
+               "taken", "points", "made_rate", "perfect_rate", "points_per_hand")
+
+
+def csv_text(season: Season) -> str:
+    """``stats.csv``: one row per roster player with the statistics answer's figures (RFC 4180)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for tally in season.tallies:
+        line = tally.to_dict()
+        writer.writerow([spreadsheet_text(tally.player.name), *(line[c] for c in CSV_COLUMNS[1:-1]),
+                         round(tally.points_per_hand, 2)])
+    return out.getvalue()

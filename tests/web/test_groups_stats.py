@@ -1,0 +1,141 @@
+"""The statistics answer (API.md, "Groups") against figures recomputed here from the rule book:
+points R19/R20, S/O/P R26, wins R21 (a shared first place wins for each), schedules R7/R8."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import event
+
+from scorekeeper.extensions import db
+
+from .groups_kit import auth, expected_season, import_into, legal_hands, new_group, schedule
+
+FIFTEEN = [f"P{i:02}" for i in range(15)]  # 15 players: 5 hands, 3 2 1 2 3 (R8)
+
+#: A finished 15-player game where P00 and P01 share first place with 30 points each (R21).
+TIED = [([1] * 15, [1, 1, 1] + [0] * 12), ([1] * 15, [1, 1] + [0] * 13), ([1] * 15, [0, 0, 1] + [0] * 12),
+        ([1] * 15, [1, 1] + [0] * 13), ([1] * 15, [1, 1, 1] + [0] * 12)]
+
+
+def stats_of(client: FlaskClient, group: dict[str, Any]) -> dict[str, Any]:
+    answer = client.get(f"/api/groups/{group['id']}/stats", headers=auth(group["token"]))
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()
+
+
+def season_games() -> list[tuple[list[str], list[tuple[list[int], list[int]]]]]:
+    """Games of a season: names as typed (the case varies) and their complete hands."""
+    three = ["Ann", "Ben", "Cy"]
+    return [
+        (three, legal_hands(3, 25, seed=11)),                               # finished
+        (["ann", "CY", "Dee"], legal_hands(3, 25, seed=12)),                # finished, names typed otherwise
+        (["Ben", "Dee"], legal_hands(2, 9, seed=13)),                       # in progress
+        (FIFTEEN[:13] + ["Ann", "Ben"], legal_hands(15, 5, seed=14)),      # finished, 15 players
+        (FIFTEEN, TIED),                                                    # finished, a shared win
+    ]
+
+
+def roster_name(typed: str) -> str:
+    return {"ann": "Ann", "CY": "Cy"}.get(typed, typed)
+
+
+def test_every_statistic_matches_the_rule_book(client: FlaskClient) -> None:
+    group = new_group(client, players=["Ann", "Ben", "Cy"])
+    games = season_games()
+    for names, hands in games:
+        import_into(client, group, names, hands)
+    # An unfinished hand (bids only) counts for nothing (R25).
+    partial = import_into(client, group, ["Dee", "Eve"], [])
+    client.put(f"/api/games/{partial['id']}/hands/1/bids", json={"bids": [3, 4]}, headers=auth(partial["scorer_token"]))
+
+    expected, pairs = expected_season([([roster_name(n) for n in ns], hs) for ns, hs in games] + [(["Dee", "Eve"], [])])
+    answer = stats_of(client, group)
+    assert answer["group"] == group["id"]
+    by_name = {p["name"]: p for p in answer["players"]}
+    assert set(by_name) == set(expected)
+    for name, e in expected.items():
+        got = by_name[name]
+        assert list(got) == ["player_id", "name", "games", "finished", "wins", "hands", "set", "over", "perfect",
+                             "overtricks", "bid", "taken", "points", "made_rate", "perfect_rate", "by_cards"]
+        for key in ("games", "finished", "wins", "hands", "set", "over", "perfect", "overtricks", "bid", "taken", "points"):
+            assert got[key] == getattr(e, key), (name, key)
+        assert got["made_rate"] == (round((e.over + e.perfect) / e.hands, 3) if e.hands else 0)
+        assert got["perfect_rate"] == (round(e.perfect / e.hands, 3) if e.hands else 0)
+        assert got["by_cards"] == dict(sorted(e.by_cards.items(), key=lambda kv: int(kv[0]))), name
+    # The shared first place is a win for both (R21), and neither is ahead of the other.
+    assert by_name["P00"]["wins"] == by_name["P01"]["wins"] >= 1
+    ids = {p["name"]: p["player_id"] for p in answer["players"]}
+    names_of = {v: k for k, v in ids.items()}
+    got_pairs = {frozenset((names_of[h["a"]], names_of[h["b"]])): h for h in answer["head_to_head"]}
+    assert set(got_pairs) == set(pairs)  # every pair that finished a game together, and no other
+    for key, h in got_pairs.items():
+        a, b = names_of[h["a"]], names_of[h["b"]]
+        assert (h["games"], h["a_ahead"], h["b_ahead"]) == (pairs[key]["games"], pairs[key][a], pairs[key][b]), key
+    tie = got_pairs[frozenset(("P00", "P01"))]
+    assert tie["games"] == 2 and tie["a_ahead"] + tie["b_ahead"] <= 1  # the tied game counts for neither
+    # Pairs list each pair once, in roster order (alphabetical).
+    order = [p["player_id"] for p in answer["players"]]
+    assert all(order.index(h["a"]) < order.index(h["b"]) for h in answer["head_to_head"])
+
+
+def test_a_player_without_complete_hands_has_zero_rates(client: FlaskClient) -> None:
+    group = new_group(client, players=["Ann"])
+    (ann,) = stats_of(client, group)["players"]
+    assert ann | {"player_id": None} == {
+        "player_id": None, "name": "Ann", "games": 0, "finished": 0, "wins": 0, "hands": 0, "set": 0, "over": 0,
+        "perfect": 0, "overtricks": 0, "bid": 0, "taken": 0, "points": 0, "made_rate": 0, "perfect_rate": 0,
+        "by_cards": {}}
+    assert stats_of(client, group)["head_to_head"] == []
+
+
+def test_games_entered_hand_by_hand_and_virtual_games_count_alike(client: FlaskClient) -> None:
+    group = new_group(client)
+    game = client.post(f"/api/groups/{group['id']}/games", json={"players": ["Ann", "Ben"]},
+                       headers=auth(group["token"])).get_json()
+    hands = [([4, 5], [5, 8]), ([6, 6], [6, 6]), ([11, 1], [3, 8])]  # 13, 12, 11 cards (R7)
+    for number, (bids, tricks) in enumerate(hands, start=1):
+        for kind, values in (("bids", bids), ("tricks", tricks)):
+            answer = client.put(f"/api/games/{game['id']}/hands/{number}/{kind}", json={kind: values},
+                                headers=auth(game["scorer_token"]))
+            assert answer.status_code == 200, answer.get_json()
+    table = client.post(f"/api/groups/{group['id']}/tables", headers=auth(group["token"]), json={
+        "seats": [{"name": "ann", "bot": "basic"}, {"name": "Robo", "bot": "random"}], "seed": 3}).get_json()
+    played = client.get(f"/api/games/{table['game_id']}", headers=auth(table["host_token"])).get_json()
+    virtual = [(h["bids"], h["tricks"]) for h in played["hands"] if h["tricks"] is not None]
+    assert len(virtual) == len(schedule(2))  # bots play the whole game at once
+    expected, pairs = expected_season([(["Ann", "Ben"], hands), (["Ann", "Robo"], virtual)])
+    by_name = {p["name"]: p for p in stats_of(client, group)["players"]}
+    for name, e in expected.items():
+        assert (by_name[name]["hands"], by_name[name]["points"], by_name[name]["set"], by_name[name]["wins"]) == (
+            e.hands, e.points, e.set, e.wins)
+    assert by_name["Ann"]["by_cards"]["13"]["hands"] == 3  # 13 cards: hand 1 of both games and the last one
+
+
+def test_the_statistics_read_a_fixed_number_of_queries_however_many_games(app: Flask, client: FlaskClient) -> None:
+    group = new_group(client, players=["Ann", "Ben", "Cy"])
+
+    def queries() -> int:
+        count = 0
+
+        def seen(*_args: Any) -> None:
+            nonlocal count
+            count += 1
+
+        with app.app_context():
+            event.listen(db.engine, "before_cursor_execute", seen)
+            try:
+                assert client.get(f"/api/groups/{group['id']}/stats", headers=auth(group["token"])).status_code == 200
+                assert client.get(f"/groups/{group['id']}").status_code == 200
+            finally:
+                event.remove(db.engine, "before_cursor_execute", seen)
+        return count
+
+    client.set_cookie(f"skg_{group['id']}", group["token"])
+    import_into(client, group, ["Ann", "Ben"], legal_hands(2, 3, seed=1))
+    one = queries()
+    for seed in range(2, 8):
+        import_into(client, group, ["Ann", "Ben", "Cy"], legal_hands(3, 4, seed=seed))
+    assert queries() == one
