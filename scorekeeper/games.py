@@ -12,7 +12,7 @@ write through it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -40,7 +40,12 @@ def rules_of(game: Game) -> Rules:
 
 def records_of(game: Game) -> list[HandRecord]:
     """The stored hands as engine records, in order, with blanks where nothing was entered."""
-    by_number = {h.number: h for h in game.hands}
+    return records_from(game.hands)
+
+
+def records_from(hands: Iterable[Any]) -> list[HandRecord]:
+    """:func:`records_of` for hand rows read without the ORM (``number``, ``bids``, ``tricks``, ``trump``)."""
+    by_number = {h.number: h for h in hands}
     last = max(by_number, default=0)
     return [
         HandRecord(

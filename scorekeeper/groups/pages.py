@@ -2,24 +2,57 @@
 
 A group link swaps its token for an HttpOnly cookie (``skg_<id>``, path ``/``) and redirects to
 the clean address, as game links do (API.md, "Access"); the home page lists the groups whose
-cookies this phone holds.
+cookies this phone holds. The new-game and new-table screens take ``?group=<id>``: their games
+then belong to the group, and the new-game screen offers the roster as one-tap chips.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+import segno
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
+from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
+from wtforms import StringField, TextAreaField
 
+from .. import charts
+from ..engine import RulesError
+from ..errors import NotFound, ServiceError
 from ..extensions import csrf
+from ..games import Attach, name_key
 from ..models import Group
-from ..web import COOKIE_AGE, POLICY
+from ..tokens import matches
+from ..web import COOKIE_AGE, COOKIE_PREFIX, POLICY
 from . import service, stats
 
 bp = Blueprint("groups", __name__)
 csrf.exempt(bp)  # every POST validates its own Flask-WTF form (token included), as table pages do
 
+HOME_LIMIT = 20
+OUT_OF_DATE = "This page was out of date, so nothing was saved. Check it and tap the button again."
+
+
+class NewGroupForm(FlaskForm):  # type: ignore[misc]
+    """A group's name and, optionally, its players (one per line or separated by commas)."""
+
+    name = StringField()
+    players = TextAreaField()
+
+    def roster(self) -> list[str]:
+        text = self.players.data or ""
+        return [n for n in (part.strip() for line in text.splitlines() for part in line.split(",")) if n]
+
+
+class PlayerForm(FlaskForm):  # type: ignore[misc]
+    """Rename a player (``name``) or merge them into another (``into``)."""
+
+    name = StringField()
+    into = StringField()
+
+
+# -- access ----------------------------------------------------------------------------------------
 def page_group(group_id: str) -> Group:
     """The group opened with this browser's cookie; 404 without it."""
     return service.open_group(group_id, request.cookies.get(service.GROUP_COOKIE + group_id))
@@ -27,8 +60,8 @@ def page_group(group_id: str) -> Group:
 
 def remember(response: BaseResponse, group_id: str, token: str) -> BaseResponse:
     """Keep a group's token in an HttpOnly cookie that the home page can read."""
-    response.set_cookie(service.GROUP_COOKIE + group_id, token, max_age=COOKIE_AGE, httponly=True, samesite="Lax",
-                        secure=request.is_secure)
+    response.set_cookie(service.GROUP_COOKIE + group_id, token, max_age=COOKIE_AGE, httponly=True,
+                        samesite="Lax", secure=request.is_secure)
     return response
 
 
@@ -42,6 +75,89 @@ def security_headers(response: Response) -> Response:
     return response
 
 
+def opened_groups() -> list[Group]:
+    """The groups whose cookies this phone holds (for the home page), newest first."""
+    found: list[Group] = []
+    for cookie, token in request.cookies.items():
+        if cookie.startswith(service.GROUP_COOKIE) and len(found) < HOME_LIMIT:
+            try:
+                found.append(service.open_group(cookie[len(service.GROUP_COOKIE):], token))
+            except NotFound:
+                continue
+    return sorted(found, key=lambda g: g.created_at, reverse=True)
+
+
+# -- the hook of the new-game and new-table screens --------------------------------------------------
+def group_of_request() -> Group | None:
+    """The group a new game or table is started in (``group`` in the address or form), if any.
+
+    A group this browser cannot open is a 404: a game must not silently land outside its group.
+    """
+    group_id = (request.values.get("group") or "").strip()
+    return page_group(group_id) if group_id else None
+
+
+def attach_for_request() -> Attach | None:
+    """What the new game's transaction runs to seat its players in the request's group."""
+    group = group_of_request()
+    return service.seat_players(group.id) if group else None
+
+
+def pick_chip(form: Any, group: Group | None) -> bool:
+    """A chip tapped on the new-game screen (``action=pick-<player id>``): put that name in the
+    first empty row, or take it out when it is already there. ``False`` for any other action."""
+    action = (form.action.data or "").strip()
+    if group is None or not action.startswith("pick-"):
+        return False
+    player = next((p for p in group.players if p.id == action[5:]), None)
+    if player is None:
+        return True
+    rows = form.names
+    typed = [i for i, entry in enumerate(rows) if name_key(entry.data or "") == player.key]
+    if typed:
+        for i in typed:
+            rows[i].data = ""
+        return True
+    empty = next((i for i, entry in enumerate(rows) if not (entry.data or "").strip()), None)
+    if empty is None and len(rows) < 15:
+        rows.append_entry("")
+        empty = len(rows) - 1
+    if empty is not None:
+        rows[empty].data = player.name
+    return True
+
+
+@bp.app_context_processor
+def chips() -> dict[str, Any]:
+    """``chips(form)``: the roster of the request's group for ``groups/_chips.html``."""
+
+    def roster_chips(form: Any = None) -> dict[str, Any] | None:
+        group = group_of_request()
+        if group is None:
+            return None
+        typed = {name_key(e.data or "") for e in form.names} if form is not None else set()
+        return {"group": group, "players": [(p, p.key in typed) for p in stats.roster(group)]}
+
+    return {"roster_chips": roster_chips}
+
+
+# -- pages -------------------------------------------------------------------------------------------
+@bp.route("/groups/new", methods=["GET", "POST"])
+def new() -> Any:
+    """Name the group and, if you like, its players; the creating phone gets the group's cookie."""
+    form = NewGroupForm()
+    if request.method == "GET":
+        return render_template("groups/new.html", form=form, alert=None)
+    if not form.validate_on_submit():
+        return render_template("groups/new.html", form=form, alert=OUT_OF_DATE), 400
+    try:
+        group, token = service.create_group(form.name.data or "", form.roster())
+    except ServiceError as error:
+        return render_template("groups/new.html", form=form, alert=error.message), error.status
+    response = redirect(url_for(".share", group_id=group.id, new=1))
+    return remember(response, group.id, token)
+
+
 @bp.get("/groups/<group_id>/join/<token>")
 def join(group_id: str, token: str) -> Any:
     """Swap a group link's token for a cookie and go to the group's clean address."""
@@ -49,8 +165,101 @@ def join(group_id: str, token: str) -> Any:
     return remember(redirect(url_for(".home", group_id=group.id)), group.id, token)
 
 
+@bp.post("/groups/<group_id>/forget")
+def forget(group_id: str) -> Any:
+    """Take a group off this phone's list: the cookie goes, the group stays."""
+    response = redirect(url_for("pages.home"))
+    if FlaskForm().validate_on_submit():
+        response.delete_cookie(service.GROUP_COOKIE + group_id)
+    else:
+        flash(OUT_OF_DATE)
+    return response
+
+
+def game_links(season: stats.Season) -> dict[str, str]:
+    """Where each game of the group opens: its own page when this phone holds its token, else the
+    group's read-only copy (the group token opens no game, API.md)."""
+    links = {}
+    for played in season.played:
+        game = played.game
+        held = request.cookies.get(COOKIE_PREFIX + game.id)
+        own = held and (matches(held, game.scorer_hash) or matches(held, game.watch_hash))
+        links[game.id] = (url_for("pages.game", game_id=game.id) if own
+                          else url_for(".game", group_id=season.group.id, game_id=game.id))
+    return links
+
+
 @bp.get("/groups/<group_id>")
 def home(group_id: str) -> Any:
     """The group's home: leaderboard, roster, games (newest first), new game and new virtual table."""
     season = stats.season(page_group(group_id))
-    return render_template("groups/home.html", season=season, group=season.group)
+    return render_template("groups/home.html", season=season, group=season.group, leaders=season.leaderboard(),
+                           links=game_links(season))
+
+
+@bp.get("/groups/<group_id>/games/<game_id>")
+def game(group_id: str, game_id: str) -> Any:
+    """A group game's scorecard, read only, for members who do not hold the game's own link."""
+    season = stats.season(page_group(group_id))
+    played = next((p for p in season.played if p.game.id == game_id), None)
+    if played is None:
+        raise NotFound("This group has no such game.")
+    names = played.game.players
+    return render_template("groups/game.html", group=season.group, played=played, game=played.game,
+                           card=played.card, role="watch", chart=charts.progression(names, played.card))
+
+
+@bp.get("/groups/<group_id>/players/<player_id>")
+def player(group_id: str, player_id: str) -> Any:
+    """A player's page: S/O/P over time, rates by cards dealt, bid accuracy, best and worst game,
+    head-to-head; and the forms to rename them or merge them into another player."""
+    return render_player(page_group(group_id), player_id)
+
+
+def render_player(group: Group, player_id: str, alert: str | None = None, status: int = 200) -> Any:
+    season = stats.season(group)
+    tally = season.tally(player_id)
+    if tally is None:
+        raise NotFound("This group has no such player.")
+    best, worst = tally.best_and_worst()
+    return render_template(
+        "groups/player.html", group=group, season=season, tally=tally, best=best, worst=worst,
+        against=season.against(player_id), others=[t.player for t in season.tallies if t is not tally],
+        over_time=charts.outcome_rates([a.stats for a in tally.appearances]),
+        by_cards=charts.rate_bars(tally.by_cards), margins=charts.margin_bars(tally.margins, stats.MARGIN),
+        form=PlayerForm(formdata=None, name=tally.player.name), alert=alert, links=game_links(season),
+    ), status
+
+
+@bp.post("/groups/<group_id>/players/<player_id>")
+def change_player(group_id: str, player_id: str) -> Any:
+    """Rename (``name``) or merge into another player (``into``), then back to the page."""
+    group = page_group(group_id)
+    form = PlayerForm()
+    if not form.validate_on_submit():
+        return render_player(group, player_id, OUT_OF_DATE, 400)
+    into = (form.into.data or "").strip()
+    try:
+        if into:
+            service.merge(group.id, player_id, into)
+        else:
+            service.rename(group.id, player_id, form.name.data or "")
+    except (RulesError, ServiceError) as error:
+        status = error.status if isinstance(error, ServiceError) else 422
+        return render_player(page_group(group_id), player_id, getattr(error, "message", str(error)), status)
+    if into:
+        flash("Merged: their games now count for one player.")
+        return redirect(url_for(".player", group_id=group.id, player_id=into), 303)
+    flash("Renamed. Recorded games keep the names they were played with.")
+    return redirect(url_for(".player", group_id=group.id, player_id=player_id), 303)
+
+
+@bp.get("/groups/<group_id>/share")
+def share(group_id: str) -> Any:
+    """The group's link with its QR code, rebuilt from this phone's own cookie (tokens are stored hashed)."""
+    group = page_group(group_id)
+    token = request.cookies.get(service.GROUP_COOKIE + group.id, "")
+    url = url_for(".join", group_id=group.id, token=token, _external=True)
+    qr = Markup(segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff", svgclass="qr",
+                                                      omitsize=True, title="QR code of the group link"))
+    return render_template("groups/share.html", group=group, url=url, qr=qr, new=bool(request.args.get("new")))

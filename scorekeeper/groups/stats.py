@@ -1,27 +1,26 @@
 """A group's statistics across games, computed by the engine's scorecard over the stored records.
 
-Nothing here scores a hand: each game goes through :func:`scorekeeper.games.scorecard_of` (the
-engine's ``build_scorecard``, R19–R21, R26) and this module only adds up what the scorecards say,
-per roster player. A whole group is read in a fixed number of queries (the roster, the games with
-their hands, the seats), however many games it has: see :func:`season`.
+Nothing here scores a hand: each game goes through the engine's ``build_scorecard`` (R19–R21,
+R26) over its stored records and this module only adds up what the scorecards say,
+per roster player. A whole group is read in a fixed number of queries (the roster, the games,
+their seats, their hands), however many games it has: see :func:`load`.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import joinedload
-
-from ..engine import PlayerStats, Scorecard
+from ..engine import PlayerStats, Scorecard, build_scorecard
 from ..exchange import spreadsheet_text
 from ..extensions import db
-from ..games import scorecard_of
-from ..models import Game, Group, GroupPlayer, GroupSeat
+from ..games import records_from, rules_of
+from ..models import Game, Group, GroupPlayer, GroupSeat, HandEntry
 
 #: Bid accuracy is shown for misses of up to this many tricks either way; larger ones are grouped.
 MARGIN = 3
@@ -181,16 +180,59 @@ def roster(group: Group) -> list[GroupPlayer]:
 
 
 def load(group: Group) -> list[Played]:
-    """The group's games with their hands and seats, newest first: two queries for any number of games."""
-    query = (select(Game).options(joinedload(Game.hands)).where(Game.group_id == group.id)
-             .order_by(Game.created_at.desc(), Game.id))
-    rows = db.session.execute(query).unique().scalars().all()
+    """The group's games with their scorecards and seats, newest first, in at most three queries
+    for any number of games: the games, their seats, and the hands of games not in :data:`CARDS`."""
+    query = select(Game).where(Game.group_id == group.id).order_by(Game.created_at.desc(), Game.id)
+    rows = db.session.execute(query).scalars().all()
     seats: dict[str, dict[int, str]] = {}
-    query_seats = select(GroupSeat).join(Game, Game.id == GroupSeat.game_id).where(Game.group_id == group.id)
-    for seat in db.session.execute(query_seats).scalars():
-        seats.setdefault(seat.game_id, {})[seat.seat] = seat.player_id
-    return [Played(game, scorecard_of(game), [seats.get(game.id, {}).get(s, "") for s in range(len(game.players))])
-            for game in rows]
+    query_seats = (select(GroupSeat.game_id, GroupSeat.seat, GroupSeat.player_id)
+                   .join(Game, Game.id == GroupSeat.game_id).where(Game.group_id == group.id))
+    for game_id, seat, player_id in db.session.execute(query_seats):
+        seats.setdefault(game_id, {})[seat] = player_id
+    cards = CARDS.get_many([(g.id, g.version) for g in rows])
+    missing = [g for g in rows if (g.id, g.version) not in cards]
+    if missing:
+        hands: dict[str, list[Any]] = {g.id: [] for g in missing}
+        query_hands = (select(HandEntry.game_id, HandEntry.number, HandEntry.bids, HandEntry.tricks, HandEntry.trump)
+                       .join(Game, Game.id == HandEntry.game_id).where(Game.group_id == group.id))
+        for hand in db.session.execute(query_hands):
+            if hand.game_id in hands:
+                hands[hand.game_id].append(hand)
+        for game in missing:
+            card = build_scorecard(rules_of(game), game.first_dealer, records_from(hands[game.id]))
+            cards[(game.id, game.version)] = card
+            CARDS.put((game.id, game.version), card)
+    return [Played(g, cards[(g.id, g.version)], [seats.get(g.id, {}).get(s, "") for s in range(len(g.players))])
+            for g in rows]
+
+
+class ScorecardCache:
+    """The engine's scorecards of stored games, kept by (game id, version), least recently used out.
+
+    Every write to a game bumps its version (``games.writing``, virtual tables likewise), so a
+    kept scorecard is the engine's answer for exactly those records; a finished game is scored
+    once per process instead of on every group page. Scorecards are shared: read them, never change them.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size, self.lock, self.items = size, threading.Lock(), OrderedDict[tuple[str, int], Scorecard]()
+
+    def get_many(self, keys: list[tuple[str, int]]) -> dict[tuple[str, int], Scorecard]:
+        with self.lock:
+            found = {key: self.items[key] for key in keys if key in self.items}
+            for key in found:
+                self.items.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[str, int], card: Scorecard) -> None:
+        with self.lock:
+            self.items[key] = card
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+#: About 20 groups of 200 games; a 25-hand scorecard is a few kilobytes.
+CARDS = ScorecardCache(4000)
 
 
 def season(group: Group) -> Season:

@@ -24,6 +24,7 @@ from ..errors import WATCH_ONLY, Conflict, Forbidden, NotFound, ServiceError
 from ..extensions import csrf, db
 from ..figures import minus, signed
 from ..games import Access
+from ..groups import pages as groups
 from ..tokens import matches
 from ..web import COOKIE_AGE, COOKIE_PREFIX, WATCH_PREFIX, cookie_token
 from . import screens, service
@@ -89,7 +90,7 @@ def home() -> Any:
                 continue
             opened_games.append((opened, games.scorecard_of(opened.game)))
     opened_games.sort(key=lambda pair: pair[0].game.updated_at, reverse=True)
-    return render_template("home.html", games=opened_games[:HOME_LIMIT])
+    return render_template("home.html", games=opened_games[:HOME_LIMIT], groups=groups.opened_groups())
 
 
 def render_new(form: NewGameForm, message: str | None = None, status: int = 200) -> Any:
@@ -99,9 +100,12 @@ def render_new(form: NewGameForm, message: str | None = None, status: int = 200)
 @bp.route("/new", methods=["GET", "POST"])
 @limits.creating
 def new_game() -> Any:
-    """Set-up on one screen; the creating browser becomes the scorer and sees the share links."""
+    """Set-up on one screen; the creating browser becomes the scorer and sees the share links.
+
+    With ``group=<id>`` the game starts in that group (its roster offered as chips).
+    """
     form = NewGameForm()
-    if request.method == "GET" or form.rearrange():
+    if request.method == "GET" or form.rearrange() or groups.pick_chip(form, groups.group_of_request()):
         return render_new(form)
     if not form.validate_on_submit():
         return render_new(form, OUT_OF_DATE, 400)
@@ -109,7 +113,8 @@ def new_game() -> Any:
         names, dealer = form.players()
         draw = draw_for_deal(len(names), secrets.SystemRandom()) if dealer is None else None
         game, scorer, watch = games.create_game(
-            names, form.variant.data, draw.dealer if draw else dealer, form.options())
+            names, form.variant.data, draw.dealer if draw else dealer, form.options(),
+            attach=groups.attach_for_request())
     except (ValueError, ServiceError) as error:  # RulesError is a ValueError
         return render_new(form, getattr(error, "message", str(error)), 422)
     if draw:

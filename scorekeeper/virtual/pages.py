@@ -18,6 +18,7 @@ from ..bots import LEVELS
 from ..engine import RulesError
 from ..engine.rules import OPTION_NAMES
 from ..errors import BadRequest, NotFound, ServiceError
+from ..groups import pages as groups
 from ..web import COOKIE_AGE, COOKIE_PREFIX
 from . import bp, service, views
 from .service import TableAccess
@@ -252,7 +253,7 @@ def create() -> Any:
         first = int(request.form.get("first_dealer", "1")) - 1
         options = {name: request.form.get(name) == "on" for name in OPTION_NAMES}
         created = service.create_table(seats, request.form.get("variant", "standard"), options, first,
-                                       start=len(humans) <= 1)
+                                       start=len(humans) <= 1, attach=groups.attach_for_request())
     except (RulesError, ServiceError, ValueError) as error:
         status, shape = views.error_body(None, None, error if isinstance(error, (RulesError, ServiceError))
                                          else BadRequest("The first dealer must be a seat number."))

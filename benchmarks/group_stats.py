@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""How fast a group's statistics pages open: 50 and 200 stored games, SQLite and PostgreSQL.
+
+For each backend and group size: a fresh schema, one group of 8 regulars, and that many finished
+games of 3 to 6 of them (25 or 15 hands each, random legal entries, stored through the same import
+path the API uses). Then each page is fetched ``--repeat`` times through the app (Flask's test
+client, in this process, so the figure is the server's whole work for one request: queries, the
+engine's scorecard of every game, adding up, rendering) and the median and 95th percentile are
+printed side by side. The issue's target: a group of 200 games opens its statistics page in under
+200 ms on this machine (2 cores, possibly shared: the load average is printed).
+
+    .venv/bin/python benchmarks/group_stats.py                       # SQLite only
+    .venv/bin/python benchmarks/group_stats.py --pg postgresql+psycopg://postgres@127.0.0.1:5432/test_issue8
+
+The PostgreSQL database given is emptied (its tables dropped and made again) by the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scorekeeper import create_app  # noqa: E402
+from scorekeeper.engine import HandRecord, Rules  # noqa: E402
+from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper.games import import_game  # noqa: E402
+from scorekeeper.groups import service  # noqa: E402
+
+REGULARS = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+TARGET_MS = 200.0
+
+
+def records(rng: random.Random, players: int) -> list[HandRecord]:
+    """A finished game's entries: bids within R13, tricks adding up to the cards dealt (R23)."""
+    out = []
+    for cards in Rules(players).schedule:
+        bids = tuple(rng.randint(1, max(1, cards // 2 + 1)) for _ in range(players))
+        cuts = sorted(rng.randint(0, cards) for _ in range(players - 1))
+        out.append(HandRecord(bids, tuple(b - a for a, b in zip([0, *cuts], [*cuts, cards]))))
+    return out
+
+
+def measure(url: str, games: int, repeat: int) -> dict[str, list[float]]:
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "TESTING": True})
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+        group, token = service.create_group("Friday night", REGULARS)
+        rng = random.Random(games)
+        for _ in range(games):
+            names = rng.sample(REGULARS, rng.choice((3, 4, 6)))
+            import_game(names, "standard", 0, {}, records(rng, len(names)), attach=service.seat_players(group.id))
+        player = next(p.id for p in group.players if p.name == "Ann")
+        group_id = group.id
+    client = app.test_client()
+    client.set_cookie(f"skg_{group_id}", token)
+    pages = {"group home (leaderboard)": f"/groups/{group_id}",
+             "player page (Ann)": f"/groups/{group_id}/players/{player}",
+             "GET /api/groups/<id>/stats": f"/api/groups/{group_id}/stats"}
+    times: dict[str, list[float]] = {}
+    for name, path in pages.items():
+        headers = {"Authorization": f"Bearer {token}"} if path.startswith("/api/") else {}
+        warm = client.get(path, headers=headers)  # templates compiled, connections open
+        assert warm.status_code == 200, (path, warm.get_data(as_text=True)[:500])
+        samples = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            answer = client.get(path, headers=headers)
+            samples.append((time.perf_counter() - start) * 1000)
+            assert answer.status_code == 200
+        times[name] = samples
+    with app.app_context():
+        db.drop_all()
+        db.engine.dispose()
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pg", help="a PostgreSQL URL whose tables the run may drop")
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[50, 200])
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        backends = {"sqlite": f"sqlite:///{Path(folder) / 'bench.sqlite'}"} | ({"postgresql": args.pg} if args.pg else {})
+        rows = []
+        for backend, url in backends.items():
+            for size in args.sizes:
+                for page, samples in measure(url, size, args.repeat).items():
+                    p95 = sorted(samples)[max(0, round(0.95 * len(samples)) - 1)]
+                    rows.append((backend, size, page, statistics.median(samples), p95))
+    print(f"load average (1 min): {os.getloadavg()[0]:.2f}, repeat {args.repeat}")
+    print(f"{'backend':<11}{'games':>6}  {'page':<28}{'median ms':>10}{'p95 ms':>9}  per game (median)")
+    for backend, size, page, median, p95 in rows:
+        flag = "" if median < TARGET_MS else f"  over the {TARGET_MS:.0f} ms target"
+        print(f"{backend:<11}{size:>6}  {page:<28}{median:>10.1f}{p95:>9.1f}  {median / size:.2f} ms{flag}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,253 @@
+"""Group pages (phone first, no JavaScript needed): join links, the home list, roster chips on the
+new-game screen, the group's home and a player's page, sharing, and the season files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, GroupSeat
+
+from .export_kit import lines, pages
+from .groups_kit import auth, expected_season, import_into, legal_hands, new_group
+from .pages_kit import csrf, text
+
+
+def joined(client: FlaskClient, players: list[str] | None = None, name: str = "Friday night") -> dict[str, Any]:
+    """A group made through the API and opened on this client through its link."""
+    group = new_group(client, name, players)
+    answer = client.get(f"/groups/{group['id']}/join/{group['token']}")
+    assert answer.status_code == 302 and answer.headers["Location"] == f"/groups/{group['id']}"
+    return group
+
+
+def test_the_join_link_swaps_the_token_for_an_httponly_cookie(client: FlaskClient) -> None:
+    group = new_group(client)
+    answer = client.get(f"/groups/{group['id']}/join/{group['token']}")
+    cookie = answer.headers["Set-Cookie"]
+    assert cookie.startswith(f"skg_{group['id']}={group['token']};")
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/" in cookie
+    assert answer.headers["Referrer-Policy"] == "no-referrer"
+    home = client.get(f"/groups/{group['id']}")
+    assert home.status_code == 200 and "Friday night" in text(home)
+    assert "frame-ancestors 'none'" in home.headers["Content-Security-Policy"]
+
+
+def test_group_pages_are_404_without_the_groups_cookie(client: FlaskClient) -> None:
+    group = new_group(client, players=["Ann"])
+    other = joined(client, name="Other")  # this phone holds another group's cookie
+    game = client.post(f"/api/groups/{group['id']}/games", json={"players": ["Ann", "Ben"]},
+                       headers=auth(group["token"])).get_json()
+    client.get(f"/g/{game['id']}/join/{game['scorer_token']}")  # and the cookie of one of its games
+    ann = group["players"][0]["id"]
+    for path in ("", "/share", f"/players/{ann}", f"/games/{game['id']}"):
+        answer = client.get(f"/groups/{group['id']}{path}")
+        assert answer.status_code == 404, path
+        assert "No group with that link" in text(answer)
+    assert client.get(f"/groups/{group['id']}/join/{other['token']}").status_code == 404
+    assert client.get(f"/groups/{group['id']}/join/{game['scorer_token']}").status_code == 404
+    assert client.get(f"/new?group={group['id']}").status_code == 404  # no game lands outside its group
+    assert client.get(f"/api/groups/{group['id']}/summary.pdf").status_code == 404
+
+
+def test_the_home_page_lists_the_groups_this_phone_opened_and_forgets_them(client: FlaskClient) -> None:
+    assert "Groups" in text(client.get("/")) and "New group" in text(client.get("/"))
+    group = joined(client, ["Ann", "Ben"])
+    new_group(client, "Not opened here")
+    home = text(client.get("/"))
+    assert "Friday night" in home and "Ann, Ben" in home and "Not opened here" not in home
+    answer = client.post(f"/groups/{group['id']}/forget", data={"csrf_token": csrf(client, "/")})
+    assert answer.status_code == 302
+    assert "Friday night" not in text(client.get("/"))
+    assert client.get(f"/groups/{group['id']}").status_code == 404
+
+
+def test_a_group_is_created_from_its_page_and_shared_with_a_qr_code(client: FlaskClient) -> None:
+    answer = client.post("/groups/new", data={"csrf_token": csrf(client, "/groups/new"), "name": "Friday night",
+                                              "players": "Ann, Ben\nCy"})
+    assert answer.status_code == 302
+    group_id = answer.headers["Location"].split("/")[2]
+    share = text(client.get(answer.headers["Location"]))
+    assert "Group ready" in share and "<svg" in share and 'class="qr"' in share
+    link = re.search(r'value="(http://localhost/groups/[0-9a-f]+/join/[^"]+)"', share)
+    assert link and group_id in link.group(1)
+    other = FlaskClient(client.application)  # another phone opens the link
+    assert other.get(link.group(1).replace("http://localhost", "")).status_code == 302
+    assert "Ann" in text(other.get(f"/groups/{group_id}"))
+
+
+@pytest.mark.parametrize(("data", "message", "status"), [
+    ({"name": ""}, "The group has no name", 400),
+    ({"name": "Fri", "players": "Ann, ann"}, "Two players are called", 400),
+    ({"name": "Fri", "csrf_token": "stale"}, "out of date", 400),
+])
+def test_a_bad_new_group_shows_the_form_again_with_a_sentence(
+        client: FlaskClient, data: dict[str, str], message: str, status: int) -> None:
+    answer = client.post("/groups/new", data={"csrf_token": csrf(client, "/groups/new"), **data})
+    assert answer.status_code == status and message in text(answer)
+    assert 'name="name"' in text(answer)
+
+
+def test_roster_chips_fill_the_new_game_screen_and_the_game_joins_the_group(app: Flask, client: FlaskClient) -> None:
+    group = joined(client, ["Ann", "Ben", "Cy", "Dee"])
+    ids = {p["name"]: p["id"] for p in group["players"]}
+    page = text(client.get(f"/new?group={group['id']}"))
+    assert page.count('class="chip"') == 4 and "Friday night" in page
+    token = csrf(client, f"/new?group={group['id']}")
+    form = {"csrf_token": token, "group": group["id"], "variant": "standard", "first_dealer": "0"}
+    for name in ("Cy", "Ann"):
+        answer = client.post("/new", data={**form, "action": f"pick-{ids[name]}",
+                                           **{f"names-{i}": v for i, v in enumerate(rows(page))}})
+        assert answer.status_code == 200
+        page = text(answer)
+    assert rows(page)[:2] == ["Cy", "Ann"]
+    assert 'class="chip on" aria-pressed="true">Cy' in page
+    # Tapping a chosen chip takes the name out again.
+    answer = client.post("/new", data={**form, "action": f"pick-{ids['Cy']}", **{f"names-{i}": v for i, v in enumerate(rows(page))}})
+    assert rows(text(answer))[:2] == ["", "Ann"]
+    answer = client.post("/new", data={**form, "action": "start", "names-0": "cy ", "names-1": "Ann", "names-2": "Eve"})
+    assert answer.status_code == 302, text(answer)
+    game_id = answer.headers["Location"].split("/")[2]
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game is not None and game.group_id == group["id"]
+        seats = {s.seat: s.player_id for s in db.session.scalars(select(GroupSeat).filter_by(game_id=game_id))}
+    doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
+    eve = next(p["id"] for p in doc["players"] if p["name"] == "Eve")  # a new name joined the roster
+    assert seats == {0: ids["Cy"], 1: ids["Ann"], 2: eve}
+
+
+def rows(page: str) -> list[str]:
+    """The name rows of the new-game screen, in order."""
+    return re.findall(r'name="names-\d+" id="names-\d+" value="([^"]*)"', page)
+
+
+def test_a_virtual_table_started_from_the_group_joins_it(client: FlaskClient) -> None:
+    group = joined(client, ["Ann"])
+    page = text(client.get(f"/t/new?group={group['id']}"))
+    assert f'name="group" value="{group["id"]}"' in page and "joins the group" in page
+    answer = client.post("/t/new", data={"csrf_token": csrf(client, f"/t/new?group={group['id']}"), "group": group["id"],
+                                          "count": "2", "name-0": "ann", "bot-0": "", "name-1": "Robo", "bot-1": "basic",
+                                          "variant": "standard", "first_dealer": "1"})
+    assert answer.status_code == 303, text(answer)
+    doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
+    (game,) = doc["games"]
+    assert game["mode"] == "virtual" and game["players"][0]["player_id"] == group["players"][0]["id"]
+
+
+def season(client: FlaskClient) -> tuple[dict[str, Any], list[tuple[list[str], list[Any]]]]:
+    group = joined(client, ["Ann", "Ben", "Cy"])
+    games = [(["Ann", "Ben", "Cy"], legal_hands(3, 25, seed=21)), (["Ben", "Ann"], legal_hands(2, 6, seed=22)),
+             (["Cy", "Ann", "Ben"], legal_hands(3, 25, seed=23))]
+    for names, hands in games:
+        import_into(client, group, names, hands)
+    return group, games
+
+
+def test_the_group_home_shows_leaderboard_games_and_roster(client: FlaskClient) -> None:
+    group, games = season(client)
+    expected, _ = expected_season(games)
+    page = text(client.get(f"/groups/{group['id']}"))
+    assert page.count('class="game-item"') == 3 and "in progress" in page
+    for name, e in expected.items():
+        made = round(100 * (e.over + e.perfect) / e.hands)
+        assert re.search(rf">{name}</a></th>\s*<td>{e.wins}</td><td>{e.games}</td><td>{made}%</td>", page), name
+    assert f'href="/new?group={group["id"]}"' in page and f'href="/t/new?group={group["id"]}"' in page
+    # A member who does not hold a game's own link opens the group's read-only copy.
+    link = re.search(rf'href="(/groups/{group["id"]}/games/[0-9a-f]+)"', page)
+    assert link
+    game = text(client.get(link.group(1)))
+    assert "read only" in game and 'class="sheet' in game and "edit_hand" not in game
+
+
+def test_a_players_page_shows_charts_figures_and_head_to_head(client: FlaskClient) -> None:
+    group, games = season(client)
+    expected, pairs = expected_season(games)
+    ann = next(p["id"] for p in group["players"] if p["name"] == "Ann")
+    page = text(client.get(f"/groups/{group['id']}/players/{ann}"))
+    e = expected["Ann"]
+    for label, value in (("Set", e.set), ("Over", e.over), ("Perfect", e.perfect)):
+        assert f"<dt>{label}</dt><dd class=\"{label[0]}\">{value}</dd>" in page
+    assert page.count('<svg class="chart') == 3  # S/O/P over time, by cards dealt, bid accuracy
+    assert f"Bid <b>{e.bid}</b> tricks in all, took <b>{e.taken}</b>" in page
+    for cards, line in e.by_cards.items():
+        assert f"<tr><th scope=\"row\">{cards}</th><td>{line['hands']}</td><td>{line['set']}</td>" in page
+    vs_ben = pairs[frozenset(("Ann", "Ben"))]
+    assert re.search(rf">Ben</a></th><td>{vs_ben['games']}</td><td>{vs_ben['Ann']}</td><td>{vs_ben['Ben']}</td>", page)
+    assert "Best: " in page and "Worst: " in page
+
+
+def test_a_player_is_renamed_and_merged_from_their_page(client: FlaskClient) -> None:
+    group = joined(client, ["Ann", "Ben", "Anne"])
+    ids = {p["name"]: p["id"] for p in group["players"]}
+    import_into(client, group, ["Ann", "Ben"], legal_hands(2, 2, seed=1))
+    url = f"/groups/{group['id']}/players/{ids['Anne']}"
+    answer = client.post(url, data={"csrf_token": csrf(client, url), "name": "Ann", "into": ""})
+    assert answer.status_code == 400 and "already a player of this group" in text(answer)
+    answer = client.post(f"/groups/{group['id']}/players/{ids['Ben']}",
+                         data={"csrf_token": csrf(client, url), "into": ids["Ann"]})
+    assert answer.status_code == 422 and "sat at the same game" in text(answer) and "(R4)" in text(answer)
+    answer = client.post(url, data={"csrf_token": csrf(client, url), "name": "Anne M.", "into": ""})
+    assert answer.status_code == 303
+    assert "Anne M." in text(client.get(answer.headers["Location"]))
+    answer = client.post(url, data={"csrf_token": csrf(client, url), "into": ids["Ann"]})
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(ids["Ann"])
+    doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
+    assert [p["name"] for p in doc["players"]] == ["Ann", "Ben"]
+
+
+def test_the_season_summary_prints_the_leaderboard_and_each_players_sop_line(client: FlaskClient) -> None:
+    group, games = season(client)
+    expected, _ = expected_season(games)
+    answer = client.get(f"/api/groups/{group['id']}/summary.pdf")  # the page cookie opens it
+    assert answer.status_code == 200 and answer.mimetype == "application/pdf"
+    assert len(pages(answer.data)) == 1
+    printed = lines(answer.data)
+    assert "Friday night" in printed
+    for name, e in expected.items():
+        assert any(line.startswith(f"{name} {e.hands} {e.set} {e.over} {e.perfect} {e.overtricks} {e.bid} {e.taken}")
+                   for line in printed), (name, printed)
+    by_bearer = client.get(f"/api/groups/{group['id']}/summary.pdf?paper=letter", headers=auth(group["token"]))
+    assert by_bearer.status_code == 200
+    assert client.get(f"/api/groups/{group['id']}/summary.pdf?paper=a3").status_code == 400
+
+
+def test_stats_csv_has_one_row_per_player_with_the_statistics(client: FlaskClient) -> None:
+    group, games = season(client)
+    expected, _ = expected_season(games)
+    answer = client.get(f"/api/groups/{group['id']}/stats.csv", headers=auth(group["token"]))
+    assert answer.status_code == 200 and answer.mimetype == "text/csv"
+    table = list(csv.DictReader(io.StringIO(answer.get_data(as_text=True))))
+    assert [r["player"] for r in table] == ["Ann", "Ben", "Cy"]
+    for row in table:
+        e = expected[row["player"]]
+        assert (int(row["games"]), int(row["wins"]), int(row["hands"]), int(row["set"]), int(row["points"])) == (
+            e.games, e.wins, e.hands, e.set, e.points)
+        assert float(row["made_rate"]) == round((e.over + e.perfect) / e.hands, 3)
+
+
+def test_export_json_holds_every_game_importable_one_by_one(client: FlaskClient) -> None:
+    group, games = season(client)
+    answer = client.get(f"/api/groups/{group['id']}/export.json", headers=auth(group["token"]))
+    assert answer.status_code == 200 and "attachment" in answer.headers["Content-Disposition"]
+    data = json.loads(answer.data)
+    assert data["format"] == "bluke-scorekeeper-group" and data["group"]["name"] == "Friday night"
+    assert len(data["games"]) == 3
+    copy = new_group(client, "Copy")
+    for exported in data["games"]:
+        again = client.post(f"/api/groups/{copy['id']}/import", json=exported, headers=auth(copy["token"]))
+        assert again.status_code == 201, again.get_json()
+        assert again.get_json()["totals"] == exported["totals"]
+    original = client.get(f"/api/groups/{group['id']}/stats", headers=auth(group["token"])).get_json()
+    copied = client.get(f"/api/groups/{copy['id']}/stats", headers=auth(copy["token"])).get_json()
+    strip = [{k: v for k, v in p.items() if k != "player_id"} for p in original["players"]]
+    assert strip == [{k: v for k, v in p.items() if k != "player_id"} for p in copied["players"]]
