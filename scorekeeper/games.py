@@ -306,7 +306,11 @@ def clean_names(players: object) -> list[str]:
         raise BadRequest("'players' must be a list of names, such as [\"Ann\", \"Ben\", \"Cy\"].")
     if not 2 <= len(players) <= 15:
         raise RulesError(f"Bluke is played by 2 to 15 players, not {len(players)} (R4).", "R4")
-    names = [clean_name(name, f"Player {seat}") for seat, name in enumerate(players, start=1)]
+    return distinct([clean_name(name, f"Player {seat}") for seat, name in enumerate(players, start=1)])
+
+
+def distinct(names: list[str]) -> list[str]:
+    """``names`` when no two are the same player (:func:`name_key`), else a 400 naming the second one."""
     seen: set[str] = set()
     for name in names:
         if name_key(name) in seen:

@@ -16,7 +16,7 @@ from sqlalchemy import func, select, update
 from ..engine import RulesError
 from ..errors import BadRequest, NotFound
 from ..extensions import db
-from ..games import Attach, clean_name, name_key, shown, transaction
+from ..games import Attach, clean_name, distinct, name_key, shown, transaction
 from ..models import Game, Group, GroupPlayer, GroupSeat
 from ..tokens import matches, new_id, new_token, token_hash
 from .stats import Played, roster
@@ -51,13 +51,7 @@ def clean_roster(raw: object) -> list[str]:
         raise BadRequest("'players' must be a list of names, such as [\"Ann\", \"Ben\"].")
     if len(raw) > MAX_ROSTER:
         raise BadRequest(f"A group keeps at most {MAX_ROSTER} players, not {len(raw)}.")
-    names = [clean_name(name, f"Player {index}") for index, name in enumerate(raw, start=1)]
-    seen: set[str] = set()
-    for name in names:
-        if name_key(name) in seen:
-            raise BadRequest(f"Two players are called {name!r}; give each a different name.")
-        seen.add(name_key(name))
-    return names
+    return distinct([clean_name(name, f"Player {index}") for index, name in enumerate(raw, start=1)])
 
 
 def create_group(name: object, players: object = None) -> tuple[Group, str]:
