@@ -14,7 +14,8 @@ from flask import Blueprint, Response, jsonify, render_template, request, url_fo
 from .. import exchange, games
 from ..exchange.routes import download
 from ..models import utcnow
-from ..printing import PAPER_SIZES, points, printer
+from ..figures import minus
+from ..printing import PAPER_SIZES, printer
 from ..printing.routes import choice, pdf_response
 from ..errors import BadRequest
 from ..extensions import csrf
@@ -133,6 +134,6 @@ def summary_pdf(group_id: str) -> Response:
     """The season summary to print: the leaderboard and each player's S/O/P line (``?paper=a4|letter``)."""
     season = stats.season(reader(group_id))
     paper = choice(request.args, "paper", tuple(PAPER_SIZES), "a4")
-    html = render_template("print/season.html", season=season, leaders=season.leaderboard(), points=points,
+    html = render_template("print/season.html", season=season, leaders=season.leaderboard(), points=minus,
                            printed_on=utcnow())
     return pdf_response(printer().pdf(html, paper), f"bluke-group-{season.group.id}.pdf")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .test_table_browser import no_sideways_scroll, phone
+from .phone_kit import page_checks, phone
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +38,7 @@ def start_from_chips(page: Any, chips: list[str], typed: tuple[str, ...] = ()) -
         expect(page.locator(".chip.on", has_text=name)).to_be_visible()
     for offset, name in enumerate(typed):
         page.locator(f"#names-{len(chips) + offset}").fill(name)
-    no_sideways_scroll(page, "new game in a group")
+    page_checks(page, "new game in a group")
     page.locator("label[for=deal-0]").tap()
     page.locator("button.start").tap()
     expect(page.locator(".created h1")).to_have_text("Game ready")
@@ -59,16 +59,16 @@ def test_a_group_plays_two_games_from_its_chips_and_reads_a_players_page(browser
     page.get_by_role("button", name="Create the group").tap()
     expect(page.locator(".created h1")).to_have_text("Group ready")
     expect(page.locator("svg.qr")).to_be_visible()
-    no_sideways_scroll(page, "group share")
+    page_checks(page, "group share")
     page.get_by_role("link", name="Open the group").tap()
     expect(page.locator(".group-head h1")).to_have_text("Friday night")
-    no_sideways_scroll(page, "group home")
+    page_checks(page, "group home")
 
     # Game 1: Ann, Ben, Cy from the chips; RULES.md's worked example (hands 1 and 2).
     start_from_chips(page, ["Ann", "Ben", "Cy"])
     play_hand(page, [4, 5, 3], [5, 3, 5])
     play_hand(page, [2, 6, 4], [2, 7, 3])
-    expect(page.locator(".sheet tfoot tr.total td")).to_have_text(["61", "11", "-8"])
+    expect(page.locator(".sheet tfoot tr.total td")).to_have_text(["61", "11", "−8"])
 
     # Game 2: Cy and Ann from the chips, and a newcomer typed in, who joins the roster.
     page.goto(server + "/")
@@ -82,14 +82,14 @@ def test_a_group_plays_two_games_from_its_chips_and_reads_a_players_page(browser
     page.locator(".game-link", has_text="Friday night").tap()
     expect(page.locator(".games .game-item")).to_have_count(2)
     expect(page.locator(".roster .chip")).to_have_text(["Ann", "Ben", "Cy", "Dee"])
-    no_sideways_scroll(page, "group home with games")
+    page_checks(page, "group home with games")
     page.screenshot(path=shots / "360-group-home.png", full_page=True)
     page.locator(".leaders a", has_text="Ann").tap()
     expect(page.locator(".player-head h1")).to_have_text("Ann")
     # Ann: O and P in game 1 (R26), P in game 2; 41 + 20 + 40 = 101 points over 3 hands.
     expect(page.locator(".figures dd")).to_have_text(["0", "1", "2", "100%", "67%", "33.7"])
     expect(page.locator("svg.chart")).to_have_count(3)
-    no_sideways_scroll(page, "player page")
+    page_checks(page, "player page")
     page.screenshot(path=shots / "360-group-player.png", full_page=True)
     context.close()
     assert problems == []
