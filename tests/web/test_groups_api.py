@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -305,3 +306,31 @@ def test_the_token_is_stored_only_as_a_hash(app: Flask, client: FlaskClient) -> 
     with app.app_context():
         row = db.session.execute(select(Game.__table__.metadata.tables["groups"])).one()
         assert group["token"] not in [str(v) for v in row]
+
+
+def test_two_games_started_at_once_with_a_new_name_share_one_roster_player(app: Flask, client: FlaskClient) -> None:
+    """The group row is locked by each new game's transaction, so "Eve" joins the roster once."""
+    group = new_group(client, players=["Ann", "Ben"])
+    barrier = threading.Barrier(4)
+    answers: list[Any] = [None] * 4
+
+    def start(index: int) -> None:
+        phone = app.test_client()
+        try:
+            barrier.wait(timeout=30)
+            answer = phone.post(f"/api/groups/{group['id']}/games", headers=auth(group["token"]),
+                                json={"players": ["Ann", "Eve" if index % 2 else " eve", "Ben"]})
+            answers[index] = answer.status_code
+        except BaseException as error:  # noqa: BLE001 - reported below
+            answers[index] = error
+
+    threads = [threading.Thread(target=start, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert answers == [201] * 4
+    doc = group_doc(client, group)
+    assert sorted(roster(doc)) == ["Ann", "Ben", "Eve"] or sorted(roster(doc)) == ["Ann", "Ben", "eve"]
+    eve = next(p["id"] for p in doc["players"] if p["name"].casefold() == "eve")
+    assert len(doc["games"]) == 4 and all(g["players"][1]["player_id"] == eve for g in doc["games"])
