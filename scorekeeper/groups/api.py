@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
-from .. import exchange, games
+from .. import exchange, games, limits
 from ..exchange.routes import download
 from ..models import utcnow
 from ..figures import minus
@@ -41,6 +41,7 @@ def answer(group: Group) -> dict[str, Any]:
 
 
 @bp.post("")
+@limits.creating
 def create_group() -> Any:
     data = body()
     group, token = service.create_group(data.get("name"), data.get("players"))
@@ -55,6 +56,7 @@ def get_group(group_id: str) -> Any:
 
 
 @bp.post("/<group_id>/games")
+@limits.creating
 def create_game(group_id: str) -> Any:
     """As ``POST /api/games``; the names are matched to the roster (new ones join it)."""
     group = opened(group_id)
@@ -65,6 +67,7 @@ def create_game(group_id: str) -> Any:
 
 
 @bp.post("/<group_id>/tables")
+@limits.creating
 def create_table(group_id: str) -> Any:
     """As ``POST /api/tables``; the table's game belongs to the group."""
     group = opened(group_id)
@@ -72,6 +75,7 @@ def create_table(group_id: str) -> Any:
 
 
 @bp.post("/<group_id>/import")
+@limits.importing
 def import_game(group_id: str) -> Any:
     """As ``POST /api/games/import``, into the group."""
     group = opened(group_id)
@@ -130,6 +134,7 @@ def stats_csv(group_id: str) -> Response:
 
 
 @bp.get("/<group_id>/summary.pdf")
+@limits.rendering
 def summary_pdf(group_id: str) -> Response:
     """The season summary to print: the leaderboard and each player's S/O/P line (``?paper=a4|letter``)."""
     season = stats.season(reader(group_id))

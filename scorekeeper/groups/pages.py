@@ -17,14 +17,14 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import StringField, TextAreaField
 
-from .. import charts
+from .. import charts, limits
 from ..engine import RulesError
 from ..errors import NotFound, ServiceError
 from ..extensions import csrf
 from ..games import Attach, name_key
 from ..models import Group
 from ..tokens import matches
-from ..web import COOKIE_AGE, COOKIE_PREFIX, POLICY
+from ..web import COOKIE_AGE, COOKIE_PREFIX
 from . import service, stats
 
 bp = Blueprint("groups", __name__)
@@ -66,11 +66,8 @@ def remember(response: BaseResponse, group_id: str, token: str) -> BaseResponse:
 
 
 @bp.after_request
-def security_headers(response: Response) -> Response:
-    """As the game pages: no inline script or style, no token in a Referer, never cached."""
-    response.headers.setdefault("Content-Security-Policy", POLICY)
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+def private(response: Response) -> Response:
+    """A group's pages show its players and scores: never cached (security headers: ``web.security_headers``)."""
     response.headers.setdefault("Cache-Control", "private, no-store")
     return response
 
@@ -143,6 +140,7 @@ def chips() -> dict[str, Any]:
 
 # -- pages -------------------------------------------------------------------------------------------
 @bp.route("/groups/new", methods=["GET", "POST"])
+@limits.creating
 def new() -> Any:
     """Name the group and, if you like, its players; the creating phone gets the group's cookie."""
     form = NewGroupForm()
