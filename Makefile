@@ -5,7 +5,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 0.0.0.0
 PORT   ?= 5000
 
-.PHONY: run serve test system-packages bench
+.PHONY: run serve test lint system-packages bench
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -26,13 +26,22 @@ serve: $(STAMP)
 	$(BIN)/gunicorn --config deploy/gunicorn.conf.py
 
 # Browser tests need Debian's Chromium; PDF tests render pages with poppler's pdftoppm;
-# WeasyPrint subsets fonts with HarfBuzz's subsetter (it warns, and the tests fail, without it).
+# WeasyPrint subsets fonts with HarfBuzz's subsetter (it warns, and the tests fail, without it);
+# the rate-limit tests start a private redis-server when none runs on 127.0.0.1:6379.
 system-packages:
-	@command -v chromium >/dev/null && command -v pdftoppm >/dev/null && ldconfig -p | grep -q libharfbuzz-subset || \
-	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils libharfbuzz-subset0 >/dev/null; }
+	@command -v chromium >/dev/null && command -v pdftoppm >/dev/null && ldconfig -p | grep -q libharfbuzz-subset \
+	  && command -v redis-server >/dev/null || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils \
+	      libharfbuzz-subset0 redis-server >/dev/null; }
 
 test: $(STAMP) system-packages
 	$(BIN)/python -m pytest
+
+# Code health: ruff (lint and format, Pallets rules in pyproject.toml) and mypy --strict on the package.
+lint: $(STAMP)
+	$(BIN)/ruff check --no-fix .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[test,bench]'

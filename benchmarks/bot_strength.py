@@ -92,7 +92,8 @@ def main() -> None:
     elapsed = time.perf_counter() - started
     print(f"duplicate format: {args.deals} deals x {args.players} rotations, {args.players} players "
           f"(hand sizes cycle through the schedule), seed {args.seed}, {elapsed:.0f} s")
-    print(f"{'bot':8} {'mean pts/hand':>13} {'95% CI':>19} {'decisions':>9} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7}")
+    print(f"{'bot':8} {'mean pts/hand':>13} {'95% CI':>19} {'decisions':>9} "
+          f"{'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7}")
     intervals = []
     for level, values in zip(LEVELS, per_level):
         mean = statistics.fmean(values)

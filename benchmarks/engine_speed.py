@@ -168,7 +168,8 @@ def main() -> None:
     if spiel is not None:
         spiel_rate = median["OpenSpiel     hands/s"]
         ratio = fast_rate / spiel_rate
-        print(f"ours/OpenSpiel (fast kernel hands/s / oh_hell hands/s): {ratio:.2f}x (target >= 3x: {'met' if ratio >= 3 else 'NOT met'})")
+        print(f"ours/OpenSpiel (fast kernel hands/s / oh_hell hands/s): {ratio:.2f}x "
+              f"(target >= 3x: {'met' if ratio >= 3 else 'NOT met'})")
         print(f"Game class/OpenSpiel: {engine_rate / spiel_rate:.2f}x")
     else:
         print("OpenSpiel: pyspiel does not import; skipped")

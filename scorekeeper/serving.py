@@ -9,9 +9,16 @@ writes an ``Authorization`` or ``Cookie`` header, whatever log format an operato
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import MutableMapping
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, cast
 
 from gunicorn.glogging import Logger
+from gunicorn.http import Request
+from gunicorn.http.wsgi import Response
+
+if TYPE_CHECKING:
+    from gunicorn.glogging import _AtomsDict
 
 HIDDEN = "…"
 JOIN = re.compile(r"(/join/)[^/?#\s\"]+")
@@ -28,14 +35,15 @@ def redact(text: str) -> str:
     return QUERY.sub(r"\1" + HIDDEN, JOIN.sub(r"\1" + HIDDEN, text))
 
 
-class TokenFreeLogger(Logger):  # type: ignore[misc]  # gunicorn has no type hints
+class TokenFreeLogger(Logger):
     """gunicorn's logger, with tokens taken out of every access-log field."""
 
-    def atoms(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> dict[str, Any]:
-        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+    def atoms(self, resp: Response, req: Request, environ: MutableMapping[str, Any],
+              request_time: timedelta) -> _AtomsDict:
+        atoms: dict[str, Any] = dict(super().atoms(resp, req, environ, request_time))
         for key, value in atoms.items():
             if key in SECRET_HEADERS:
                 atoms[key] = HIDDEN
             elif isinstance(value, str):
                 atoms[key] = redact(value)
-        return atoms
+        return cast("_AtomsDict", atoms)

@@ -7,6 +7,10 @@ is set (``.ci/run`` sets it to the local server).
 from __future__ import annotations
 
 import os
+import shutil
+import socket
+import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -54,3 +58,37 @@ def client(app: Flask) -> FlaskClient:
 @pytest.fixture
 def runner(app: Flask) -> FlaskCliRunner:
     return app.test_cli_runner()
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real Redis for the rate-limit tests: ``TEST_REDIS_URL``, else database 12 of the local
+    server (127.0.0.1:6379, as on CI), else a private ``redis-server`` started for the session."""
+    if url := os.environ.get("TEST_REDIS_URL"):
+        yield url
+        return
+    if _listening(6379):
+        yield "redis://127.0.0.1:6379/12"
+        return
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.skip("no Redis: start one on 127.0.0.1:6379, set TEST_REDIS_URL, or install redis-server")
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    folder = tmp_path_factory.mktemp("redis")
+    process = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                "--appendonly", "no", "--dir", str(folder)], stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while not _listening(port):
+        assert process.poll() is None and time.monotonic() < deadline, "redis-server did not start"
+        time.sleep(0.05)
+    yield f"redis://127.0.0.1:{port}/12"
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(1)
+        return probe.connect_ex(("127.0.0.1", port)) == 0

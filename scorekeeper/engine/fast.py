@@ -22,7 +22,8 @@ Random numbers are drawn in a fixed order, so a test can replay a hand from the 
 * plays: a seat with ``k > 1`` legal cards draws ``int(rng.random() * k)`` and plays its legal
   card of that rank in ascending index order; a seat with one legal card draws nothing.
 
->>> legal_mask(mask_of(parse_cards("AH HB 2S")), Card.parse("KH").index, Suit.SPADES.index, False) == mask_of(parse_cards("AH HB"))
+>>> hand = mask_of(parse_cards("AH HB 2S"))
+>>> legal_mask(hand, Card.parse("KH").index, Suit.SPADES.index, False) == mask_of(parse_cards("AH HB"))
 True
 >>> sum(play_random_hand(random.Random(7), 4, 12, 0).tricks)
 12
@@ -34,7 +35,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Literal, NamedTuple
 
-from .cards import DECK, SUIT_ORDER, Card, Suit, parse_cards
+from .cards import DECK, SUIT_ORDER, Card, Suit, parse_cards  # noqa: F401  (parse_cards: the doctests)
 from .errors import ConfigError
 from .rules import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, Rules, dealer_of
 from .scoring import points as _rule_points

@@ -91,7 +91,8 @@ def power(card: Card, trump: Suit | None, led_suit: EffectiveSuit) -> int:
 def trick_winner(plays: Sequence[tuple[int, Card]], trump: Suit | None, new_jersey: bool = False) -> int:
     """Seat that wins a complete trick given as ``(seat, card)`` in play order (R17).
 
-    >>> trick_winner([(0, Card.parse("JD")), (1, Card.parse("KD")), (2, Card.parse("LB")), (3, Card.parse("2S"))], Suit.SPADES)
+    >>> played = [(0, Card.parse("JD")), (1, Card.parse("KD")), (2, Card.parse("LB")), (3, Card.parse("2S"))]
+    >>> trick_winner(played, Suit.SPADES)
     2
     """
     if not plays:

@@ -263,6 +263,8 @@ def undo(game_id: str) -> Any:
     if not form.validate_on_submit():
         return render_game(opened, message=form.problem() or OUT_OF_DATE, status=400)
     number = form.number.data
+    if number is None:  # InputRequired has refused it already
+        return render_game(opened, message=OUT_OF_DATE, status=400)
     had_tricks = any(h.number == number and h.tricks is not None for h in opened.game.hands)
     try:
         service.undo(game_id, number, form.version.data, whole_hand=False)

@@ -161,7 +161,7 @@ def test_the_hand_screen_loads_under_100_kb_and_every_page_fits_360_px(browser: 
         context = phone(browser, "360", scheme)
         page = context.new_page()
         loaded: dict[str, int] = {}
-        page.on("response", lambda r: loaded.__setitem__(r.url, len(r.body())) if r.status == 200 else None)
+        page.on("response", lambda r, seen=loaded: seen.__setitem__(r.url, len(r.body())) if r.status == 200 else None)
         page.goto(made["scorer_url"])
         expect(page.locator("form.hand.bids")).to_be_visible()
         page.wait_for_load_state("load")

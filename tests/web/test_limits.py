@@ -1,12 +1,11 @@
 """Rate limits per client address, counted in a real Redis (limits.py; API.md, "Errors": 429).
 
-Redis database 12 of the local server is this module's own: it is emptied before every test.
+The ``redis_url`` database (12 of the local server) is this module's own: it is emptied before every test.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -16,21 +15,19 @@ from typing import Any
 import pytest
 import redis
 from flask import Flask
-from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 
 from ..conftest import make_app
 from .pages_kit import csrf
 
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/12")
 PLAYERS = {"players": ["Ann", "Ben", "Cy"]}
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def store() -> Iterator[redis.Redis]:
-    connection = redis.Redis.from_url(REDIS_URL)
+def store(redis_url: str) -> Iterator[redis.Redis]:
+    connection = redis.Redis.from_url(redis_url)
     connection.flushdb()
     yield connection
     connection.flushdb()
@@ -38,9 +35,9 @@ def store() -> Iterator[redis.Redis]:
 
 
 @pytest.fixture
-def limited(tmp_path: Path, store: redis.Redis) -> Iterator[Flask]:
+def limited(tmp_path: Path, store: redis.Redis, redis_url: str) -> Iterator[Flask]:
     """An app with small budgets (2 of each a minute) counted in Redis (the database does not matter)."""
-    app = make_app(f"sqlite:///{tmp_path / 'limits.sqlite'}", RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI=REDIS_URL,
+    app = make_app(f"sqlite:///{tmp_path / 'limits.sqlite'}", RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI=redis_url,
                    RATELIMIT_CREATE="2 per minute", RATELIMIT_IMPORT="2 per minute",
                    RATELIMIT_RENDER="2 per minute")
     yield app
@@ -107,9 +104,10 @@ def test_limits_count_per_client_address(limited: Flask) -> None:
     assert answer.status_code == 201
 
 
-def test_behind_a_proxy_the_forwarded_client_address_is_counted(tmp_path: Path, store: redis.Redis) -> None:
+def test_behind_a_proxy_the_forwarded_client_address_is_counted(tmp_path: Path, store: redis.Redis,
+                                                                 redis_url: str) -> None:
     app = make_app(f"sqlite:///{tmp_path / 'p.sqlite'}", PROXIES=1, RATELIMIT_ENABLED=True,
-                   RATELIMIT_STORAGE_URI=REDIS_URL, RATELIMIT_CREATE="1 per minute")
+                   RATELIMIT_STORAGE_URI=redis_url, RATELIMIT_CREATE="1 per minute")
     client = app.test_client()  # every request comes from the proxy, 127.0.0.1
     assert client.post("/api/games", json=PLAYERS, headers={"X-Forwarded-For": "203.0.113.1"}).status_code == 201
     assert client.post("/api/games", json=PLAYERS, headers={"X-Forwarded-For": "203.0.113.1"}).status_code == 429
@@ -139,7 +137,8 @@ def test_pdf_rendering_has_a_budget_with_or_without_a_token(limited: Flask) -> N
     assert_limited(client.get(f"/api/games/{game['id']}/scorecard.pdf", headers=headers), "printouts")
 
 
-def test_the_counts_live_in_redis_and_hold_for_another_server_process(limited: Flask, store: redis.Redis) -> None:
+def test_the_counts_live_in_redis_and_hold_for_another_server_process(limited: Flask, store: redis.Redis,
+                                                                      redis_url: str) -> None:
     """A second process (its own app, its own limiter) on the same Redis sees the first one's count."""
     client = limited.test_client()
     for _ in range(2):
@@ -156,7 +155,7 @@ def test_the_counts_live_in_redis_and_hold_for_another_server_process(limited: F
         "print(answer.status_code, answer.headers.get('Retry-After'))\n"
     )
     config = {"SQLALCHEMY_DATABASE_URI": limited.config["SQLALCHEMY_DATABASE_URI"], "SECRET_KEY": "x",
-              "RATELIMIT_STORAGE_URI": REDIS_URL, "RATELIMIT_CREATE": "2 per minute",
+              "RATELIMIT_STORAGE_URI": redis_url, "RATELIMIT_CREATE": "2 per minute",
               "INSTANCE_PATH": str(Path(limited.instance_path))}
     done = subprocess.run([sys.executable, "-c", script, json.dumps(config)], cwd=ROOT, capture_output=True,
                           text=True, timeout=120, check=True)
@@ -168,9 +167,9 @@ def test_the_counts_live_in_redis_and_hold_for_another_server_process(limited: F
     assert again.stdout.split()[0] == "201"
 
 
-def test_a_scorer_at_play_speed_is_never_limited(tmp_path: Path, store: redis.Redis) -> None:
+def test_a_scorer_at_play_speed_is_never_limited(tmp_path: Path, store: redis.Redis, redis_url: str) -> None:
     """The default budgets: a whole 25-hand game with five watchers polling, a printout and an export."""
-    app = make_app(f"sqlite:///{tmp_path / 'play.sqlite'}", RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI=REDIS_URL)
+    app = make_app(f"sqlite:///{tmp_path / 'play.sqlite'}", RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI=redis_url)
     client = app.test_client()
     game = client.post("/api/games", json=PLAYERS).get_json()
     scorer = {"Authorization": f"Bearer {game['scorer_token']}"}

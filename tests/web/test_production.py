@@ -27,7 +27,6 @@ from scorekeeper.serving import redact
 from ..conftest import make_app
 from .servers import Server, gunicorn
 
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/12")
 POSTGRES = os.environ.get("TEST_DATABASE_URL")
 
 
@@ -97,13 +96,13 @@ def test_two_slow_clients_do_not_stop_the_server(server: Server) -> None:
 
 # -- two servers, one PostgreSQL database ---------------------------------------------------------------
 @pytest.fixture
-def two_servers(tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+def two_servers(tmp_path: Path, redis_url: str) -> Iterator[tuple[Server, Server]]:
     if not POSTGRES:
         pytest.skip("needs TEST_DATABASE_URL (PostgreSQL), as .ci/run sets it")
-    store = redis.Redis.from_url(REDIS_URL)
+    store = redis.Redis.from_url(redis_url)
     store.flushdb()
     fresh_schema(POSTGRES)
-    shared = {"SCOREKEEPER_RATELIMIT_STORAGE_URL": REDIS_URL, "SCOREKEEPER_RATELIMIT_CREATE": "3 per minute"}
+    shared = {"SCOREKEEPER_RATELIMIT_STORAGE_URL": redis_url, "SCOREKEEPER_RATELIMIT_CREATE": "3 per minute"}
     try:
         with gunicorn(tmp_path / "a", POSTGRES, **shared) as a, gunicorn(tmp_path / "b", POSTGRES, **shared) as b:
             assert a.process.pid != b.process.pid
