@@ -27,6 +27,9 @@ from .models import Correction, Game, HandEntry, VirtualTable
 from .tokens import matches, new_id, new_token, token_hash
 
 MAX_NAME = 40
+#: The most corrections one game keeps (edits and undos; an import's too): a real game has a few
+#: dozen, and a history without end would make every page of the game slower.
+MAX_CORRECTIONS = 500
 
 #: Called inside a new game's write transaction, before the commit (a group seats its players).
 Attach = Callable[["Game"], None]

@@ -184,9 +184,7 @@ def _numbers(hand: Mapping[str, Any], key: str, where: str) -> tuple[Any, ...] |
     return tuple(value) if value is not None else None
 
 
-#: At most this many corrections in one file: a real game has a few dozen; more is not a game's
-#: history but a way to make every later page of it slow.
-MAX_CORRECTIONS = 500
+MAX_CORRECTIONS = games.MAX_CORRECTIONS  # the same cap as a game being played: every export imports
 UNDONE = {"bids": None, "tricks": None, "trump": None}
 
 

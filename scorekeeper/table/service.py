@@ -13,9 +13,11 @@ from typing import Any
 
 from ..engine import Rules, RulesError, Suit, check_bids, check_trump, check_tricks
 from ..engine.errors import OrderError
+from sqlalchemy import func, select
+
 from ..errors import BadRequest
 from ..extensions import db
-from ..games import rules_of, shown, writing
+from ..games import MAX_CORRECTIONS, rules_of, shown, writing
 from ..models import Correction, Game, HandEntry
 
 #: ``trump`` left out of a bids request: keep what is recorded (none for a new hand).
@@ -30,6 +32,17 @@ def _entry(game: Game, number: int) -> HandEntry | None:
 def _check_number(rules: Rules, number: int) -> None:
     if not 1 <= number <= rules.hand_count:
         raise RulesError(f"This game has hands 1 to {rules.hand_count}; there is no hand {number} (R7, R8, R24).", "R24")
+
+
+def _room_for(game: Game, adding: int) -> None:
+    """A game keeps at most MAX_CORRECTIONS corrections: one more edit or undo is refused (400).
+
+    Counted only when a write would add one, so recording hands as they are played costs nothing.
+    """
+    kept = db.session.execute(select(func.count()).select_from(Correction).filter_by(game_id=game.id)).scalar_one()
+    if kept + adding > MAX_CORRECTIONS:
+        raise BadRequest(f"This game has been corrected {kept} times, the most one game keeps; "
+                         "nothing was saved. Start a new game to go on.")
 
 
 def _correct(game: Game, number: int, field: str, old: Any, new: Any) -> None:
@@ -89,6 +102,7 @@ def record_bids(game_id: str, number: int, bids: object, trump: object = KEEP, v
             entry = HandEntry(number=number)
             game.hands.append(entry)
         elif entry.bids is not None:
+            _room_for(game, (entry.bids != checked) + (entry.trump != suit))
             _correct(game, number, "bids", entry.bids, checked)
             _correct(game, number, "trump", entry.trump, suit)
         entry.bids, entry.trump = checked, suit
@@ -112,6 +126,7 @@ def record_tricks(game_id: str, number: int, tricks: object, version: object = N
             return game  # already recorded: a repeated request changes nothing
         write.change()
         if entry.tricks is not None:
+            _room_for(game, 1)
             _correct(game, number, "tricks", entry.tricks, checked)
         entry.tricks = checked
     return game
@@ -133,6 +148,7 @@ def undo(game_id: str, number: int, version: object = None, whole_hand: bool = T
                 f"edit hand {number} instead (R25).",
                 "R25",
             )
+        _room_for(game, 1)
         old = {"bids": latest.bids, "tricks": latest.tricks, "trump": latest.trump}
         if latest.tricks is not None and not whole_hand:
             latest.tricks = None

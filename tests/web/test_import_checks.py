@@ -171,3 +171,25 @@ def test_a_chunked_body_over_the_limit_is_a_413(app: Flask, client: FlaskClient)
                          environ_overrides={"wsgi.input_terminated": True})
     assert answer.status_code == 201
     assert games_stored(app) == 1
+
+
+def test_a_game_keeps_at_most_the_capped_number_of_corrections(
+        app: Flask, client: FlaskClient, edited: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    """The same cap as an import, so the export of any game imports again."""
+    game, _ = edited  # 4 corrections so far
+    with app.app_context():
+        for _ in range(MAX_CORRECTIONS - 5):
+            db.session.add(Correction(game_id=game["id"], hand=1, field="bids", old=[1, 1, 1], new=[1, 1, 2]))
+        db.session.commit()
+    scorer = auth(game["scorer_token"])
+    url = f"/api/games/{game['id']}/hands/1"
+    assert client.put(f"{url}/tricks", json={"tricks": [5, 3, 5]}, headers=scorer).status_code == 200  # the 500th
+    refused = client.put(f"{url}/tricks", json={"tricks": [4, 4, 5]}, headers=scorer)
+    assert refused.status_code == 400
+    assert refused.get_json()["error"]["message"].startswith("This game has been corrected 500 times")
+    assert client.delete(url, headers=scorer).status_code == 400  # an undo is a correction too
+    assert client.put(f"/api/games/{game['id']}/hands/2/bids", json={"bids": [1, 1, 1]},
+                      headers=scorer).status_code == 200  # playing on is not a correction
+    exported = client.get(f"/api/games/{game['id']}/export.json", headers=scorer).get_json()
+    assert len(exported["corrections"]) == MAX_CORRECTIONS
+    assert client.post("/api/games/import", json=exported).status_code == 201
