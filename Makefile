@@ -5,7 +5,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 0.0.0.0
 PORT   ?= 5000
 
-.PHONY: run serve test lint system-packages bench
+.PHONY: run serve test lint system-packages bench catalogs messages
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP) catalogs
 	$(BIN)/flask --app scorekeeper db upgrade
 	$(BIN)/flask --app scorekeeper run --host $(HOST) --port $(PORT)
 
@@ -21,7 +21,7 @@ run: $(STAMP)
 # Redis; every setting from the environment (README, "Running it on the internet").
 serve: export SCOREKEEPER_DATABASE_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/scorekeeper
 serve: export SCOREKEEPER_RATELIMIT_STORAGE_URL ?= redis://127.0.0.1:6379/0
-serve: $(STAMP)
+serve: $(STAMP) catalogs
 	$(BIN)/flask --app scorekeeper db upgrade
 	$(BIN)/gunicorn --config deploy/gunicorn.conf.py
 
@@ -33,8 +33,31 @@ system-packages:
 	  && command -v redis-server >/dev/null || \
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils \
 	      libharfbuzz-subset0 redis-server >/dev/null; }
+	@command -v msgfmt >/dev/null || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; }
 
-test: $(STAMP) system-packages
+# The six languages (README, "Languages"): `make messages` extracts every marked string and merges
+# it into the catalogs; `make catalogs` checks them with msgfmt (no untranslated or fuzzy entry,
+# placeholders intact) and compiles them for the app.
+CATALOGS := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
+KEYWORDS := -k _n:1,2 -k Phrase -k RulesError:1 -k ConfigError:1 -k ScheduleError:1 -k BidError:1 \
+            -k TrickError:1 -k PlayError:1 -k OrderError:1
+
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output \
+	  --project "Bluke Scorekeeper" --copyright-holder "Bluke Scorekeeper" \
+	  -o scorekeeper/translations/messages.pot .
+	$(BIN)/pybabel update -q -i scorekeeper/translations/messages.pot -d scorekeeper/translations \
+	  --no-fuzzy-matching --ignore-obsolete
+
+catalogs: $(STAMP)
+	@set -e; for po in $(CATALOGS); do \
+	  stats=$$(msgfmt --check --statistics -o /dev/null $$po 2>&1); echo "$$po: $$stats"; \
+	  case "$$stats" in *untranslated*|*fuzzy*) echo "$$po: untranslated or fuzzy entries" >&2; exit 1;; esac; \
+	done
+	$(BIN)/pybabel compile -q -d scorekeeper/translations
+
+test: $(STAMP) system-packages catalogs
 	$(BIN)/python -m pytest
 
 # Code health: ruff (lint and format, Pallets rules in pyproject.toml) and mypy --strict on the package.

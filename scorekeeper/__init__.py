@@ -43,6 +43,7 @@ def register_serving(app: Flask) -> None:
 
 
 def register_extensions(app: Flask) -> None:
+    from . import i18n
     from .extensions import csrf, db, migrate, setup_database
     from .limits import limiter
 
@@ -50,6 +51,7 @@ def register_extensions(app: Flask) -> None:
     migrate.init_app(app, db, directory=app.config["MIGRATIONS_DIR"], render_as_batch=True)
     csrf.init_app(app)
     limiter.init_app(app)
+    i18n.init_app(app)
     setup_database(app)
 
 

@@ -10,17 +10,18 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, SecurityError
 
 from .engine import RulesError
+from .i18n import N_, _, rules_message
 
-NO_GAME = "No game with that link: check the address, or ask the scorer for a new link."
-WATCH_ONLY = "This link can only watch the game; ask the scorer to make changes."
-UNKNOWN_HOST = "This server does not answer for that host name; nothing was saved."
+NO_GAME = N_("No game with that link: check the address, or ask the scorer for a new link.")
+WATCH_ONLY = N_("This link can only watch the game; ask the scorer to make changes.")
+UNKNOWN_HOST = N_("This server does not answer for that host name; nothing was saved.")
 #: What a client was doing too often (limits.py), by the limit's scope; ``{seconds}`` to wait.
 TOO_OFTEN = {
-    "create": "Too many new games from your address in a short time. Try again in {seconds} s; nothing was saved.",
-    "import": "Too many imports from your address in a short time. Try again in {seconds} s; nothing was saved.",
-    "render": "Too many printouts from your address in a short time. Try again in {seconds} s.",
+    "create": N_("Too many new games from your address in a short time. Try again in {seconds} s; nothing was saved."),
+    "import": N_("Too many imports from your address in a short time. Try again in {seconds} s; nothing was saved."),
+    "render": N_("Too many printouts from your address in a short time. Try again in {seconds} s."),
 }
-TOO_OFTEN_OTHER = "Too many requests from your address in a short time. Try again in {seconds} s."
+TOO_OFTEN_OTHER = N_("Too many requests from your address in a short time. Try again in {seconds} s.")
 
 
 class ServiceError(Exception):
@@ -81,7 +82,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(RulesError)
     def rules_error(error: RulesError) -> Any:
-        return _answer(422, str(error), error.rule or None, "rule_violation")
+        return _answer(422, rules_message(error), error.rule or None, "rule_violation")
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError) -> Any:
@@ -89,14 +90,14 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> Any:
-        return _answer(400, "This form was out of date. Please try again: nothing was saved.")
+        return _answer(400, _("This form was out of date. Please try again: nothing was saved."))
 
     @app.errorhandler(RateLimitExceeded)
     def rate_limited(error: RateLimitExceeded) -> Any:
         from .limits import retry_after
 
         seconds = retry_after()
-        message = TOO_OFTEN.get(str(error.limit.scope), TOO_OFTEN_OTHER).format(seconds=seconds)
+        message = _(TOO_OFTEN.get(str(error.limit.scope), TOO_OFTEN_OTHER), seconds=seconds)
         answer = make_response(_answer(429, message))
         answer.headers["Retry-After"] = str(seconds)
         return answer
@@ -105,20 +106,22 @@ def register(app: Flask) -> None:
     def untrusted_host(error: SecurityError) -> Any:
         """An untrusted ``Host`` (``SCOREKEEPER_TRUSTED_HOSTS``): answered without building any link."""
         if wants_json():
-            return jsonify(error_body(400, UNKNOWN_HOST)), 400
-        return Response(UNKNOWN_HOST + "\n", 400, mimetype="text/plain")
+            return jsonify(error_body(400, _(UNKNOWN_HOST))), 400
+        return Response(_(UNKNOWN_HOST) + "\n", 400, mimetype="text/plain")
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:
         status = error.code or 500
         messages = {
-            400: "The request could not be understood; nothing was saved.",
-            404: "There is nothing at this address.",
-            405: f"{request.method} is not possible at this address.",
-            413: "That request is too large; nothing was saved.",
-            500: "Something went wrong on the server; nothing was saved. Please try again.",
+            400: N_("The request could not be understood; nothing was saved."),
+            404: N_("There is nothing at this address."),
+            405: N_("{method} is not possible at this address."),
+            413: N_("That request is too large; nothing was saved."),
+            500: N_("Something went wrong on the server; nothing was saved. Please try again."),
         }
-        answer = make_response(_answer(status, messages.get(status, error.description or "Bad request.")))
+        known = messages.get(status)
+        message = _(known, method=request.method) if known else error.description or _("Bad request.")
+        answer = make_response(_answer(status, message))
         allow = getattr(error, "valid_methods", None)
         if allow:  # a 405 says what is possible, as HTTP asks
             answer.headers["Allow"] = ", ".join(allow)

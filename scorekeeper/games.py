@@ -22,6 +22,7 @@ from sqlalchemy.orm import joinedload, selectinload
 
 from .engine import HandRecord, Rules, RulesError, Scorecard, Suit, build_scorecard, check_records
 from .errors import NO_GAME, WATCH_ONLY, BadRequest, Conflict, Forbidden, NotFound
+from .i18n import _
 from .extensions import WRITE, db
 from .models import Correction, Game, HandEntry, VirtualTable
 from .tokens import matches, new_id, new_token, token_hash
@@ -116,7 +117,7 @@ def open_game(game_id: str, token: str | None) -> Access:
             or any(matches(token, s.get("token_hash") or "") for s in table.seats)
         ):
             return Access(game, "host" if matches(token, table.host_hash) else "watch")
-    raise NotFound(NO_GAME)
+    raise NotFound(_(NO_GAME))
 
 
 # -- writing -------------------------------------------------------------------------------------
@@ -129,7 +130,7 @@ def shown(value: object, limit: int = 40) -> str:
 def whole_version(version: object) -> int | None:
     """The optional ``version`` of a write: a whole number, or ``None`` to skip the check (400)."""
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise BadRequest(f"'version' must be the whole number from the game document, not {shown(version)}.")
+        raise BadRequest(_("'version' must be the whole number from the game document, not {version}.", version=shown(version)))
     return version
 
 
@@ -143,8 +144,7 @@ class Write:
         """Declare that this write changes the game; refuses a stale ``version`` first (409)."""
         if self.version is not None and self.version != self.game.version:
             raise Conflict(
-                f"Someone else changed this game first (you had version {self.version}, it is now "
-                f"{self.game.version}). Check the scorecard and enter it again if still needed."
+                _("Someone else changed this game first (you had version {version}, it is now {version2}). Check the scorecard and enter it again if still needed.", version=self.version, version2=self.game.version)
             )
         self.changed = True
         return self.game
@@ -155,7 +155,7 @@ def check_scorer(game: Game, token: str | None) -> None:
     if matches(token, game.scorer_hash):
         return
     open_game(game.id, token)  # 404 for a token that does not open this game
-    raise Forbidden(WATCH_ONLY)
+    raise Forbidden(_(WATCH_ONLY))
 
 
 @contextmanager
@@ -183,7 +183,7 @@ def writing(game_id: str, version: object = None, token: str | None = None) -> I
                  .with_for_update().execution_options(populate_existing=True))
         game = db.session.execute(query).scalar_one_or_none()
         if game is None:
-            raise NotFound(NO_GAME)
+            raise NotFound(_(NO_GAME))
         if token is not None:
             check_scorer(game, token)
         write = Write(game, expected)
@@ -237,12 +237,12 @@ def check_seed(data: Mapping[str, Any], allowed: bool) -> int | None:
         return None
     if not allowed:
         raise BadRequest(
-            "This server deals at random and does not accept a 'seed' "
-            "(only when started with SCOREKEEPER_ALLOW_SEED=1); leave it out."
+            _("This server deals at random and does not accept a 'seed' "
+            "(only when started with SCOREKEEPER_ALLOW_SEED=1); leave it out.")
         )
     seed = data["seed"]
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
-        raise BadRequest(f"'seed' must be a whole number from 0 to {2**31 - 1}, not {shown(seed)}.")
+        raise BadRequest(_("'seed' must be a whole number from 0 to {most}, not {seed}.", most=2**31 - 1, seed=shown(seed)))
     return seed
 
 
@@ -256,16 +256,16 @@ def create_game(
     """
     names = clean_names(players)
     if options is not None and not isinstance(options, Mapping):
-        raise BadRequest("'options' must be an object such as {\"zero_bids\": true}.")
+        raise BadRequest(_("'options' must be an object such as {\"zero_bids\": true}."))
     for name, value in (options or {}).items():
         if not isinstance(value, bool):
-            raise BadRequest(f"Option {name!r} must be true or false, not {shown(value)}.")
+            raise BadRequest(_("Option {name!r} must be true or false, not {value}.", name=name, value=shown(value)))
     rules = Rules.build(len(names), variant, options)
     if isinstance(first_dealer, bool) or not isinstance(first_dealer, int):
-        raise BadRequest(f"'first_dealer' must be a seat number from 0 to {len(names) - 1}, not {shown(first_dealer)}.")
+        raise BadRequest(_("'first_dealer' must be a seat number from 0 to {last}, not {first_dealer}.", last=len(names) - 1, first_dealer=shown(first_dealer)))
     if not 0 <= first_dealer < len(names):
         raise RulesError(
-            f"The first dealer must be a seat from 0 to {len(names) - 1}, not {first_dealer!r} (R6).", "R6"
+            "The first dealer must be a seat from 0 to {last}, not {first_dealer!r} (R6).", "R6", last=len(names) - 1, first_dealer=first_dealer
         )
     game, scorer, watch = _new_game(names, rules, first_dealer, mode)
     _store(game, attach)
@@ -306,10 +306,10 @@ def transaction() -> Iterator[None]:
 def clean_names(players: object) -> list[str]:
     """2–15 distinct, non-empty, printable names of at most 40 characters, trimmed (R4)."""
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise BadRequest("'players' must be a list of names, such as [\"Ann\", \"Ben\", \"Cy\"].")
+        raise BadRequest(_("'players' must be a list of names, such as [\"Ann\", \"Ben\", \"Cy\"]."))
     if not 2 <= len(players) <= 15:
-        raise RulesError(f"Bluke is played by 2 to 15 players, not {len(players)} (R4).", "R4")
-    return distinct([clean_name(name, f"Player {seat}") for seat, name in enumerate(players, start=1)])
+        raise RulesError("Bluke is played by 2 to 15 players, not {count} (R4).", "R4", count=len(players))
+    return distinct([clean_name(name, _("Player {seat}", seat=seat)) for seat, name in enumerate(players, start=1)])
 
 
 def distinct(names: list[str]) -> list[str]:
@@ -317,7 +317,7 @@ def distinct(names: list[str]) -> list[str]:
     seen: set[str] = set()
     for name in names:
         if name_key(name) in seen:
-            raise BadRequest(f"Two players are called {name!r}; give each a different name.")
+            raise BadRequest(_("Two players are called {name!r}; give each a different name.", name=name))
         seen.add(name_key(name))
     return names
 
@@ -326,11 +326,11 @@ def clean_name(raw: str, who: str) -> str:
     """One player's name, trimmed (inner spaces made single): non-empty, printable, at most 40 characters."""
     name = " ".join(raw.split())
     if not name:
-        raise BadRequest(f"{who} has no name.")
+        raise BadRequest(_("{who} has no name.", who=who))
     if len(name) > MAX_NAME:
-        raise BadRequest(f"{who}'s name is longer than {MAX_NAME} characters.")
+        raise BadRequest(_("{who}'s name is longer than {most} characters.", who=who, most=MAX_NAME))
     if not name.isprintable():
-        raise BadRequest(f"{who}'s name contains a character that cannot be printed.")
+        raise BadRequest(_("{who}'s name contains a character that cannot be printed.", who=who))
     return name
 
 

@@ -10,6 +10,7 @@ from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .errors import BadRequest
+from .i18n import _
 from .games import Access, check_seed, open_game
 
 COOKIE_PREFIX = "sk_"  # the game's token (scorer or watch), path /
@@ -69,7 +70,7 @@ class SecureWhenHttps(SecureCookieSessionInterface):
 def bearer() -> str | None:
     """The token of ``Authorization: Bearer <token>``."""
     header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
+    scheme, _space, token = header.partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
@@ -87,13 +88,13 @@ def body(required: bool = True) -> dict[str, Any]:
     if not raw.strip():
         if not required:
             return {}
-        raise BadRequest("The request needs a JSON object as its body, such as {\"bids\": [2, 1, 3]}.")
+        raise BadRequest(_("The request needs a JSON object as its body, such as {\"bids\": [2, 1, 3]}."))
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
-        raise BadRequest("The request body is not valid JSON; send a JSON object such as {\"bids\": [2, 1, 3]}.") from None
+        raise BadRequest(_("The request body is not valid JSON; send a JSON object such as {\"bids\": [2, 1, 3]}.")) from None
     if not isinstance(data, dict):
-        raise BadRequest(f"The request body must be a JSON object ({{…}}), not {type_name(data)}.")
+        raise BadRequest(_("The request body must be a JSON object ({{…}}), not {data}.", data=type_name(data)))
     check_seed(data, current_app.config["ALLOW_SEED"])
     return data
 
@@ -101,13 +102,13 @@ def body(required: bool = True) -> dict[str, Any]:
 def type_name(value: object) -> str:
     """How JSON calls a value's type, for messages."""
     if isinstance(value, list):
-        return "a list"
+        return _("a list")
     if isinstance(value, str):
-        return "a string"
+        return _("a string")
     if isinstance(value, bool):
-        return "true or false"
+        return _("true or false")
     if value is None:
-        return "null"
-    return "a number"
+        return _("null")
+    return _("a number")
 
 

@@ -49,7 +49,7 @@ class Suit(enum.Enum):
             return cls(text)
         except ValueError:
             raise RulesError(
-                f"{text!r} is not a suit; use S, H, D, C or none for no trump (R12).", "R12"
+                "{text!r} is not a suit; use S, H, D, C or none for no trump (R12).", "R12", text=text
             ) from None
 
 
@@ -80,10 +80,10 @@ class Card:
     def parse(cls, code: str) -> Card:
         """Read a card code; an unknown code is a :class:`RulesError` under R1."""
         if not isinstance(code, str):
-            raise RulesError(f"{code!r} is not a card code such as QS or HB (R1).", "R1")
+            raise RulesError("{code!r} is not a card code such as QS or HB (R1).", "R1", code=code)
         card = _BY_CODE.get(code.upper())
         if card is None:
-            raise RulesError(f"{code!r} is not a card; use codes such as QS, TH, 2C, HB, LB (R1).", "R1")
+            raise RulesError("{code!r} is not a card; use codes such as QS, TH, 2C, HB, LB (R1).", "R1", code=code)
         return card
 
     @property

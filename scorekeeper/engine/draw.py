@@ -40,7 +40,7 @@ def draw_for_deal(players: int, rng: random.Random) -> DrawResult:
     True
     """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ConfigError(f"Bluke is played by 2 to 15 players, not {players} (R4).", "R4")
+        raise ConfigError("Bluke is played by 2 to 15 players, not {players} (R4).", "R4", players=players)
     rounds: list[dict[int, Card]] = []
     seats = list(range(players))
     dealer = _settle(seats, rng, rounds, high=True)

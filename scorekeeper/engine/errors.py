@@ -1,17 +1,34 @@
-"""One family of errors for every broken rule, each naming its rule in RULES.md."""
+"""One family of errors for every broken rule, each naming its rule in RULES.md.
+
+A message is an English template in ``str.format`` style plus its parameters, so that the web
+layer can say the same sentence in the player's language (the engine stays standard-library only):
+``template`` is the catalog key, ``params`` fill it, and ``str(error)`` is the English sentence.
+"""
 
 from __future__ import annotations
 
 
+class Phrase(str):
+    """English words passed as a parameter that the web layer translates too ("trump", "a Bluke")."""
+
+    __slots__ = ()
+
+
 class RulesError(ValueError):
-    """A rule of the game (R1–R28) was broken; ``str()`` is a sentence a player understands."""
+    """A rule of the game (R1–R28) was broken; ``str()`` is a sentence a player understands.
+
+    >>> error = RulesError("{who} bid {bid} (R22).", "R22", who="Ann", bid=9)
+    >>> str(error), error.template, error.params
+    ('Ann bid 9 (R22).', '{who} bid {bid} (R22).', {'who': 'Ann', 'bid': 9})
+    """
 
     rule: str = ""
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
+    def __init__(self, message: str, rule: str | None = None, /, **params: object) -> None:
         if rule is not None:
             self.rule = rule
-        super().__init__(message)
+        self.template, self.params = message, params
+        super().__init__(message.format(**params) if params else message)
 
     @property
     def message(self) -> str:

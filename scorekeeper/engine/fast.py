@@ -519,7 +519,8 @@ def play_random_hand(
     (5, True)
     """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS or not 1 <= cards <= DECK_SIZE // players:
-        raise ConfigError(f"{players} players cannot be dealt {cards} cards each (R4, R8, R10).", "R8")
+        raise ConfigError("{players} players cannot be dealt {cards} cards each (R4, R8, R10).", "R8",
+                          players=players, cards=cards)
     hands, turn_up = deal(rng, players, cards, dealer)
     trump = _TRUMP_OF_TURN_UP[turn_up] if turn_up >= 0 else NO_TRUMP
     rnd = rng.random

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import DECK, SUIT_ORDER, Card, Suit
-from .errors import BidError, ConfigError, OrderError, PlayError
+from .errors import BidError, ConfigError, OrderError, Phrase, PlayError
 from .rules import Rules, dealer_of
 from .scorecard import HandRecord, Scorecard, build_scorecard
 from .tricks import check_play, legal_plays, trick_winner
@@ -78,7 +78,8 @@ class Game:
         """
         if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < rules.players:
             raise ConfigError(
-                f"The first dealer must be one of the {rules.players} seats, not {first_dealer!r} (R6).", "R6"
+                "The first dealer must be one of the {players} seats, not {seat!r} (R6).", "R6",
+                players=rules.players, seat=first_dealer,
             )
         game = cls(rules, first_dealer)
         game.deal(rng)
@@ -126,20 +127,24 @@ class Game:
         return []
 
     def _check_turn(self, seat: int, phase: str, rule: str) -> None:
-        verb = {"bidding": "bid", "playing": "play a card"}[phase]
         if self.phase != phase:
-            now = {"bidding": "bidding is under way", "playing": "cards are being played",
-                   "dealing": "the next hand is being dealt", "finished": "the game is over"}[self.phase]
-            raise OrderError(f"You cannot {verb} now: {now} ({rule}).", rule)
+            now = {"bidding": Phrase("bidding is under way"), "playing": Phrase("cards are being played"),
+                   "dealing": Phrase("the next hand is being dealt"), "finished": Phrase("the game is over")}[self.phase]
+            if phase == "bidding":
+                raise OrderError("You cannot bid now: {now} ({rule}).", rule, now=now, rule=rule)
+            raise OrderError("You cannot play a card now: {now} ({rule}).", rule, now=now, rule=rule)
         if seat != self.to_act:
-            raise OrderError(f"It is not your turn to {verb} ({rule}).", rule)
+            if phase == "bidding":
+                raise OrderError("It is not your turn to bid ({rule}).", rule, rule=rule)
+            raise OrderError("It is not your turn to play a card ({rule}).", rule, rule=rule)
 
     def bid(self, seat: int, amount: int) -> None:
         """Record ``seat``'s bid; bids go clockwise from the dealer's left (R13)."""
         self._check_turn(seat, "bidding", "R13")
         low = self.rules.min_bid()
         if isinstance(amount, bool) or not isinstance(amount, int) or not low <= amount <= self.cards:
-            raise BidError(f"A bid this hand is a whole number from {low} to {self.cards}, not {amount!r} (R13).", "R13")
+            raise BidError("A bid this hand is a whole number from {low} to {cards}, not {amount!r} (R13).", "R13",
+                           low=low, cards=self.cards, amount=amount)
         self.bids[seat] = amount
         self.to_act = (seat + 1) % self.rules.players
         if all(b is not None for b in self.bids):
@@ -190,7 +195,7 @@ class Game:
         every player sees; never another seat's unplayed cards or the undealt cards.
         """
         if not 0 <= seat < self.rules.players:
-            raise PlayError(f"There is no seat {seat} at this table.", "R4")
+            raise PlayError("There is no seat {seat} at this table.", "R4", seat=seat)
         legal = self.legal_actions() if self.to_act == seat else []
         live = self.phase in ("bidding", "playing")
         return {

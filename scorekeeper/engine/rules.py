@@ -26,7 +26,7 @@ class Variant(enum.Enum):
             return cls(text)
         except ValueError:
             raise ConfigError(
-                f"{text!r} is not a variant; choose 'standard' or 'new-jersey' (R18).", "R18"
+                "{text!r} is not a variant; choose 'standard' or 'new-jersey' (R18).", "R18", text=text
             ) from None
 
 
@@ -49,20 +49,19 @@ class Rules:
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or not isinstance(self.players, int):
-            raise ConfigError(f"The number of players must be a whole number, not {self.players!r} (R4).", "R4")
+            raise ConfigError("The number of players must be a whole number, not {players!r} (R4).", "R4",
+                              players=self.players)
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ConfigError(
-                f"Bluke is played by 2 to 15 players, not {self.players} (R4).", "R4"
-            )
+            raise ConfigError("Bluke is played by 2 to 15 players, not {players} (R4).", "R4", players=self.players)
         if self.extended and self.players > 3:
             raise ConfigError(
-                f"The extended game is only for 2 or 3 players, not {self.players} (R9).", "R9"
+                "The extended game is only for 2 or 3 players, not {players} (R9).", "R9", players=self.players
             )
         if self.all_cards_hand and DECK_SIZE % self.players:
             raise ConfigError(
-                f"An all-cards hand needs the 54 cards to divide evenly; they do not among "
-                f"{self.players} players (R10).",
-                "R10",
+                "An all-cards hand needs the 54 cards to divide evenly; they do not among "
+                "{players} players (R10).",
+                "R10", players=self.players,
             )
 
     @classmethod
@@ -72,15 +71,15 @@ class Rules:
         unknown = sorted(set(options) - set(OPTION_NAMES))
         if unknown:
             raise ConfigError(
-                f"Unknown option {unknown[0]!r}; the options are extended (R9), "
+                "Unknown option {name!r}; the options are extended (R9), "
                 "all_cards_hand (R10) and zero_bids (R13).",
-                "R13",
+                "R13", name=unknown[0],
             )
         flags = {}
         for name in OPTION_NAMES:
             value = options.get(name, False)
             if not isinstance(value, bool):
-                raise ConfigError(f"Option {name!r} must be true or false, not {value!r}.", "R13")
+                raise ConfigError("Option {name!r} must be true or false, not {value!r}.", "R13", name=name, value=value)
             flags[name] = value
         return cls(players, Variant.parse(variant), **flags)
 
@@ -126,7 +125,8 @@ class Rules:
         """
         schedule = self.schedule
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(schedule):
-            raise ScheduleError(f"This game has hands 1 to {len(schedule)}; there is no hand {number!r} (R7, R8, R24).", "R24")
+            raise ScheduleError("This game has hands 1 to {count}; there is no hand {number!r} (R7, R8, R24).", "R24",
+                                count=len(schedule), number=number)
         return schedule[number - 1]
 
     def has_turn_up(self, number: int) -> bool:

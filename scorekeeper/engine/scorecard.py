@@ -47,7 +47,8 @@ def check_bids(rules: Rules, number: int, bids: Sequence[object], names: Sequenc
     """
     rules.cards_in_hand(number)  # a hand outside the schedule is refused first (R24)
     if len(bids) != rules.players:
-        raise BidError(f"Hand {number} needs {rules.players} bids, one per player, not {len(bids)} (R22).", "R22")
+        raise BidError("Hand {number} needs {players} bids, one per player, not {count} (R22).", "R22",
+                       number=number, players=rules.players, count=len(bids))
     for seat, bid in enumerate(bids):
         check_bid(rules, number, bid, _who(seat, names))
     return tuple(int(b) for b in bids)  # type: ignore[call-overload]
@@ -57,13 +58,16 @@ def check_bid(rules: Rules, number: int, bid: object, who: str) -> None:
     """Check one player's bid (R13, R22), so a form can mark the very row that is wrong."""
     cards, low = rules.cards_in_hand(number), rules.min_bid()
     if not _whole(bid):
-        raise BidError(f"{who}'s bid must be a whole number, not {bid!r} (R22).", "R22")
+        raise BidError("{who}'s bid must be a whole number, not {bid!r} (R22).", "R22", who=who, bid=bid)
     assert isinstance(bid, int)
     if bid > cards:
-        raise BidError(f"{who} bid {bid}, but only {cards} cards were dealt in hand {number} (R22).", "R22")
+        raise BidError("{who} bid {bid}, but only {cards} cards were dealt in hand {number} (R22).", "R22",
+                       who=who, bid=bid, cards=cards, number=number)
     if bid < low:
-        reason = "bids start at 0" if low == 0 else "every bid is at least 1 (zero bids are off)"
-        raise BidError(f"{who} bid {bid}, but {reason} (R13, R22).", "R22")
+        if low == 0:
+            raise BidError("{who} bid {bid}, but bids start at 0 (R13, R22).", "R22", who=who, bid=bid)
+        raise BidError("{who} bid {bid}, but every bid is at least 1 (zero bids are off) (R13, R22).", "R22",
+                       who=who, bid=bid)
 
 
 def check_tricks(rules: Rules, number: int, tricks: Sequence[object], names: Sequence[str] | None = None) -> tuple[int, ...]:
@@ -77,12 +81,14 @@ def check_tricks(rules: Rules, number: int, tricks: Sequence[object], names: Seq
     """
     cards = rules.cards_in_hand(number)
     if len(tricks) != rules.players:
-        raise TrickError(f"Hand {number} needs {rules.players} trick counts, one per player, not {len(tricks)} (R23).", "R23")
+        raise TrickError("Hand {number} needs {players} trick counts, one per player, not {count} (R23).", "R23",
+                         number=number, players=rules.players, count=len(tricks))
     for seat, taken in enumerate(tricks):
         check_taken(rules, number, taken, _who(seat, names))
     total = sum(tricks)  # type: ignore[arg-type]
     if total != cards:
-        raise TrickError(f"Tricks add up to {total}, but {cards} cards were dealt in hand {number} (R23).", "R23")
+        raise TrickError("Tricks add up to {total}, but {cards} cards were dealt in hand {number} (R23).", "R23",
+                         total=total, cards=cards, number=number)
     return tuple(int(t) for t in tricks)  # type: ignore[call-overload]
 
 
@@ -90,17 +96,19 @@ def check_taken(rules: Rules, number: int, taken: object, who: str) -> None:
     """Check one player's tricks taken on their own (R23); the total is :func:`check_tricks`'s."""
     cards = rules.cards_in_hand(number)
     if not _whole(taken):
-        raise TrickError(f"{who}'s tricks must be a whole number, not {taken!r} (R23).", "R23")
+        raise TrickError("{who}'s tricks must be a whole number, not {taken!r} (R23).", "R23", who=who, taken=taken)
     assert isinstance(taken, int)
     if not 0 <= taken <= cards:
-        raise TrickError(f"{who} took {taken} tricks, but hand {number} had {cards} cards dealt (R23).", "R23")
+        raise TrickError("{who} took {taken} tricks, but hand {number} had {cards} cards dealt (R23).", "R23",
+                         who=who, taken=taken, number=number, cards=cards)
 
 
 def check_trump(rules: Rules, number: int, trump: Suit | None) -> None:
     """A recorded trump needs a turned-up card: the all-cards hand has none (R10, R12)."""
     if trump is not None and not rules.has_turn_up(number):
         raise ScheduleError(
-            f"Hand {number} deals every card, so none is turned up and it has no trump (R10, R12).", "R12"
+            "Hand {number} deals every card, so none is turned up and it has no trump (R10, R12).", "R12",
+            number=number,
         )
 
 
@@ -109,28 +117,31 @@ def check_records(
 ) -> None:
     """Check a whole scoresheet: schedule and dealer (R24), trump (R12), ranges (R22, R23), order (R25)."""
     if not 0 <= first_dealer < rules.players:
-        raise ScheduleError(f"The first dealer must be one of the {rules.players} seats, not {first_dealer!r} (R6).", "R6")
+        raise ScheduleError("The first dealer must be one of the {players} seats, not {seat!r} (R6).", "R6",
+                            players=rules.players, seat=first_dealer)
     if len(records) > rules.hand_count:
-        raise ScheduleError(f"This game has {rules.hand_count} hands, not {len(records)} (R7, R8, R24).", "R24")
+        raise ScheduleError("This game has {hands} hands, not {count} (R7, R8, R24).", "R24",
+                            hands=rules.hand_count, count=len(records))
     open_from: int | None = None
     for number, record in enumerate(records, start=1):
         cards = rules.cards_in_hand(number)
         if record.cards is not None and record.cards != cards:
-            raise ScheduleError(f"Hand {number} must deal {cards} cards, not {record.cards} (R24).", "R24")
+            raise ScheduleError("Hand {number} must deal {cards} cards, not {given} (R24).", "R24",
+                                number=number, cards=cards, given=record.cards)
         dealer = dealer_of(number, first_dealer, rules.players)
         if record.dealer is not None and record.dealer != dealer:
             raise ScheduleError(
-                f"Hand {number} is dealt by {_who(dealer, names)}, not {_who(record.dealer, names)}: "
-                "the deal passes left (R5, R24).",
-                "R24",
+                "Hand {number} is dealt by {dealer}, not {given}: the deal passes left (R5, R24).",
+                "R24", number=number, dealer=_who(dealer, names), given=_who(record.dealer, names),
             )
         check_trump(rules, number, record.trump)
         if record.tricks is not None and record.bids is None:
-            raise OrderError(f"Hand {number} has tricks but no bids: bids come first (R25).", "R25")
+            raise OrderError("Hand {number} has tricks but no bids: bids come first (R25).", "R25", number=number)
         if record.bids is not None:
             if open_from is not None:
                 raise OrderError(
-                    f"Hand {number} has entries, but hand {open_from} is not complete (R25).", "R25"
+                    "Hand {number} has entries, but hand {open_from} is not complete (R25).", "R25",
+                    number=number, open_from=open_from,
                 )
             check_bids(rules, number, record.bids, names)
         if record.tricks is not None:

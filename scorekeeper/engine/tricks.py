@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .cards import HI_BLUKE_RANK, Card, Suit
-from .errors import PlayError
+from .errors import Phrase, PlayError
 
 #: The "suit" the two Blukes form in a New Jersey hand without trump (R18, Decision).
 BLUKE_SUIT = "bluke"
@@ -52,29 +52,29 @@ def check_play(
 ) -> None:
     """Raise :class:`PlayError` naming the rule when ``card`` may not be played."""
     if card not in hand:
-        raise PlayError(f"{card.label} is not in your hand (R15).", "R15")
+        raise PlayError("{card.label} is not in your hand (R15).", "R15", card=card)
     if card in legal_plays(hand, led, trump, new_jersey):
         return
     assert led is not None
     suit = effective_suit(led, trump, new_jersey)
-    name = "trump" if suit == trump else ("a Bluke" if suit == "bluke" else _suit_name(suit))
+    name = Phrase("trumps") if suit == trump else _suit_name(suit)
     if new_jersey:
         if card.is_bluke:
             raise PlayError(
-                f"You hold {name}, so you must follow; in New Jersey a Bluke counts as trump "
-                f"and cannot replace {name} (R18).",
-                "R18",
+                "You hold {name}, so you must follow with one; in New Jersey a Bluke counts as trump "
+                "and cannot replace them (R18).",
+                "R18", name=name,
             )
-        raise PlayError(f"{led.label} was led and you hold {name}: you must follow (R18).", "R18")
+        raise PlayError("{led.label} was led and you hold {name}: you must follow (R18).", "R18", led=led, name=name)
     raise PlayError(
-        f"{led.label} was led and you hold {name}: play {name} or a Bluke (R15).", "R15"
+        "{led.label} was led and you hold {name}: play one of them or a Bluke (R15).", "R15", led=led, name=name
     )
 
 
-def _suit_name(suit: EffectiveSuit) -> str:
-    return {"S": "a spade", "H": "a heart", "D": "a diamond", "C": "a club"}[
-        suit.value if isinstance(suit, Suit) else str(suit)
-    ]
+def _suit_name(suit: EffectiveSuit) -> Phrase:
+    """A suit as the messages name what a player holds of it (a Phrase: the web layer translates it)."""
+    return {"S": Phrase("spades"), "H": Phrase("hearts"), "D": Phrase("diamonds"), "C": Phrase("clubs"),
+            "bluke": Phrase("Blukes")}[suit.value if isinstance(suit, Suit) else str(suit)]
 
 
 def power(card: Card, trump: Suit | None, led_suit: EffectiveSuit) -> int:

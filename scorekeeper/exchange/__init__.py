@@ -20,14 +20,17 @@ from typing import Any
 from .. import games
 from ..engine import (HandRecord, Rules, RulesError, Suit, build_scorecard, check_bids, check_records,
                       check_trump, check_tricks)
-from ..engine.errors import OrderError, ScheduleError
+from ..engine.errors import OrderError, Phrase, ScheduleError
 from ..models import Game, utcnow
 from ..errors import BadRequest
+from ..i18n import N_, _
 from ..games import shown  # a value as the file wrote it, for messages
 
 FORMAT = "bluke-scorekeeper"
 FORMAT_VERSION = 1
-CSV_COLUMNS = ("hand", "cards", "dealer", "trump", "player", "bid", "taken", "points", "total", "outcome")
+#: The CSV header, written in the reader's language (the cells keep the API's notation).
+CSV_COLUMNS = (N_("hand"), N_("cards"), N_("dealer"), N_("trump"), N_("player"), N_("bid"), N_("taken"),
+               N_("points"), N_("total"), N_("outcome"))
 CORRECTION_FIELDS = ("bids", "tricks", "trump", "undo")
 
 
@@ -63,7 +66,7 @@ def export_csv(game: Game) -> str:
     names = [spreadsheet_text(name) for name in game.players]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow([_(column) for column in CSV_COLUMNS])
     for hand in card.hands:
         for seat, name in enumerate(names):
             writer.writerow([
@@ -93,11 +96,11 @@ def _get(data: Mapping[str, Any], key: str, kinds: tuple[type, ...], where: str,
     """``data[key]`` when it has one of ``kinds`` (``None`` allowed when not required), else 400."""
     if key not in data or data[key] is None:
         if required:
-            raise BadRequest(f"The file has no '{where}{key}': it should be {what}.")
+            raise BadRequest(_("The file has no '{where}{key}': it should be {what}.", where=where, key=key, what=what))
         return None
     value = data[key]
     if not isinstance(value, kinds) or (int in kinds and isinstance(value, bool)):
-        raise BadRequest(f"The file's '{where}{key}' should be {what}, not {shown(value)}.")
+        raise BadRequest(_("The file's '{where}{key}' should be {what}, not {value}.", where=where, key=key, what=what, value=shown(value)))
     return value
 
 
@@ -110,77 +113,72 @@ def _time(text: str | None, where: str) -> datetime | None:
     """An ISO 8601 moment as naive UTC (as stored); out of range (year 1, year 9999) is a 400, not a crash."""
     if text is None:
         return None
-    example = "such as 2025-11-29T18:45:00Z"
     try:
         moment = datetime.fromisoformat(text)
         moment = moment.astimezone(timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment
     except ValueError:
-        raise BadRequest(f"The file's '{where}' {shown(text)} is not a date and time {example}.") from None
+        raise BadRequest(_("The file's '{where}' {text} is not a date and time such as 2025-11-29T18:45:00Z.", where=where, text=shown(text))) from None
     except OverflowError:  # 0001-01-01T00:00:00+01:00 is before the first moment Python knows
         moment = datetime.min
     if not EARLIEST <= moment <= utcnow() + timedelta(days=1):
-        raise BadRequest(f"The file's '{where}' {shown(text)} is not a time a game was played: it should be "
-                         f"between 2000 and now, {example}.")
+        raise BadRequest(_("The file's '{where}' {text} is not a time a game was played: it should be between 2000 and now, such as "
+                           "2025-11-29T18:45:00Z.", where=where, text=shown(text)))
     return moment
 
 
 def read_header(data: object) -> Mapping[str, Any]:
     """The file must be a JSON object of this format and a version this app reads (else 400)."""
     if not isinstance(data, Mapping):
-        raise BadRequest("An import must be the JSON object of an export.json file.")
+        raise BadRequest(_("An import must be the JSON object of an export.json file."))
     if data.get("format") != FORMAT:
-        raise BadRequest(f"This is not a Bluke Scorekeeper export: its 'format' is {shown(data.get('format'))}, "
-                         f"not {shown(FORMAT)}.")
+        raise BadRequest(_("This is not a Bluke Scorekeeper export: its 'format' is {value}, not {ours}.", value=shown(data.get('format')), ours=shown(FORMAT)))
     version = data.get("format_version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise BadRequest(f"The file's 'format_version' should be a whole number such as 1, not {shown(version)}.")
+        raise BadRequest(_("The file's 'format_version' should be a whole number such as 1, not {version}.", version=shown(version)))
     if version > FORMAT_VERSION:
-        raise BadRequest(f"This file uses export format version {version}; this app reads version "
-                         f"{FORMAT_VERSION}. Import it into a newer Bluke Scorekeeper.")
+        raise BadRequest(_("This file uses export format version {version}; this app reads version {ours}. Import it into a newer Bluke Scorekeeper.", version=version, ours=FORMAT_VERSION))
     return data
 
 
 def read_players(data: Mapping[str, Any]) -> list[str]:
     """``players``: ``[{"seat": 0, "name": "Ann"}, …]`` in seat order."""
-    players = _get(data, "players", (list,), "", 'a list such as [{"seat": 0, "name": "Ann"}, …]')
+    players = _get(data, "players", (list,), "", _('a list such as [{"seat": 0, "name": "Ann"}, …]'))
     names = []
     for index, player in enumerate(players):
         if not isinstance(player, Mapping):
-            raise BadRequest(f"The file's players[{index}] should be an object such as {{\"seat\": {index}, "
-                             f"\"name\": \"Ann\"}}, not {shown(player)}.")
-        seat = _get(player, "seat", (int,), f"players[{index}].", f"the seat number {index}")
+            raise BadRequest(_("The file's players[{index}] should be an object such as {{\"seat\": {index}, \"name\": \"Ann\"}}, not {player}.", index=index, player=shown(player)))
+        seat = _get(player, "seat", (int,), f"players[{index}].", _("the seat number {index}", index=index))
         if seat != index:
-            raise BadRequest(f"The file lists seat {seat} as player {index + 1}: players must be in seat order 0, 1, 2…")
-        names.append(_get(player, "name", (str,), f"players[{index}].", "the player's name"))
+            raise BadRequest(_("The file lists seat {seat} as player {player}: players must be in seat order 0, 1, 2…", seat=seat, player=index + 1))
+        names.append(_get(player, "name", (str,), f"players[{index}].", _("the player's name")))
     return games.clean_names(names)
 
 
 def read_hands(data: Mapping[str, Any]) -> list[HandRecord]:
     """``hands`` as engine records; ``cards`` and ``dealer`` are kept as claims the engine checks (R24)."""
-    hands = _get(data, "hands", (list,), "", "the list of hands")
+    hands = _get(data, "hands", (list,), "", _("the list of hands"))
     records = []
     for index, hand in enumerate(hands):
         where = f"hands[{index}]."
         if not isinstance(hand, Mapping):
-            raise BadRequest(f"The file's hands[{index}] should be an object with the hand's entries, not {shown(hand)}.")
-        number = _get(hand, "number", (int,), where, f"the hand number {index + 1}")
+            raise BadRequest(_("The file's hands[{index}] should be an object with the hand's entries, not {hand}.", index=index, hand=shown(hand)))
+        number = _get(hand, "number", (int,), where, _("the hand number {number}", number=index + 1))
         if number != index + 1:
-            raise OrderError(f"The file lists hand {number} where hand {index + 1} belongs: hands must be "
-                             "listed in order, 1, 2, 3… (R25).", "R25")
-        trump = _get(hand, "trump", (str,), where, "S, H, D, C or null", required=False)
+            raise OrderError("The file lists hand {number} where hand {place} belongs: hands must be listed in order, 1, 2, 3… (R25).", "R25", number=number, place=index + 1)
+        trump = _get(hand, "trump", (str,), where, _("S, H, D, C or null"), required=False)
         records.append(HandRecord(
             bids=_numbers(hand, "bids", where),
             tricks=_numbers(hand, "tricks", where),
             trump=Suit.parse(trump),
-            cards=_get(hand, "cards", (int,), where, "the number of cards dealt", required=False),
-            dealer=_get(hand, "dealer", (int,), where, "the dealer's seat number", required=False),
+            cards=_get(hand, "cards", (int,), where, _("the number of cards dealt"), required=False),
+            dealer=_get(hand, "dealer", (int,), where, _("the dealer's seat number"), required=False),
         ))
     return records
 
 
 def _numbers(hand: Mapping[str, Any], key: str, where: str) -> tuple[Any, ...] | None:
     """A list of per-seat entries, or null; the engine checks each entry (R22, R23)."""
-    value = _get(hand, key, (list,), where, "a list with one number per player, or null", required=False)
+    value = _get(hand, key, (list,), where, _("a list with one number per player, or null"), required=False)
     return tuple(value) if value is not None else None
 
 
@@ -195,27 +193,28 @@ def read_corrections(data: Mapping[str, Any], rules: Rules, names: Sequence[str]
     of trump two suits the hand can have (R12); an undo the hand's entries before and after
     (R25). Old and new differ. Nothing else is kept, so the history shows the same on every page.
     """
-    items = _get(data, "corrections", (list,), "", "a list of corrections", required=False) or []
+    items = _get(data, "corrections", (list,), "", _("a list of corrections"), required=False) or []
     if len(items) > MAX_CORRECTIONS:
-        raise BadRequest(f"The file has {len(items)} corrections; a game keeps at most {MAX_CORRECTIONS}.")
+        raise BadRequest(_("The file has {count} corrections; a game keeps at most {most}.", count=len(items), most=MAX_CORRECTIONS))
     corrections = []
     for index, item in enumerate(items):
         where = f"corrections[{index}]."
         if not isinstance(item, Mapping):
-            raise BadRequest(f"The file's corrections[{index}] should be an object, not {shown(item)}.")
-        kind = _get(item, "field", (str,), where, "one of " + ", ".join(CORRECTION_FIELDS))
+            raise BadRequest(_("The file's corrections[{index}] should be an object, not {item}.", index=index, item=shown(item)))
+        kind = _get(item, "field", (str,), where, _("one of {fields}", fields=", ".join(CORRECTION_FIELDS)))
         if kind not in CORRECTION_FIELDS:
-            raise BadRequest(f"The file's '{where}field' should be one of {', '.join(CORRECTION_FIELDS)}, not {shown(kind)}.")
-        hand = _get(item, "hand", (int,), where, f"a hand number from 1 to {rules.hand_count}")
+            raise BadRequest(_("The file's '{where}field' should be one of {fields}, not {kind}.", where=where, fields=', '.join(CORRECTION_FIELDS), kind=shown(kind)))
+        hand = _get(item, "hand", (int,), where, _("a hand number from 1 to {hands}", hands=rules.hand_count))
         if not 1 <= hand <= rules.hand_count:
-            raise BadRequest(f"The file's '{where}hand' should be a hand number from 1 to {rules.hand_count}, not {hand}.")
+            raise BadRequest(_("The file's '{where}hand' should be a hand number from 1 to {hands}, not {hand}.", where=where, hands=rules.hand_count, hand=hand))
         old, new = item.get("old"), item.get("new")
         try:
             _check_change(rules, hand, kind, old, new, names)
         except RulesError as error:
-            raise type(error)(f"The file's corrections[{index}] ({kind}, hand {hand}) is not a change the app "
-                              f"could have made: {error} {DAMAGED}", error.rule) from None
-        at = _time(_get(item, "at", (str,), where, "a date and time"), where + "at")
+            raise type(error)("The file's corrections[{index}] ({kind}, hand {hand}) is not a change the app could "
+                              "have made: {error} {damaged}", error.rule, index=index, kind=kind, hand=hand,
+                              error=error, damaged=DAMAGED) from None
+        at = _time(_get(item, "at", (str,), where, _("a date and time")), where + "at")
         corrections.append({"at": at, "hand": hand, "field": kind, "old": old, "new": new})
     return corrections
 
@@ -226,10 +225,10 @@ def _check_change(rules: Rules, hand: int, kind: str, old: object, new: object, 
         entries = _entries(rules, hand, old, names)
         allowed = [UNDONE] + ([{**entries, "tricks": None}] if entries["tricks"] is not None else [])
         if not any(_same(new, after) for after in allowed):
-            raise OrderError(f"an undo leaves the hand empty or without its tricks, not {shown(new)} (R25).", "R25")
+            raise OrderError("an undo leaves the hand empty or without its tricks, not {new} (R25).", "R25", new=shown(new))
         return
     if _same(old, new):
-        raise OrderError(f"its old and new {kind} are the same, {shown(new)} (R25).", "R25")
+        raise OrderError("its old and new {kind} are the same, {new} (R25).", "R25", kind=kind, new=shown(new))
     for value in (old, new):
         if kind == "trump":
             check_trump(rules, hand, _suit(value))
@@ -239,22 +238,21 @@ def _check_change(rules: Rules, hand: int, kind: str, old: object, new: object, 
 
 def _suit(value: object) -> Suit | None:
     if value is not None and value not in ("S", "H", "D", "C"):
-        raise RulesError(f"a trump is S, H, D, C or null, not {shown(value)} (R12).", "R12")
+        raise RulesError("a trump is S, H, D, C or null, not {value} (R12).", "R12", value=shown(value))
     return Suit.parse(value) if isinstance(value, str) else None
 
 
 def _seat_list(rules: Rules, hand: int, kind: str, value: object, names: Sequence[str]) -> None:
     """Bids or tricks for every seat, as the engine accepts them (R22, R23)."""
     if not isinstance(value, list):
-        raise RulesError(f"{kind} are a list with one number per player, not {shown(value)} "
-                         f"({'R22' if kind == 'bids' else 'R23'}).", "R22" if kind == "bids" else "R23")
+        raise RulesError("{kind} are a list with one number per player, not {value} ({rule}).", "R22" if kind == "bids" else "R23", kind=kind, value=shown(value), rule='R22' if kind == 'bids' else 'R23')
     (check_bids if kind == "bids" else check_tricks)(rules, hand, value, names)
 
 
 def _entries(rules: Rules, hand: int, value: object, names: Sequence[str]) -> dict[str, Any]:
     """A hand's entries ``{"bids", "tricks", "trump"}`` as an undo records them: bids, maybe tricks."""
     if not isinstance(value, Mapping) or set(value) != set(UNDONE):
-        raise OrderError(f"an undo keeps the hand's bids, tricks and trump, not {shown(value)} (R25).", "R25")
+        raise OrderError("an undo keeps the hand's bids, tricks and trump, not {value} (R25).", "R25", value=shown(value))
     _seat_list(rules, hand, "bids", value["bids"], names)
     if value["tricks"] is not None:
         _seat_list(rules, hand, "tricks", value["tricks"], names)
@@ -266,13 +264,13 @@ def read_export(data: object) -> Imported:
     """Read an export file and check it whole; raise 400 for a malformed file, 422 for a broken rule."""
     data = read_header(data)
     names = read_players(data)
-    options = _get(data, "options", (dict,), "", 'an object such as {"extended": false}', required=False) or {}
-    variant = _get(data, "variant", (str,), "", "'standard' or 'new-jersey'")
-    first_dealer = _get(data, "first_dealer", (int,), "", "the first dealer's seat number")
+    options = _get(data, "options", (dict,), "", _('an object such as {"extended": false}'), required=False) or {}
+    variant = _get(data, "variant", (str,), "", _("'standard' or 'new-jersey'"))
+    first_dealer = _get(data, "first_dealer", (int,), "", _("the first dealer's seat number"))
     rules = Rules.build(len(names), variant, options)
     imported = Imported(
         players=names, variant=variant, options=options, first_dealer=first_dealer, records=read_hands(data),
-        created_at=_time(_get(data, "created_at", (str,), "", "a date and time", required=False), "created_at"),
+        created_at=_time(_get(data, "created_at", (str,), "", _("a date and time"), required=False), "created_at"),
         corrections=read_corrections(data, rules, names),
     )
     check_figures(rules, imported, data)
@@ -292,7 +290,7 @@ def _first_difference(claimed: object, expected: Sequence[Any]) -> int | None:
     return None
 
 
-DAMAGED = "The file was changed or damaged, so nothing was imported."
+DAMAGED = Phrase("The file was changed or damaged, so nothing was imported.")
 
 
 def check_figures(rules: Rules, imported: Imported, data: Mapping[str, Any]) -> None:
@@ -307,9 +305,12 @@ def check_figures(rules: Rules, imported: Imported, data: Mapping[str, Any]) -> 
 
     if "schedule" in data and not _same(data["schedule"], card["schedule"]):
         number = _first_difference(data["schedule"], card["schedule"])
-        where = (f"hand {number + 1} deals {card['schedule'][number]} cards, not {shown(data['schedule'][number])}"
-                 if number is not None else f"it has {len(card['schedule'])} hands")
-        raise ScheduleError(f"The file's schedule is not this game's: {where} (R7–R11, R24). {DAMAGED}", "R24")
+        if number is None:
+            raise ScheduleError("The file's schedule is not this game's: it has {hands} hands (R7–R11, R24). {damaged}",
+                                "R24", hands=len(card["schedule"]), damaged=DAMAGED)
+        raise ScheduleError("The file's schedule is not this game's: hand {number} deals {cards} cards, not {given} "
+                            "(R7–R11, R24). {damaged}", "R24", number=number + 1, cards=card["schedule"][number],
+                            given=shown(data["schedule"][number]), damaged=DAMAGED)
     for hand, expected in zip(data["hands"], card["hands"]):
         n = expected["number"]
         for key in ("points", "totals", "outcomes"):
@@ -317,22 +318,17 @@ def check_figures(rules: Rules, imported: Imported, data: Mapping[str, Any]) -> 
                 continue
             claimed, seat = hand[key], _first_difference(hand[key], expected[key] or [])
             if expected[key] is None:
-                raise OrderError(f"Hand {n} is not complete, so it has no {key}, but the file gives "
-                                 f"{shown(claimed)} (R25). {DAMAGED}", "R25")
+                raise OrderError("Hand {n} is not complete, so it has no {key}, but the file gives {claimed} (R25). {damaged}", "R25", n=n, key=key, claimed=shown(claimed), damaged=DAMAGED)
             if seat is None:
-                raise RulesError(f"Hand {n}: the file's {key} {shown(claimed)} should be {shown(expected[key])}. {DAMAGED}",
-                                 "R26" if key == "outcomes" else "R19")
+                raise RulesError("Hand {n}: the file's {key} {claimed} should be {expected}. {damaged}",
+                                 "R26" if key == "outcomes" else "R19", n=n, key=key, claimed=shown(claimed), expected=shown(expected[key]), damaged=DAMAGED)
             bid, taken = expected["bids"][seat], expected["tricks"][seat]
             made = expected["outcomes"][seat] != "S"
             if key == "points":
-                raise RulesError(f"Hand {n}: {names[seat]} bid {bid} and took {taken}, which scores "
-                                 f"{expected[key][seat]} ({'R19' if made else 'R20'}), but the file says "
-                                 f"{shown(claimed[seat])}. {DAMAGED}", "R19" if made else "R20")
+                raise RulesError("Hand {n}: {name} bid {bid} and took {taken}, which scores {expected} ({rule}), but the file says {claimed}. {damaged}", "R19" if made else "R20", n=n, name=names[seat], bid=bid, taken=taken, expected=expected[key][seat], rule='R19' if made else 'R20', claimed=shown(claimed[seat]), damaged=DAMAGED)
             if key == "totals":
-                raise RulesError(f"Hand {n}: {names[seat]}'s running total is {expected[key][seat]} "
-                                 f"(R19, R20), but the file says {shown(claimed[seat])}. {DAMAGED}", "R19")
-            raise RulesError(f"Hand {n}: {names[seat]} bid {bid} and took {taken}, which is "
-                             f"{expected[key][seat]} (R26), but the file says {shown(claimed[seat])}. {DAMAGED}", "R26")
+                raise RulesError("Hand {n}: {name}'s running total is {expected} (R19, R20), but the file says {claimed}. {damaged}", "R19", n=n, name=names[seat], expected=expected[key][seat], claimed=shown(claimed[seat]), damaged=DAMAGED)
+            raise RulesError("Hand {n}: {name} bid {bid} and took {taken}, which is {expected} (R26), but the file says {claimed}. {damaged}", "R26", n=n, name=names[seat], bid=bid, taken=taken, expected=expected[key][seat], claimed=shown(claimed[seat]), damaged=DAMAGED)
     _check_summary(data, card, names)
 
 
@@ -340,24 +336,26 @@ def _check_summary(data: Mapping[str, Any], card: Mapping[str, Any], names: Sequ
     """The game's totals, S/O/P tallies, winners and status."""
     if "totals" in data and not _same(data["totals"], card["totals"]):
         seat = _first_difference(data["totals"], card["totals"])
-        who = f"{names[seat]}'s total is {card['totals'][seat]}" if seat is not None else f"the totals are {shown(card['totals'])}"
-        raise RulesError(f"The game's totals do not add up: {who} (R19, R20), but the file says "
-                         f"{shown(data['totals'] if seat is None else data['totals'][seat])}. {DAMAGED}", "R19")
+        if seat is None:
+            raise RulesError("The game's totals do not add up: the totals are {totals} (R19, R20), but the file says "
+                             "{claimed}. {damaged}", "R19", totals=shown(card["totals"]), claimed=shown(data["totals"]),
+                             damaged=DAMAGED)
+        raise RulesError("The game's totals do not add up: {name}'s total is {total} (R19, R20), but the file says "
+                         "{claimed}. {damaged}", "R19", name=names[seat], total=card["totals"][seat],
+                         claimed=shown(data["totals"][seat]), damaged=DAMAGED)
     if "stats" in data and not _same(data["stats"], card["stats"]):
         seat = _first_difference(data["stats"], card["stats"])
         if seat is not None and isinstance(data["stats"][seat], Mapping):
             claimed, expected = data["stats"][seat], card["stats"][seat]
             key = next((k for k in expected if not _same(claimed.get(k), expected[k])), None)
             if key is not None:
-                    raise RulesError(f"{names[seat]}'s '{key}' count is {expected[key]} (R26), but the file says "
-                                 f"{shown(claimed.get(key))}. {DAMAGED}", "R26")
-        raise RulesError(f"The file's S/O/P statistics should be {shown(card['stats'])} (R26). {DAMAGED}", "R26")
+                    raise RulesError("{name}'s '{key}' count is {expected} (R26), but the file says {claimed}. {damaged}", "R26", name=names[seat], key=key, expected=expected[key], claimed=shown(claimed.get(key)), damaged=DAMAGED)
+        raise RulesError("The file's S/O/P statistics should be {stats} (R26). {damaged}", "R26", stats=shown(card['stats']), damaged=DAMAGED)
     if "winners" in data and not _same(data["winners"], card["winners"]):
-        who = " and ".join(names[s] for s in card["winners"]) or "nobody yet (the game is not over)"
-        raise RulesError(f"The winner is {who} (R21), but the file says seats {shown(data['winners'])}. {DAMAGED}", "R21")
+        who = ", ".join(names[s] for s in card["winners"]) or Phrase("nobody yet (the game is not over)")
+        raise RulesError("The winner is {who} (R21), but the file says seats {claimed}. {damaged}", "R21", who=who, claimed=shown(data['winners']), damaged=DAMAGED)
     if "status" in data and not _same(data["status"], card["status"]):
-        raise RulesError(f"This game is {shown(card['status'])}: a game is finished when its last hand is complete "
-                         f"(R21, R25), but the file says {shown(data['status'])}. {DAMAGED}", "R21")
+        raise RulesError("This game is {status}: a game is finished when its last hand is complete (R21, R25), but the file says {claimed}. {damaged}", "R21", status=shown(card['status']), claimed=shown(data['status']), damaged=DAMAGED)
 
 
 def import_game(data: object, attach: games.Attach | None = None) -> tuple[Game, str, str]:

@@ -18,6 +18,7 @@ from ..figures import minus
 from ..printing import PAPER_SIZES, printer
 from ..printing.routes import choice, pdf_response
 from ..errors import BadRequest
+from ..i18n import _
 from ..extensions import csrf
 from ..models import Group
 from ..table.api import created
@@ -85,14 +86,14 @@ def import_game(group_id: str) -> Any:
 @bp.patch("/<group_id>/players/<player_id>")
 def rename_player(group_id: str, player_id: str) -> Any:
     group = opened(group_id)
-    service.rename(group.id, player_id, needs(body(), "name", "the player's new name, such as {\"name\": \"Ann B.\"}"))
+    service.rename(group.id, player_id, needs(body(), "name", _("the player's new name, such as {\"name\": \"Ann B.\"}")))
     return jsonify(answer(group))
 
 
 @bp.post("/<group_id>/players/<player_id>/merge")
 def merge_player(group_id: str, player_id: str) -> Any:
     group = opened(group_id)
-    service.merge(group.id, player_id, needs(body(), "into", "the id of the player to keep, from the group document"))
+    service.merge(group.id, player_id, needs(body(), "into", _("the id of the player to keep, from the group document")))
     return jsonify(answer(group))
 
 
@@ -104,7 +105,7 @@ def get_stats(group_id: str) -> Any:
 def needs(data: dict[str, Any], key: str, what: str) -> object:
     """``data[key]``, or a 400 that says what the body lacks."""
     if key not in data:
-        raise BadRequest(f"The body needs '{key}': {what}.")
+        raise BadRequest(_("The body needs '{key}': {what}.", key=key, what=what))
     return data[key]
 
 

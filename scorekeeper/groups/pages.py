@@ -20,6 +20,7 @@ from wtforms import StringField, TextAreaField
 from .. import charts, limits
 from ..engine import RulesError
 from ..errors import NotFound, ServiceError
+from ..i18n import N_, _, error_message
 from ..extensions import csrf
 from ..games import Attach, name_key
 from ..models import Group
@@ -31,7 +32,7 @@ bp = Blueprint("groups", __name__)
 csrf.exempt(bp)  # every POST validates its own Flask-WTF form (token included), as table pages do
 
 HOME_LIMIT = 20
-OUT_OF_DATE = "This page was out of date, so nothing was saved. Check it and tap the button again."
+OUT_OF_DATE = N_("This page was out of date, so nothing was saved. Check it and tap the button again.")
 
 
 class NewGroupForm(FlaskForm):  # type: ignore[misc]
@@ -147,11 +148,11 @@ def new() -> Any:
     if request.method == "GET":
         return render_template("groups/new.html", form=form, alert=None)
     if not form.validate_on_submit():
-        return render_template("groups/new.html", form=form, alert=OUT_OF_DATE), 400
+        return render_template("groups/new.html", form=form, alert=_(OUT_OF_DATE)), 400
     try:
         group, token = service.create_group(form.name.data or "", form.roster())
     except ServiceError as error:
-        return render_template("groups/new.html", form=form, alert=error.message), error.status
+        return render_template("groups/new.html", form=form, alert=error_message(error)), error.status
     response = redirect(url_for(".share", group_id=group.id, new=1))
     return remember(response, group.id, token)
 
@@ -170,7 +171,7 @@ def forget(group_id: str) -> Any:
     if FlaskForm().validate_on_submit():
         response.delete_cookie(service.GROUP_COOKIE + group_id)
     else:
-        flash(OUT_OF_DATE)
+        flash(_(OUT_OF_DATE))
     return response
 
 
@@ -201,7 +202,7 @@ def game(group_id: str, game_id: str) -> Any:
     season = stats.season(page_group(group_id))
     played = next((p for p in season.played if p.game.id == game_id), None)
     if played is None:
-        raise NotFound("This group has no such game.")
+        raise NotFound(_("This group has no such game."))
     names = played.game.players
     return render_template("groups/game.html", group=season.group, played=played, game=played.game,
                            card=played.card, role="watch", chart=charts.progression(names, played.card))
@@ -218,7 +219,7 @@ def render_player(group: Group, player_id: str, alert: str | None = None, status
     season = stats.season(group)
     tally = season.tally(player_id)
     if tally is None:
-        raise NotFound("This group has no such player.")
+        raise NotFound(_("This group has no such player."))
     best, worst = tally.best_and_worst()
     return render_template(
         "groups/player.html", group=group, season=season, tally=tally, best=best, worst=worst,
@@ -235,7 +236,7 @@ def change_player(group_id: str, player_id: str) -> Any:
     group = page_group(group_id)
     form = PlayerForm()
     if not form.validate_on_submit():
-        return render_player(group, player_id, OUT_OF_DATE, 400)
+        return render_player(group, player_id, _(OUT_OF_DATE), 400)
     into = (form.into.data or "").strip()
     try:
         if into:
@@ -244,11 +245,11 @@ def change_player(group_id: str, player_id: str) -> Any:
             service.rename(group.id, player_id, form.name.data or "")
     except (RulesError, ServiceError) as error:
         status = error.status if isinstance(error, ServiceError) else 422
-        return render_player(page_group(group_id), player_id, getattr(error, "message", str(error)), status)
+        return render_player(page_group(group_id), player_id, error_message(error), status)
     if into:
-        flash("Merged: their games now count for one player.")
+        flash(_("Merged: their games now count for one player."))
         return redirect(url_for(".player", group_id=group.id, player_id=into), 303)
-    flash("Renamed. Recorded games keep the names they were played with.")
+    flash(_("Renamed. Recorded games keep the names they were played with."))
     return redirect(url_for(".player", group_id=group.id, player_id=player_id), 303)
 
 

@@ -15,6 +15,7 @@ from sqlalchemy import func, select, update
 
 from ..engine import RulesError
 from ..errors import BadRequest, NotFound
+from ..i18n import N_, _
 from ..extensions import db
 from ..games import Attach, clean_name, distinct, name_key, shown, transaction
 from ..models import Game, Group, GroupPlayer, GroupSeat
@@ -23,7 +24,7 @@ from .stats import Played, roster
 
 #: The cookie that holds a group's token for its pages (``skg_<id>``, path ``/``); the home page lists them.
 GROUP_COOKIE = "skg_"
-NO_GROUP = "No group with that link: check the address, or ask a member for the group's link."
+NO_GROUP = N_("No group with that link: check the address, or ask a member for the group's link.")
 MAX_GROUP_NAME = 60
 #: A group's roster is bounded, so one client cannot make the server keep (and count) endless players.
 MAX_ROSTER = 300
@@ -32,14 +33,14 @@ MAX_ROSTER = 300
 def clean_group_name(raw: object) -> str:
     """A group's name: text of 1 to 60 printable characters, trimmed (400 otherwise)."""
     if not isinstance(raw, str):
-        raise BadRequest("'name' must be the group's name, such as \"Friday night\".")
+        raise BadRequest(_("'name' must be the group's name, such as \"Friday night\"."))
     name = " ".join(raw.split())
     if not name:
-        raise BadRequest("The group has no name; give it one, such as \"Friday night\".")
+        raise BadRequest(_("The group has no name; give it one, such as \"Friday night\"."))
     if len(name) > MAX_GROUP_NAME:
-        raise BadRequest(f"The group's name is longer than {MAX_GROUP_NAME} characters.")
+        raise BadRequest(_("The group's name is longer than {most} characters.", most=MAX_GROUP_NAME))
     if not name.isprintable():
-        raise BadRequest("The group's name contains a character that cannot be printed.")
+        raise BadRequest(_("The group's name contains a character that cannot be printed."))
     return name
 
 
@@ -48,10 +49,10 @@ def clean_roster(raw: object) -> list[str]:
     if raw is None:
         return []
     if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
-        raise BadRequest("'players' must be a list of names, such as [\"Ann\", \"Ben\"].")
+        raise BadRequest(_("'players' must be a list of names, such as [\"Ann\", \"Ben\"]."))
     if len(raw) > MAX_ROSTER:
-        raise BadRequest(f"A group keeps at most {MAX_ROSTER} players, not {len(raw)}.")
-    return distinct([clean_name(name, f"Player {index}") for index, name in enumerate(raw, start=1)])
+        raise BadRequest(_("A group keeps at most {most} players, not {count}.", most=MAX_ROSTER, count=len(raw)))
+    return distinct([clean_name(name, _("Player {seat}", seat=index)) for index, name in enumerate(raw, start=1)])
 
 
 def create_group(name: object, players: object = None) -> tuple[Group, str]:
@@ -69,7 +70,7 @@ def open_group(group_id: str, token: str | None) -> Group:
     """The group with this id and token; anything else is 404 without saying which part was wrong."""
     group = db.session.get(Group, group_id) if group_id and len(group_id) <= 16 else None
     if group is None or not matches(token, group.token_hash):
-        raise NotFound(NO_GROUP)
+        raise NotFound(_(NO_GROUP))
     return group
 
 
@@ -79,14 +80,14 @@ def _locked(group_id: str) -> Group:
              .execution_options(populate_existing=True))
     group = db.session.execute(query).scalar_one_or_none()
     if group is None:
-        raise NotFound(NO_GROUP)
+        raise NotFound(_(NO_GROUP))
     return group
 
 
 def _player(group: Group, player_id: object) -> GroupPlayer:
     found = next((p for p in group.players if p.id == player_id), None)
     if found is None:
-        raise NotFound(f"This group has no player {shown(player_id)}.")
+        raise NotFound(_("This group has no player {player_id}.", player_id=shown(player_id)))
     return found
 
 
@@ -102,8 +103,7 @@ def seat_players(group_id: str) -> Attach:
         roster = {p.key: p for p in group.players}
         new = [name for name in game.players if name_key(name) not in roster]
         if len(roster) + len(new) > MAX_ROSTER:
-            raise BadRequest(f"This group already keeps {len(roster)} players, the most it can; "
-                             "merge the ones entered twice, or start a new group.")
+            raise BadRequest(_("This group already keeps {count} players, the most it can; merge the ones entered twice, or start a new group.", count=len(roster)))
         for name in new:
             roster[name_key(name)] = GroupPlayer(id=new_id(), name=name, key=name_key(name))
             group.players.append(roster[name_key(name)])
@@ -118,15 +118,14 @@ def seat_players(group_id: str) -> Attach:
 def rename(group_id: str, player_id: str, name: object) -> None:
     """Give a player a new name in the group; recorded games keep the names they were played with."""
     if not isinstance(name, str):
-        raise BadRequest("'name' must be the player's new name, such as \"Ann B.\".")
-    new_name = clean_name(name, "The player")
+        raise BadRequest(_("'name' must be the player's new name, such as \"Ann B.\"."))
+    new_name = clean_name(name, _("The player"))
     with transaction():
         group = _locked(group_id)
         player = _player(group, player_id)
         other = next((p for p in group.players if p.key == name_key(new_name) and p is not player), None)
         if other is not None:
-            raise BadRequest(f"{other.name!r} is already a player of this group; if they are the same person, "
-                             "merge the two instead.")
+            raise BadRequest(_("{name!r} is already a player of this group; if they are the same person, merge the two instead.", name=other.name))
         player.name, player.key = new_name, name_key(new_name)
 
 
@@ -136,20 +135,20 @@ def merge(group_id: str, player_id: str, into: object) -> None:
     :raises RulesError: R4 when the two sat at the same game: they are two people.
     """
     if not isinstance(into, str):
-        raise BadRequest("'into' must be the id of the player to keep, from the group document.")
+        raise BadRequest(_("'into' must be the id of the player to keep, from the group document."))
     with transaction():
         group = _locked(group_id)
         source, target = _player(group, player_id), _player(group, into)
         if source is target:
-            raise BadRequest(f"{source.name!r} cannot be merged into themselves; choose another player.")
+            raise BadRequest(_("{name!r} cannot be merged into themselves; choose another player.", name=source.name))
         together = db.session.execute(
             select(GroupSeat.game_id).where(GroupSeat.player_id.in_((source.id, target.id)))
             .group_by(GroupSeat.game_id).having(func.count() > 1).limit(1)
         ).scalar_one_or_none()
         if together is not None:
             raise RulesError(
-                f"{source.name} and {target.name} sat at the same game, so they are two people: "
-                "each player holds one seat (R4). They cannot be merged.", "R4")
+                "{name} and {other} sat at the same game, so they are two people: each player holds one seat (R4). They cannot "
+                "be merged.", "R4", name=source.name, other=target.name)
         db.session.execute(update(GroupSeat).where(GroupSeat.player_id == source.id)
                            .values(player_id=target.id))
         group.players.remove(source)  # deleted as an orphan at the commit

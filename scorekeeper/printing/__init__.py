@@ -19,16 +19,18 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from flask import current_app, render_template
+from flask_babel import format_date
 
 from .. import charts
 from ..figures import minus
 from ..engine import Rules, Scorecard, Suit
+from ..i18n import N_, _, _n
 
 STYLES = ("creative", "plain", "blank")
 PAPER_SIZES = {"a4": "A4 landscape", "letter": "letter landscape"}
-STYLE_TITLES = {"creative": "Creative scorecard", "plain": "Scorecard", "blank": "Score sheet"}
-OPTION_LABELS = {"extended": "extended game (R9)", "all_cards_hand": "all-cards hand (R10)",
-                 "zero_bids": "zero bids allowed (R13)"}
+STYLE_TITLES = {"creative": N_("Creative scorecard"), "plain": N_("Scorecard"), "blank": N_("Score sheet")}
+OPTION_LABELS = {"extended": N_("extended game (R9)"), "all_cards_hand": N_("all-cards hand (R10)"),
+                 "zero_bids": N_("zero bids allowed (R13)")}
 
 
 # -- what a sheet shows ------------------------------------------------------------------------
@@ -122,7 +124,8 @@ class Sheet:
 
     @property
     def title(self) -> str:
-        return STYLE_TITLES[self.style]
+        """The sheet's name in the reader's language."""
+        return _(STYLE_TITLES[self.style])
 
     @property
     def winners(self) -> list[Player]:
@@ -143,10 +146,11 @@ class Sheet:
 def schedule_text(rules: Rules) -> str:
     """How the deal runs, as the sheet's header says it: ``25 hands: 13 → 1 → 13``."""
     top = rules.top_deal
-    text = f"{rules.hand_count} hands: " + (f"1 → {top} → 1" if rules.new_jersey else f"{top} → 1 → {top}")
+    run = f"1 → {top} → 1" if rules.new_jersey else f"{top} → 1 → {top}"
     if rules.all_cards_hand:
-        text += f", then {rules.schedule[-1]} (all cards)"
-    return text
+        return _n("{n} hand: {run}, then {last} (all cards)", "{n} hands: {run}, then {last} (all cards)",
+                  rules.hand_count, run=run, last=rules.schedule[-1])
+    return _n("{n} hand: {run}", "{n} hands: {run}", rules.hand_count, run=run)
 
 
 def turn_of(schedule: Sequence[int]) -> int | None:
@@ -195,8 +199,8 @@ def build_sheet(
     ]
     return Sheet(
         style=style, paper=paper, game_id=game_id, played_on=played_on,
-        variant="New Jersey" if rules.new_jersey else "Standard",
-        options=[label for name, label in OPTION_LABELS.items() if rules.options[name]],
+        variant=_("New Jersey") if rules.new_jersey else _("Standard"),
+        options=[_(label) for name, label in OPTION_LABELS.items() if rules.options[name]],
         schedule=schedule_text(rules), hand_count=rules.hand_count, players=players,
         first_dealer=first_dealer, rows=rows, status="blank" if blank else card.status,
         played=0 if blank else len(card.complete_hands),
@@ -316,5 +320,5 @@ def printer() -> Printer:
 
 def render_pdf(sheet: Sheet) -> bytes:
     """The sheet as PDF: the print template (autoescaped: names print as text), then WeasyPrint."""
-    html = render_template("print/scorecard.html", sheet=sheet, points=minus)
+    html = render_template("print/scorecard.html", sheet=sheet, points=minus, format_date=format_date)
     return printer().pdf(html, sheet.paper)

@@ -14,6 +14,7 @@ from werkzeug.datastructures import MultiDict
 from .. import games, limits
 from ..engine import Rules, build_scorecard, check_records
 from ..errors import BadRequest
+from ..i18n import _
 from ..web import reader
 from . import PAPER_SIZES, STYLES, build_sheet, render_pdf
 
@@ -27,7 +28,7 @@ def choice(args: Mapping[str, str], name: str, allowed: tuple[str, ...], default
     """A query parameter that must be one of ``allowed`` (400 naming them otherwise)."""
     value = args.get(name, default).strip().lower()
     if value not in allowed:
-        raise BadRequest(f"'{name}' must be {', '.join(allowed[:-1])} or {allowed[-1]}, not {args[name]!r}.")
+        raise BadRequest(_("'{name}' must be {allowed} or {last}, not {arg!r}.", name=name, allowed=', '.join(allowed[:-1]), last=allowed[-1], arg=args[name]))
     return value
 
 
@@ -35,7 +36,7 @@ def flag(args: Mapping[str, str], name: str) -> bool:
     """A yes/no query parameter: ``1``/``0``, ``true``/``false``, ``yes``/``no``, ``on``/``off``."""
     value = args.get(name, "").strip().lower()
     if value not in TRUE + FALSE:
-        raise BadRequest(f"'{name}' must be 1 or 0, not {args[name]!r}.")
+        raise BadRequest(_("'{name}' must be 1 or 0, not {arg!r}.", name=name, arg=args[name]))
     return value in TRUE
 
 
@@ -81,14 +82,13 @@ def blank_table(args: MultiDict[str, str]) -> tuple[Rules, list[str], int]:
     if len(given) == 1:
         given = given[0].split(",")
     if not given or given == [""]:
-        raise BadRequest("Give the players' names, as ?players=Ann,Ben,Cy, or their number, as ?players=4.")
+        raise BadRequest(_("Give the players' names, as ?players=Ann,Ben,Cy, or their number, as ?players=4."))
     count = seat_number(given[0].strip()) if len(given) == 1 else None
     names = games.clean_names(given) if count is None else []
     rules = Rules.build(len(names) if count is None else count, args.get("variant", "standard"), options(args))
     first = seat_number(args.get("first_dealer", "0").strip())
     if first is None:
-        raise BadRequest(f"'first_dealer' must be a seat number from 0 to {rules.players - 1}, "
-                         f"not {args['first_dealer']!r}.")
+        raise BadRequest(_("'first_dealer' must be a seat number from 0 to {last}, not {arg!r}.", last=rules.players - 1, arg=args['first_dealer']))
     check_records(rules, first, [])  # a seat out of range, in the engine's words (R6)
     return rules, names or [""] * rules.players, first
 

@@ -8,6 +8,7 @@ from flask import Blueprint, jsonify, request, url_for
 
 from .. import games, limits
 from ..errors import BadRequest
+from ..i18n import _
 from ..extensions import csrf
 from ..games import Access
 from ..models import Game
@@ -24,9 +25,9 @@ def version_of(data: dict[str, Any]) -> object:
     if query is None:
         return data.get("version")
     if not (query.isascii() and query.isdigit()):
-        raise BadRequest(f"'version' must be the whole number from the game document, not {query!r}.")
+        raise BadRequest(_("'version' must be the whole number from the game document, not {query!r}.", query=query))
     if "version" in data and data["version"] != int(query):
-        raise BadRequest("The body and the address give two different versions; send one.")
+        raise BadRequest(_("The body and the address give two different versions; send one."))
     return int(query)
 
 
@@ -54,7 +55,7 @@ def links(game_id: str, scorer: str, watch: str) -> dict[str, str]:
 def hand_number(raw: str) -> int:
     """The ``<n>`` of a hand's address: a whole number (its range is checked against the schedule)."""
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 20):
-        raise BadRequest(f"{raw!r} is not a hand number; hands are numbered from 1.")
+        raise BadRequest(_("{raw!r} is not a hand number; hands are numbered from 1.", raw=raw))
     return int(raw)
 
 
@@ -96,7 +97,7 @@ def get_history(game_id: str) -> Any:
 def put_bids(game_id: str, n: str) -> Any:
     data = body()
     if "bids" not in data:
-        raise BadRequest("The body needs 'bids': one number per player, in seat order.")
+        raise BadRequest(_("The body needs 'bids': one number per player, in seat order."))
     trump = data["trump"] if "trump" in data else service.KEEP
     game = service.record_bids(game_id, hand_number(n), data["bids"], trump, version_of(data), writer())
     return jsonify(games.document(game))
@@ -106,7 +107,7 @@ def put_bids(game_id: str, n: str) -> Any:
 def put_tricks(game_id: str, n: str) -> Any:
     data = body()
     if "tricks" not in data:
-        raise BadRequest("The body needs 'tricks': one number per player, in seat order.")
+        raise BadRequest(_("The body needs 'tricks': one number per player, in seat order."))
     game = service.record_tricks(game_id, hand_number(n), data["tricks"], version_of(data), writer())
     return jsonify(games.document(game))
 

@@ -16,10 +16,12 @@ from wtforms import BooleanField, FieldList, IntegerField, StringField
 from wtforms.validators import InputRequired
 from wtforms.widgets import HiddenInput
 
+from ..i18n import N_, _
+
 #: The rows the new-game form starts with (Bluke is best with 3 or 4, R4) and the most it offers.
 START_ROWS, MAX_ROWS = 4, 15
 NUMBER = re.compile(r"-?[0-9]{1,9}")
-OUT_OF_DATE = "This page was out of date, so nothing was saved. Check it and tap the button again."
+OUT_OF_DATE = N_("This page was out of date, so nothing was saved. Check it and tap the button again.")
 
 
 class Number(StringField):
@@ -50,7 +52,7 @@ class GameForm(FlaskForm):
         """The first form-level problem (CSRF, version) as one sentence, or ``None``."""
         for name in ("csrf_token", "version"):
             if self.errors.get(name):
-                return OUT_OF_DATE
+                return _(OUT_OF_DATE)
         return None
 
 
@@ -71,8 +73,11 @@ class HandForm(GameForm):
 
     def missing(self, names: list[str]) -> dict[int, str]:
         """Seats without a tap, with the message shown beside their row."""
-        what = "bid" if self.kind == "bid" else "number of tricks taken"
-        return {seat: f"Tap a {what} for {names[seat]}." for seat, value in enumerate(self.values()) if value is None}
+        if self.kind == "bid":
+            return {seat: _("Tap a bid for {name}.", name=names[seat])
+                    for seat, value in enumerate(self.values()) if value is None}
+        return {seat: _("Tap a number of tricks taken for {name}.", name=names[seat])
+                for seat, value in enumerate(self.values()) if value is None}
 
 
 class BidsBase(HandForm):
@@ -166,10 +171,10 @@ class NewGameForm(FlaskForm):
         if choice == "draw":
             return names, None
         if not choice.isdigit() or int(choice) >= len(rows):
-            raise ValueError("Choose who deals first, or let the app draw cards for it (R6).")
+            raise ValueError(_("Choose who deals first, or let the app draw cards for it (R6)."))
         row = int(choice)
         if not rows[row].strip():
-            raise ValueError(f"The first dealer's row {row + 1} has no name: type one or choose another dealer (R6).")
+            raise ValueError(_("The first dealer's row {row} has no name: type one or choose another dealer (R6).", row=row + 1))
         return names, sum(1 for name in rows[:row] if name.strip())
 
     def rearrange(self) -> bool:

@@ -21,6 +21,7 @@ from .. import games, limits
 from ..charts import progression
 from ..engine import RulesError, draw_for_deal
 from ..errors import WATCH_ONLY, Conflict, Forbidden, NotFound, ServiceError
+from ..i18n import _, error_message
 from ..extensions import csrf, db
 from ..figures import minus, signed
 from ..games import Access
@@ -41,7 +42,7 @@ def page_access(game_id: str, write: bool = False) -> Access:
     """Open a game with this browser's cookie; 404 without one, 403 when writing with a watch link."""
     opened = games.open_game(game_id, cookie_token(game_id))
     if write and not opened.can_write:
-        raise Forbidden(WATCH_ONLY)
+        raise Forbidden(_(WATCH_ONLY))
     return opened
 
 
@@ -108,7 +109,7 @@ def new_game() -> Any:
     if request.method == "GET" or form.rearrange() or groups.pick_chip(form, groups.group_of_request()):
         return render_new(form)
     if not form.validate_on_submit():
-        return render_new(form, OUT_OF_DATE, 400)
+        return render_new(form, _(OUT_OF_DATE), 400)
     try:
         names, dealer = form.players()
         draw = draw_for_deal(len(names), secrets.SystemRandom()) if dealer is None else None
@@ -116,7 +117,7 @@ def new_game() -> Any:
             names, form.variant.data, draw.dealer if draw else dealer, form.options(),
             attach=groups.attach_for_request())
     except (ValueError, ServiceError) as error:  # RulesError is a ValueError
-        return render_new(form, getattr(error, "message", str(error)), 422)
+        return render_new(form, error_message(error), 422)
     if draw:
         session["draw"] = screens.draw_record(game.id, draw)
     response = redirect(url_for(".share", game_id=game.id, new=1))
@@ -145,7 +146,7 @@ def join(game_id: str, token: str) -> Any:
 def forget(game_id: str) -> Any:
     """Remove a game from this device's list: the cookies go, the game stays."""
     if not ForgetForm().validate_on_submit():
-        flash(OUT_OF_DATE)
+        flash(_(OUT_OF_DATE))
         return redirect(url_for(".home"))
     response = redirect(url_for(".home"))
     response.delete_cookie(COOKIE_PREFIX + game_id)
@@ -214,7 +215,7 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], objec
     """
     game = opened.game
     if not form.validate_on_submit():
-        return render_hand(opened, number, form, message=form.problem() or OUT_OF_DATE, status=400)
+        return render_hand(opened, number, form, message=form.problem() or _(OUT_OF_DATE), status=400)
     rules = games.rules_of(game)
     errors = form.missing(game.players)
     if not errors and 1 <= number <= rules.hand_count:
@@ -229,9 +230,9 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], objec
         return render_game(opened, message=conflict.message, status=409)
     except (RulesError, ServiceError) as error:
         status = error.status if isinstance(error, ServiceError) else 422
-        return render_hand(opened, number, form, message=error.message, status=status)
+        return render_hand(opened, number, form, message=error_message(error), status=status)
     if editing:
-        flash(f"Hand {number} corrected; every later total is recomputed.")
+        flash(_("Hand {number} corrected; every later total is recomputed.", number=number))
     return redirect(url_for(".game", game_id=game.id))
 
 
@@ -261,7 +262,7 @@ def undo(game_id: str) -> Any:
     opened = page_access(game_id, write=True)
     form = UndoForm()
     if not form.validate_on_submit():
-        return render_game(opened, message=form.problem() or OUT_OF_DATE, status=400)
+        return render_game(opened, message=form.problem() or _(OUT_OF_DATE), status=400)
     number = form.number.data
     if number is None:  # InputRequired has refused it already
         return render_game(opened, message=OUT_OF_DATE, status=400)
@@ -272,8 +273,11 @@ def undo(game_id: str) -> Any:
         db.session.expire_all()
         return render_game(opened, message=conflict.message, status=409)
     except (RulesError, ServiceError) as error:
-        return render_game(opened, message=error.message, status=getattr(error, "status", 422))
-    flash(f"Undone: the {'tricks' if had_tricks else 'bids'} of hand {number}. Enter them again below.")
+        return render_game(opened, message=error_message(error), status=getattr(error, "status", 422))
+    if had_tricks:
+        flash(_("Undone: the tricks of hand {number}. Enter them again below.", number=number))
+    else:
+        flash(_("Undone: the bids of hand {number}. Enter them again below.", number=number))
     return redirect(url_for(".game", game_id=game_id))
 
 
@@ -284,7 +288,7 @@ def render_edit(opened: Access, number: int, panel: screens.HandPanel | None = N
     rules, card = games.rules_of(game), games.scorecard_of(game)
     reached = card.current.number if card.current else rules.hand_count
     if not 1 <= number <= reached:
-        raise NotFound(f"Hand {number} cannot be edited: hands 1 to {reached} have been reached.")
+        raise NotFound(_("Hand {number} cannot be edited: hands 1 to {reached} have been reached.", number=number, reached=reached))
     line = card.hands[number - 1]
     bids = panel if panel and panel.step == "bids" else screens.hand_panel(game, card, rules, number, "bids", editing=True)
     tricks = None

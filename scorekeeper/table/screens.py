@@ -14,14 +14,18 @@ from typing import Any
 
 import segno
 from flask import url_for
+from flask_babel import format_date
 from markupsafe import Markup
 
 from ..engine import Card, DrawResult, Rules, RulesError, Scorecard, Suit, check_bid, check_taken, order_from, points
 from ..engine.rules import MAX_PLAYERS, MIN_PLAYERS
+from ..i18n import N_, _, _n, error_message
 from ..models import Correction, Game, utcnow
 
-OUTCOMES = {"S": "Set: took fewer than bid", "O": "Overtricks: took more than bid", "P": "Perfect: took exactly the bid"}
-TRUMPS = [("S", "♠", "Spades"), ("H", "♥", "Hearts"), ("D", "♦", "Diamonds"), ("C", "♣", "Clubs")]
+#: R26's outcomes; the templates show them with ``say()`` in the reader's language.
+OUTCOMES = {"S": N_("Set: took fewer than bid"), "O": N_("Overtricks: took more than bid"),
+            "P": N_("Perfect: took exactly the bid")}
+TRUMPS = [("S", "♠", N_("Spades")), ("H", "♥", N_("Hearts")), ("D", "♦", N_("Diamonds")), ("C", "♣", N_("Clubs"))]
 
 
 @dataclass
@@ -95,7 +99,7 @@ class HandPanel:
 
 def bid_for(total: int, cards: int) -> str:
     """``9 bid for 13 cards``: the table's bids against the cards dealt (R28's left column)."""
-    return f"{total} bid for {cards} card{'s' if cards != 1 else ''}"
+    return _n("{total} bid for {n} card", "{total} bid for {n} cards", cards, total=total)
 
 
 def bids_status(known: Sequence[int], players: int, cards: int) -> str:
@@ -105,23 +109,26 @@ def bids_status(known: Sequence[int], players: int, cards: int) -> str:
     """
     total = sum(known)
     if len(known) < players:
-        left = players - len(known)
-        return f"{bid_for(total, cards)} — {left} player{'s' if left > 1 else ''} to go"
+        return _n("{bid_for} — {n} player to go", "{bid_for} — {n} players to go", players - len(known),
+                  bid_for=bid_for(total, cards))
     diff = total - cards
-    tail = "even" if diff == 0 else f"overbid by {diff}" if diff > 0 else f"underbid by {-diff}"
-    return f"{bid_for(total, cards)} — {tail}"
+    if diff == 0:
+        return _("{bid_for} — even", bid_for=bid_for(total, cards))
+    if diff > 0:
+        return _("{bid_for} — overbid by {diff}", bid_for=bid_for(total, cards), diff=diff)
+    return _("{bid_for} — underbid by {diff}", bid_for=bid_for(total, cards), diff=-diff)
 
 
 def tricks_status(known: Sequence[int], players: int, cards: int) -> str:
     """``1 trick still to place`` / ``2 tricks too many`` / ``All 13 tricks are placed`` (R23)."""
     rest = cards - sum(known)
     if rest > 0:
-        return f"{rest} trick{'s' if rest > 1 else ''} still to place"
+        return _n("{n} trick still to place", "{n} tricks still to place", rest)
     if rest < 0:
-        return f"{-rest} trick{'s' if rest < -1 else ''} too many"
+        return _n("{n} trick too many", "{n} tricks too many", -rest)
     if len(known) < players:
-        return "All tricks are placed — tap 0 for the rest"
-    return f"All {cards} tricks are placed"
+        return _("All tricks are placed — tap 0 for the rest")
+    return _n("The {n} trick is placed", "All {n} tricks are placed", cards)
 
 
 def bidding_order(dealer: int, players: int) -> list[int]:
@@ -173,7 +180,7 @@ def _message(check: Callable[..., Any], *args: Any) -> str | None:
     try:
         check(*args)
     except RulesError as error:
-        return str(error)
+        return error_message(error)
     return None
 
 
@@ -232,19 +239,19 @@ class Change:
 
 def trump_label(value: str | None) -> str:
     """``♥``, or ``no trump`` (also when none was noted)."""
-    return Suit(value).symbol if value else "no trump"
+    return Suit(value).symbol if value else _("no trump")
 
 
 def ago(then: datetime, now: datetime | None = None) -> str:
     """``just now``, ``5 min ago``, ``2 h ago``, then the date."""
     seconds = ((now or utcnow()) - then).total_seconds()
     if seconds < 60:
-        return "just now"
+        return _("just now")
     if seconds < 3600:
-        return f"{int(seconds // 60)} min ago"
+        return _n("{n} min ago", "{n} min ago", int(seconds // 60))
     if seconds < 86400:
-        return f"{int(seconds // 3600)} h ago"
-    return then.strftime("%d %b %Y")
+        return _n("{n} h ago", "{n} h ago", int(seconds // 3600))
+    return format_date(then, "medium")
 
 
 #: The history on the game page shows the latest corrections; the export and the API keep them all.
@@ -262,16 +269,19 @@ def changes(corrections: Sequence[Correction], names: Sequence[str]) -> list[Cha
         if c.field in ("bids", "tricks"):
             old, new = _list(c.old), _list(c.new)
             details = [f"{_seat(names, i)} {_value(o)} → {_value(n)}" for i, (o, n) in enumerate(zip(old, new)) if o != n]
-            out.append(Change(c.at, ago(c.at), c.hand, c.field, details))
+            out.append(Change(c.at, ago(c.at), c.hand, _("bids") if c.field == "bids" else _("tricks"), details))
         elif c.field == "trump":
-            out.append(Change(c.at, ago(c.at), c.hand, "trump", [f"{_trump(c.old)} → {_trump(c.new)}"]))
+            out.append(Change(c.at, ago(c.at), c.hand, _("trump"), [f"{_trump(c.old)} → {_trump(c.new)}"]))
         else:
             old_entries = c.old if isinstance(c.old, dict) else {}
             new_entries = c.new if isinstance(c.new, dict) else {}
-            tricks_only = old_entries.get("tricks") is not None and new_entries.get("bids") is not None
-            gone = "tricks" if tricks_only else "bids"
-            out.append(Change(c.at, ago(c.at), c.hand, f"undo {gone}",
-                              [f"removed {gone} {_numbers(_list(old_entries.get(gone)))}"]))
+            if old_entries.get("tricks") is not None and new_entries.get("bids") is not None:
+                what = _("undo tricks")
+                removed = _("removed tricks {values}", values=_numbers(_list(old_entries.get("tricks"))))
+            else:
+                what = _("undo bids")
+                removed = _("removed bids {values}", values=_numbers(_list(old_entries.get("bids"))))
+            out.append(Change(c.at, ago(c.at), c.hand, what, [removed]))
     return out
 
 
@@ -280,7 +290,7 @@ def _list(value: Any) -> list[Any]:
 
 
 def _seat(names: Sequence[str], seat: int) -> str:
-    return names[seat] if seat < len(names) else f"Seat {seat}"
+    return names[seat] if seat < len(names) else _("Seat {seat}", seat=seat)
 
 
 def _value(value: Any) -> str:
@@ -358,5 +368,6 @@ def share_links(game_id: str, scorer: str | None, watch: str | None) -> list[Lin
     for link in links:
         code = segno.make(link.url, error="m")
         link.qr = Markup(code.svg_inline(scale=4, border=2, dark="#000", light="#fff", svgclass="qr",
-                                         omitsize=True, title=f"QR code of the {link.kind} link"))
+                                         omitsize=True, title=_("QR code of the scorer link") if link.kind == "scorer"
+                                         else _("QR code of the watch link")))
     return links

@@ -16,6 +16,7 @@ from ..engine.errors import OrderError
 from sqlalchemy import func, select
 
 from ..errors import BadRequest
+from ..i18n import _
 from ..extensions import db
 from ..games import MAX_CORRECTIONS, rules_of, shown, writing
 from ..models import Correction, Game, HandEntry
@@ -31,7 +32,7 @@ def _entry(game: Game, number: int) -> HandEntry | None:
 
 def _check_number(rules: Rules, number: int) -> None:
     if not 1 <= number <= rules.hand_count:
-        raise RulesError(f"This game has hands 1 to {rules.hand_count}; there is no hand {number} (R7, R8, R24).", "R24")
+        raise RulesError("This game has hands 1 to {hand_count}; there is no hand {number} (R7, R8, R24).", "R24", hand_count=rules.hand_count, number=number)
 
 
 def _room_for(game: Game, adding: int) -> None:
@@ -55,13 +56,13 @@ def _whole_numbers(
     check: Any, rules: Rules, number: int, value: object, field: str, names: Sequence[str]
 ) -> list[int]:
     """Bids or tricks checked by the engine; values that are not JSON whole numbers are a 400."""
-    what = "bid" if field == "bids" else "tricks taken"
+    what = _("bid") if field == "bids" else _("tricks taken")
     if not isinstance(value, list):
-        raise BadRequest(f"'{field}' must be a list with one whole number per player, in seat order, not {shown(value)}.")
+        raise BadRequest(_("'{field}' must be a list with one whole number per player, in seat order, not {value}.", field=field, value=shown(value)))
     if len(value) == len(names):  # a wrong count is the engine's to explain (R22, R23)
         for seat, item in enumerate(value):
             if isinstance(item, bool) or not isinstance(item, int):
-                raise BadRequest(f"{names[seat]}'s {what} must be a whole number, not {shown(item)}.")
+                raise BadRequest(_("{name}'s {what} must be a whole number, not {item}.", name=names[seat], what=what, item=shown(item)))
     return list(check(rules, number, value, names))
 
 
@@ -70,7 +71,7 @@ def _trump(value: object) -> Any:
     if value is KEEP or value is None:
         return value
     if not isinstance(value, str):
-        raise BadRequest(f"'trump' must be \"S\", \"H\", \"D\", \"C\" or null for no trump, not {shown(value)}.")
+        raise BadRequest(_("'trump' must be \"S\", \"H\", \"D\", \"C\" or null for no trump, not {value}.", value=shown(value)))
     suit = Suit.parse(value)
     return suit.value if suit else None
 
@@ -90,7 +91,7 @@ def record_bids(game_id: str, number: int, bids: object, trump: object = KEEP, v
         _check_number(rules, number)
         previous = _entry(game, number - 1)
         if number > 1 and (previous is None or previous.tricks is None):
-            raise OrderError(f"Hand {number - 1} is not complete yet: record its bids and tricks first (R25).", "R25")
+            raise OrderError("Hand {number} is not complete yet: record its bids and tricks first (R25).", "R25", number=number - 1)
         checked = _whole_numbers(check_bids, rules, number, bids, "bids", game.players)
         entry = _entry(game, number)
         suit: str | None = (entry.trump if entry else None) if wanted is KEEP else wanted
@@ -120,7 +121,7 @@ def record_tricks(game_id: str, number: int, tricks: object, version: object = N
         _check_number(rules, number)
         entry = _entry(game, number)
         if entry is None or entry.bids is None:
-            raise OrderError(f"Record the bids of hand {number} before its tricks (R25).", "R25")
+            raise OrderError("Record the bids of hand {number} before its tricks (R25).", "R25", number=number)
         checked = _whole_numbers(check_tricks, rules, number, tricks, "tricks", game.players)
         if entry.tricks == checked:
             return game  # already recorded: a repeated request changes nothing
@@ -144,9 +145,8 @@ def undo(game_id: str, number: int, version: object = None, whole_hand: bool = T
             raise OrderError("Nothing has been recorded yet, so there is nothing to undo (R25).", "R25")
         if number != latest.number:
             raise OrderError(
-                f"Only the latest hand with entries, hand {latest.number}, can be undone; "
-                f"edit hand {number} instead (R25).",
-                "R25",
+                "Only the latest hand with entries, hand {number}, can be undone; edit hand {asked} instead (R25).",
+                "R25", number=latest.number, asked=number,
             )
         _room_for(game, 1)
         old = {"bids": latest.bids, "tricks": latest.tricks, "trump": latest.trump}

@@ -21,6 +21,7 @@ from ..games import Attach
 from ..web import bearer, body
 from ..extensions import csrf
 from ..errors import BadRequest, Forbidden
+from ..i18n import _
 from . import service, views
 from .service import TableAccess
 
@@ -39,7 +40,7 @@ def as_seat(table_id: str) -> TableAccess:
     """Acting needs a seat token."""
     access = opened(table_id)
     if access.is_host:
-        raise Forbidden("The host link watches the table; play with a seat link.")
+        raise Forbidden(_("The host link watches the table; play with a seat link."))
     return access
 
 
@@ -47,7 +48,7 @@ def as_host(table_id: str) -> TableAccess:
     """Starting and handing seats to bots needs the host token."""
     access = opened(table_id)
     if not access.is_host:
-        raise Forbidden("Only the host can do that; ask whoever opened the table.")
+        raise Forbidden(_("Only the host can do that; ask whoever opened the table."))
     return access
 
 
@@ -125,7 +126,7 @@ def bid(table_id: str) -> Any:
     access = as_seat(table_id)
     data = body()
     if "bid" not in data:
-        raise BadRequest("The body needs 'bid': the number of tricks you bid, such as {\"bid\": 3}.")
+        raise BadRequest(_("The body needs 'bid': the number of tricks you bid, such as {\"bid\": 3}."))
     assert access.seat is not None
     service.bid(table_id, access.seat, data["bid"], _version(data))
     return jsonify(answer(access))
@@ -136,7 +137,7 @@ def play(table_id: str) -> Any:
     access = as_seat(table_id)
     data = body()
     if "card" not in data:
-        raise BadRequest("The body needs 'card': the code of a card in your hand (see 'legal' in your view).")
+        raise BadRequest(_("The body needs 'card': the code of a card in your hand (see 'legal' in your view)."))
     assert access.seat is not None
     service.play(table_id, access.seat, data["card"], _version(data))
     return jsonify(answer(access))
@@ -155,7 +156,7 @@ def seat(table_id: str, seat: int) -> Any:
     access = as_host(table_id)
     data = body()
     if "bot" not in data:
-        raise BadRequest("The body needs 'bot': a bot level such as \"basic\", or null to hand the seat back.")
+        raise BadRequest(_("The body needs 'bot': a bot level such as \"basic\", or null to hand the seat back."))
     service.set_bot(access, seat, data["bot"], _version(data))
     return jsonify(answer(access))
 

@@ -19,6 +19,7 @@ from ..engine import RulesError
 from ..engine.rules import OPTION_NAMES
 from ..errors import BadRequest, NotFound, ServiceError
 from ..groups import pages as groups
+from ..i18n import _
 from ..web import COOKIE_AGE, COOKIE_PREFIX
 from . import bp, service, views
 from .service import TableAccess
@@ -52,7 +53,7 @@ def _int_field(name: str, what: str) -> int | None:
     if not raw:
         return None
     if not raw.isdigit():
-        raise BadRequest(f"{what} must be a whole number, not {raw!r}.")
+        raise BadRequest(_("{what} must be a whole number, not {raw!r}.", what=what, raw=raw))
     return int(raw)
 
 
@@ -162,9 +163,9 @@ def seat(table_id: str) -> Any:
 @bp.post("/t/<table_id>/bid")
 def bid(table_id: str) -> Any:
     access = page_access(table_id)
-    amount = _int_field("bid", "A bid")
+    amount = _int_field("bid", _("A bid"))
     if amount is None:
-        raise BadRequest("Choose how many tricks you bid.")
+        raise BadRequest(_("Choose how many tricks you bid."))
     assert access.seat is not None
     service.bid(table_id, access.seat, amount, _int_field("version", "The version"))
     return _done(access, "virtual.seat")
@@ -256,7 +257,7 @@ def create() -> Any:
                                        start=len(humans) <= 1, attach=groups.attach_for_request())
     except (RulesError, ServiceError, ValueError) as error:
         status, shape = views.error_body(None, None, error if isinstance(error, (RulesError, ServiceError))
-                                         else BadRequest("The first dealer must be a seat number."))
+                                         else BadRequest(_("The first dealer must be a seat number.")))
         return _render_new(rows, shape["error"]["message"], status)
     table_id = created.table.id
     if len(humans) == 1:  # one player against bots: straight to the cards

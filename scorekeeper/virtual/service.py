@@ -33,6 +33,7 @@ from ..extensions import WRITE, db
 from ..models import Game as GameRow
 from ..models import HandEntry, VirtualTable
 from ..errors import BadRequest, Conflict, NotFound
+from ..i18n import _
 from ..tokens import matches, new_id, new_token, token_hash
 
 #: Seeds are stored in a 32-bit integer column (PostgreSQL ``integer``).
@@ -64,7 +65,7 @@ def open_table(table_id: str, token: str | None) -> TableAccess:
         for seat, info in enumerate(table.seats):
             if matches(token, info.get("token_hash") or ""):
                 return TableAccess(table, seat, token)
-    raise NotFound("No table with that link: check the address, or ask the host for a new link.")
+    raise NotFound(_("No table with that link: check the address, or ask the host for a new link."))
 
 
 def seat_token(host_token: str, table_id: str, seat: int) -> str:
@@ -145,7 +146,7 @@ def locked_table(table_id: str, version: object = None, bump: bool = True) -> It
     a player opening their link must not make another player's tap stale.
     """
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise BadRequest(f"'version' must be a whole number, not {version!r}.")
+        raise BadRequest(_("'version' must be a whole number, not {version!r}.", version=version))
     db.session.rollback()  # end any read transaction so the write lock is taken at BEGIN
     db.session.connection(execution_options=WRITE)
     try:
@@ -153,11 +154,10 @@ def locked_table(table_id: str, version: object = None, bump: bool = True) -> It
             select(VirtualTable).where(VirtualTable.id == table_id).with_for_update()
         ).scalar_one_or_none()
         if table is None:
-            raise NotFound("No table with that link.")
+            raise NotFound(_("No table with that link."))
         if version is not None and version != table.version:
             raise Conflict(
-                f"The table moved on before your tap arrived (you saw version {version}, it is now "
-                f"{table.version}). Look at the table again and tap again if it is still your turn."
+                _("The table moved on before your tap arrived (you saw version {version}, it is now {version2}). Look at the table again and tap again if it is still your turn.", version=version, version2=table.version)
             )
         yield table
         if bump:
@@ -309,15 +309,15 @@ def _bot_level(value: object, where: str) -> str | None:
     if value is None:
         return None
     if value not in LEVELS:
-        raise BadRequest(f"{where}: the bot level must be one of {', '.join(LEVELS)} or null, not {value!r}.")
+        raise BadRequest(_("{where}: the bot level must be one of {levels} or null, not {value!r}.", where=where, levels=', '.join(LEVELS), value=value))
     return str(value)
 
 
 def parse_seats(seats: object) -> tuple[list[str], list[str | None]]:
     """Names and bot levels from ``[{"name": "Ann"}, {"name": "Robo", "bot": "basic"}, …]``."""
     if not isinstance(seats, list) or not all(isinstance(s, Mapping) for s in seats):
-        raise BadRequest("'seats' must be a list such as [{\"name\": \"Ann\"}, {\"name\": \"Robo\", \"bot\": \"basic\"}].")
-    bots = [_bot_level(s.get("bot"), f"Seat {i}") for i, s in enumerate(seats)]
+        raise BadRequest(_("'seats' must be a list such as [{\"name\": \"Ann\"}, {\"name\": \"Robo\", \"bot\": \"basic\"}]."))
+    bots = [_bot_level(s.get("bot"), _("Seat {seat}", seat=i)) for i, s in enumerate(seats)]
     names = [s.get("name") if s.get("name") is not None or bot is None else f"Bot {i + 1}"
              for i, (s, bot) in enumerate(zip(seats, bots))]
     return games.clean_names(names), bots
@@ -328,9 +328,9 @@ def check_seed(seed: object, allowed: bool) -> int | None:
     if seed is None:
         return None
     if not allowed:
-        raise BadRequest("'seed' is only accepted when the server runs with SCOREKEEPER_ALLOW_SEED=1.")
+        raise BadRequest(_("'seed' is only accepted when the server runs with SCOREKEEPER_ALLOW_SEED=1."))
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise BadRequest(f"'seed' must be a whole number from 0 to {MAX_SEED}, not {seed!r}.")
+        raise BadRequest(_("'seed' must be a whole number from 0 to {most}, not {seed!r}.", most=MAX_SEED, seed=seed))
     return seed
 
 
@@ -355,7 +355,7 @@ def create_table(
     """
     names, bots = parse_seats(seats)
     if not isinstance(start, bool):
-        raise BadRequest("'start' must be true or false.")
+        raise BadRequest(_("'start' must be true or false."))
     seed_value = check_seed(seed, allow_seed)
     row, _scorer, _watch = games.create_game(names, variant, first_dealer, options, mode="virtual", attach=attach)
     game_id, table_id, host = row.id, new_id(), new_token()
@@ -408,7 +408,7 @@ def start(table_id: str, version: object = None) -> None:
 
     def change(table: VirtualTable, game: Game | None) -> Game:
         if game is not None:
-            raise Conflict("This table has already started.")
+            raise Conflict(_("This table has already started."))
         return Game.start(rules_of(table), first_dealer(table), _deal_rng(table, 1))
 
     _run(table_id, version, change)
@@ -417,21 +417,20 @@ def start(table_id: str, version: object = None) -> None:
 def bid(table_id: str, seat: int, amount: object, version: object = None) -> None:
     """Seat ``seat`` bids ``amount`` (R13); the engine refuses a bid out of turn or range."""
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise BadRequest(f"'bid' must be a whole number of tricks, not {amount!r}.")
+        raise BadRequest(_("'bid' must be a whole number of tricks, not {amount!r}.", amount=amount))
     _act(table_id, seat, amount, version)
 
 
 def play(table_id: str, seat: int, card: object, version: object = None) -> None:
     """Seat ``seat`` plays ``card`` (a card code); the engine checks R14–R18."""
     if not isinstance(card, str):
-        raise BadRequest(f"'card' must be a card code, a text such as the ones in your hand, not {card!r}.")
+        raise BadRequest(_("'card' must be a card code, a text such as the ones in your hand, not {card!r}.", card=card))
     try:
         parsed = Card.parse(card.strip())
     except RulesError:
         # The engine's message lists example codes; a seat's answers name no card it cannot see.
         raise RulesError(
-            f"{card!r} is not a card: a code is a rank (2-9, T, J, Q, K, A) and a suit letter "
-            "(S, H, D, C), or one of the two Bluke codes (R1).", "R1"
+            "{card!r} is not a card: a code is a rank (2-9, T, J, Q, K, A) and a suit letter (S, H, D, C), or one of the two Bluke codes (R1).", "R1", card=card
         ) from None
     _act(table_id, seat, parsed, version)
 
@@ -451,8 +450,8 @@ def _act(table_id: str, seat: int, action: int | Card, version: object) -> None:
 def set_bot(access: TableAccess, seat: object, level: object, version: object = None) -> None:
     """The host hands seat ``seat`` to a bot of ``level``, or back to its human (``None``)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(access.table.seats):
-        raise BadRequest(f"There is no seat {seat!r} at this table.")
-    bot = _bot_level(level, f"Seat {seat}")
+        raise BadRequest(_("There is no seat {seat!r} at this table.", seat=seat))
+    bot = _bot_level(level, _("Seat {seat}", seat=seat))
 
     def change(table: VirtualTable, game: Game | None) -> Game | None:
         info = dict(table.seats[seat], bot=bot)
@@ -466,9 +465,9 @@ def set_bot(access: TableAccess, seat: object, level: object, version: object = 
 
 def fill_with_bots(access: TableAccess, level: object) -> None:
     """The host gives every human seat nobody has joined to a bot of ``level``."""
-    bot = _bot_level(level, "Empty seats")
+    bot = _bot_level(level, _("Empty seats"))
     if bot is None:
-        raise BadRequest("Choose a bot level for the empty seats.")
+        raise BadRequest(_("Choose a bot level for the empty seats."))
 
     def change(table: VirtualTable, game: Game | None) -> Game | None:
         table.seats = [dict(s, bot=bot) if not s.get("bot") and not s.get("joined") else s for s in table.seats]

@@ -18,12 +18,12 @@ from ..engine.tricks import check_play, trick_winner
 from ..errors import error_body as _error_shape
 from ..models import VirtualTable
 from ..errors import ServiceError
+from ..i18n import _, _n, card_label, error_message as said, rules_message
+from ..i18n import suit_name as local_suit_name
 from .service import first_dealer, load_state, rules_of
 
 ALL_CARDS = frozenset(str(c) for c in DECK)
 CODE_RE = re.compile(r"\b(?:[2-9TJQKA][SHDC]|HB|LB)\b")
-LABEL_RE = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]|Hi Bluke|Lo Bluke")
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
 # -- what a seat may see -------------------------------------------------------------------------
@@ -46,22 +46,25 @@ def visible_cards(table: VirtualTable, seat: int | None) -> set[str]:
 
 
 def redact(message: str, visible: set[str]) -> str:
-    """Replace any card the reader cannot see (code or label) with "that card"."""
-    def code(match: re.Match[str]) -> str:
-        return match.group(0) if match.group(0) in visible else "that card"
+    """Replace any card the reader cannot see (code, or label in the reader's language) with "that card"."""
+    that_card = _("that card")
 
-    labels = {Card.parse(c).label for c in visible}
+    def code(match: re.Match[str]) -> str:
+        return match.group(0) if match.group(0) in visible else that_card
+
+    labels = {card_label(card): str(card) for card in DECK}
+    label_re = re.compile("|".join(re.escape(text) for text in sorted(labels, key=len, reverse=True)))
 
     def label(match: re.Match[str]) -> str:
-        return match.group(0) if match.group(0) in labels else "that card"
+        return match.group(0) if labels[match.group(0)] in visible else that_card
 
-    text = LABEL_RE.sub(label, CODE_RE.sub(code, message))
+    text = label_re.sub(label, CODE_RE.sub(code, message))
     return text[:1].upper() + text[1:]
 
 
 def error_message(table: VirtualTable | None, seat: int | None, error: Exception) -> str:
     """An error's sentence for this reader, with hidden cards redacted."""
-    message = error.message if isinstance(error, ServiceError) else str(error)
+    message = said(error)
     visible = visible_cards(table, seat) if table is not None else set()
     return redact(message, visible)
 
@@ -92,11 +95,11 @@ def _blocked(game: Game, seat: int, names: list[str]) -> dict[str, str]:
     """Why each of the seat's cards cannot be played now (the engine's own messages)."""
     hand = game.hands[seat]
     if game.phase == "bidding":
-        return {str(c): "Cards are played once everyone has bid." for c in hand}
+        return {str(c): _("Cards are played once everyone has bid.") for c in hand}
     if game.phase != "playing" or game.to_act is None:
         return {}
     if game.to_act != seat:
-        why = f"Wait for your turn: {names[game.to_act]} plays next."
+        why = _("Wait for your turn: {name} plays next.", name=names[game.to_act])
         return {str(c): why for c in hand}
     led = game.trick[0][1] if game.trick else None
     reasons: dict[str, str] = {}
@@ -104,7 +107,7 @@ def _blocked(game: Game, seat: int, names: list[str]) -> dict[str, str]:
         try:
             check_play(card, hand, led, game.trump, game.rules.new_jersey)
         except RulesError as error:
-            reasons[str(card)] = str(error)
+            reasons[str(card)] = rules_message(error)
     return reasons
 
 
@@ -174,17 +177,17 @@ def card_face(code: str) -> dict[str, str]:
     card = Card.parse(code)
     if card.is_bluke:
         high = code == "HB"
-        return {"code": code, "rank": "Hi" if high else "Lo", "pip": "★" if high else "☆",
-                "color": "bluke", "label": card.label}
-    rank = card.label[:-1]
+        return {"code": code, "rank": _("Hi") if high else _("Lo"), "pip": "★" if high else "☆",
+                "color": "bluke", "label": card_label(card)}
+    label = card_label(card)
     assert card.suit is not None
-    return {"code": code, "rank": rank, "pip": card.suit.symbol,
-            "color": "red" if card.suit.value in "HD" else "black", "label": card.label}
+    return {"code": code, "rank": label[:-1], "pip": card.suit.symbol,
+            "color": "red" if card.suit.value in "HD" else "black", "label": label}
 
 
 def suit_name(letter: str | None) -> str:
-    """``"S"`` → ``"spades"``; ``None`` → ``"no trump"``."""
-    return SUIT_NAMES.get(letter or "", "no trump")
+    """``"S"`` → ``"spades"``; ``None`` → ``"no trump"`` (in the reader's language)."""
+    return local_suit_name(letter)
 
 
 def signed(points: int) -> str:
@@ -198,19 +201,26 @@ def status_line(view: dict[str, Any]) -> str:
     phase, to_act = view["phase"], view["to_act"]
     if phase == "lobby":
         if view["seat"] is None:
-            return "Send everyone their link, then deal the first hand."
-        return "Waiting for the host to deal the first hand."
+            return _("Send everyone their link, then deal the first hand.")
+        return _("Waiting for the host to deal the first hand.")
     if phase == "finished":
         winners = [names[s] for s in view["winners"]]
         best = max(view["totals"]) if view["totals"] else 0
-        who = " and ".join(winners)
+        who = ", ".join(winners)
         if view["seat"] is not None and view["seat"] in view["winners"]:
-            return f"You {'share the win' if len(winners) > 1 else 'win'} with {signed(best)}!"
-        return f"{who} {'win' if len(winners) > 1 else 'wins'} with {signed(best)}."
+            if len(winners) > 1:
+                return _("You share the win with {points}!", points=signed(best))
+            return _("You win with {points}!", points=signed(best))
+        if len(winners) > 1:
+            return _("{who} share the win with {points}.", who=who, points=signed(best))
+        return _("{who} wins with {points}.", who=who, points=signed(best))
     if view["your_turn"]:
-        return "Your turn: bid." if phase == "bidding" else "Your turn: play a card."
-    verb = "bid" if phase == "bidding" else "play"
-    return f"Waiting for {names[to_act]} to {verb}." if to_act is not None else ""
+        return _("Your turn: bid.") if phase == "bidding" else _("Your turn: play a card.")
+    if to_act is None:
+        return ""
+    if phase == "bidding":
+        return _("Waiting for {name} to bid.", name=names[to_act])
+    return _("Waiting for {name} to play.", name=names[to_act])
 
 
 def bids_line(view: dict[str, Any]) -> str:
@@ -219,8 +229,11 @@ def bids_line(view: dict[str, Any]) -> str:
     if view["phase"] != "playing" or any(b is None for b in bids):
         return ""
     total, cards = sum(bids), view["cards"]
-    tricks = "trick" if cards == 1 else "tricks"
     if total == cards:
-        return f"Bids {total} for {cards} {tricks}: exactly even"
-    side = "over" if total > cards else "under"
-    return f"Bids {total} for {cards} {tricks}: {abs(total - cards)} {side}"
+        return _n("Bids {total} for {n} trick: exactly even", "Bids {total} for {n} tricks: exactly even", cards,
+                  total=total)
+    if total > cards:
+        return _n("Bids {total} for {n} trick: {diff} over", "Bids {total} for {n} tricks: {diff} over", cards,
+                  total=total, diff=total - cards)
+    return _n("Bids {total} for {n} trick: {diff} under", "Bids {total} for {n} tricks: {diff} under", cards,
+              total=total, diff=cards - total)

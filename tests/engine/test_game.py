@@ -244,7 +244,7 @@ def test_failing_to_follow_suit_is_refused_and_changes_nothing() -> None:
     with pytest.raises(PlayError) as error:
         game.play(1, card("4C"))
     assert error.value.rule == "R15"
-    assert str(error.value) == "J♦ was led and you hold a diamond: play a diamond or a Bluke (R15)."
+    assert str(error.value) == "J♦ was led and you hold diamonds: play one of them or a Bluke (R15)."
     assert snapshot(game) == before
 
 

@@ -139,7 +139,7 @@ def test_failing_to_follow_names_r15() -> None:
     with pytest.raises(PlayError) as error:
         check_play(card("2S"), cards("2S AH"), card("KH"), Suit.SPADES)
     assert error.value.rule == "R15"
-    assert str(error.value) == "K♥ was led and you hold a heart: play a heart or a Bluke (R15)."
+    assert str(error.value) == "K♥ was led and you hold hearts: play one of them or a Bluke (R15)."
 
 
 def test_a_bluke_instead_of_the_led_suit_in_new_jersey_names_r18() -> None:

@@ -1,0 +1,153 @@
+"""Six languages (API.md, "Languages"): which one a request gets, and saying things in it.
+
+The language comes from ``?lang=xx`` (remembered in a cookie), else ``Accept-Language``, else
+English. Python-side sentences are English templates in ``str.format`` style, translated with
+Babel's catalogs in ``scorekeeper/translations`` and then filled in; the engine's rule messages
+arrive the same way (:class:`~scorekeeper.engine.RulesError` keeps its template and parameters),
+so the engine stays standard-library only and every language keeps the rule numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Flask, Response, has_request_context, request
+from flask_babel import Babel, get_locale, get_translations, pgettext
+
+from .engine import Card, RulesError
+from .engine.cards import HI_BLUKE_RANK
+from .engine.errors import Phrase
+
+#: Every language the app speaks, named in itself (the picker shows these names).
+LANGUAGES: dict[str, str] = {
+    "en": "English", "ru": "Русский", "be": "Беларуская", "it": "Italiano", "eo": "Esperanto",
+    "id": "Bahasa Indonesia",
+}
+DEFAULT = "en"
+COOKIE = "lang"  # not "sk_…": those cookies hold game tokens (web.COOKIE_PREFIX)
+COOKIE_AGE = 60 * 60 * 24 * 365
+
+babel = Babel()
+
+
+def N_(text: str) -> str:
+    """Mark an English phrase for the catalogs where it is defined; :func:`_` translates it where shown."""
+    return text
+
+
+def select_locale() -> str:
+    """``?lang=`` first, then the remembered choice, then the browser's ``Accept-Language``, then English."""
+    if not has_request_context():
+        return DEFAULT  # commands and services run outside a request speak English
+    for asked in (request.args.get("lang"), request.cookies.get(COOKIE)):
+        if asked in LANGUAGES:
+            return asked
+    return request.accept_languages.best_match(LANGUAGES) or DEFAULT
+
+
+def current() -> str:
+    """The request's language code (``en`` outside a request)."""
+    try:
+        return str(get_locale() or DEFAULT)
+    except RuntimeError:
+        return DEFAULT
+
+
+def remember(response: Response) -> Response:
+    """A page opened with a valid ``?lang=`` keeps that language in a cookie for the next pages."""
+    asked = request.args.get("lang")
+    if asked in LANGUAGES and request.cookies.get(COOKIE) != asked:
+        response.set_cookie(COOKIE, asked, max_age=COOKIE_AGE, path="/", samesite="Lax", httponly=True,
+                            secure=request.is_secure)
+    response.vary.update(("Accept-Language", "Cookie"))
+    return response
+
+
+def language_url(code: str) -> str:
+    """This page again in language ``code`` (the picker's links work without JavaScript)."""
+    args = {key: value for key, value in request.args.items(multi=True) if key != "lang"}
+    return request.path + "?" + urlencode({**args, "lang": code})
+
+
+# -- saying things -----------------------------------------------------------------------------------
+class LocalCard:
+    """A card inside a translated sentence: ``{card.label}`` reads in the player's language."""
+
+    def __init__(self, card: Card) -> None:
+        self.card = card
+
+    @property
+    def label(self) -> str:
+        return card_label(self.card)
+
+    def __str__(self) -> str:
+        return str(self.card)
+
+
+def _param(value: object) -> object:
+    if isinstance(value, RulesError):  # a rule message inside another (an import's correction)
+        return rules_message(value)
+    if isinstance(value, Phrase):
+        return get_translations().gettext(value)
+    if isinstance(value, Card):
+        return LocalCard(value)
+    return value
+
+
+def _(template: str, /, **params: Any) -> str:
+    """``template`` in the request's language, filled in with ``str.format`` (English outside a request)."""
+    text = get_translations().gettext(template)
+    return text.format(**{k: _param(v) for k, v in params.items()}) if params else text
+
+
+def _n(singular: str, plural: str, n: int, /, **params: Any) -> str:
+    """The plural form for ``n`` (Russian and Belarusian have three); ``{n}`` is the number."""
+    text = get_translations().ngettext(singular, plural, n)
+    return text.format(n=n, **{k: _param(v) for k, v in params.items()})
+
+
+def rules_message(error: RulesError) -> str:
+    """An engine error's sentence in the request's language, with the same rule number."""
+    return _(error.template, **error.params)
+
+
+def error_message(error: Exception) -> str:
+    """What a player reads for a refused request: the rule's sentence, or the service's (already translated)."""
+    if isinstance(error, RulesError):
+        return rules_message(error)
+    message = getattr(error, "message", None)
+    return message if isinstance(message, str) else str(error)
+
+
+# -- cards and suits, as players of each language write them -------------------------------------------
+SUITS: Mapping[str, str] = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
+
+
+def card_label(card: Card) -> str:
+    """``Q♠`` (``Д♠`` in Russian), ``10♥``, ``Hi Bluke``: how a card reads on screen and in messages."""
+    if card.is_bluke:
+        return _("Hi Bluke") if card.rank == HI_BLUKE_RANK else _("Lo Bluke")
+    assert card.suit is not None
+    rank = card.label[:-1]
+    letters = {"J": pgettext("card rank", "J"), "Q": pgettext("card rank", "Q"), "K": pgettext("card rank", "K"),
+               "A": pgettext("card rank", "A")}
+    return letters.get(rank, rank) + card.suit.symbol
+
+
+def suit_name(letter: str | None) -> str:
+    """``"S"`` → ``spades`` in the request's language; ``None`` → ``no trump``."""
+    return _(SUITS[letter]) if letter in SUITS else _("no trump")
+
+
+def init_app(app: Flask) -> None:
+    """Babel with our locale choice; templates get the language, the picker and the translators."""
+    babel.init_app(app, locale_selector=select_locale, default_domain="messages")
+    app.after_request(remember)
+    app.jinja_env.globals.update(languages=LANGUAGES, language_url=language_url, card_label=card_label,
+                                 suit_name=suit_name, say=_, say_n=_n)
+
+    @app.context_processor
+    def language() -> dict[str, Any]:
+        return {"lang": current()}
