@@ -47,7 +47,7 @@ messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output \
 	  --project "Bluke Scorekeeper" --copyright-holder "Bluke Scorekeeper" \
 	  -o scorekeeper/translations/messages.pot .
-	$(BIN)/pybabel update -q -i scorekeeper/translations/messages.pot -d scorekeeper/translations \
+	$(BIN)/pybabel update -i scorekeeper/translations/messages.pot -d scorekeeper/translations \
 	  --no-fuzzy-matching --ignore-obsolete
 
 catalogs: $(STAMP)
@@ -55,7 +55,7 @@ catalogs: $(STAMP)
 	  stats=$$(msgfmt --check --statistics -o /dev/null $$po 2>&1); echo "$$po: $$stats"; \
 	  case "$$stats" in *untranslated*|*fuzzy*) echo "$$po: untranslated or fuzzy entries" >&2; exit 1;; esac; \
 	done
-	$(BIN)/pybabel compile -q -d scorekeeper/translations
+	$(BIN)/pybabel compile -d scorekeeper/translations
 
 test: $(STAMP) system-packages catalogs
 	$(BIN)/python -m pytest

@@ -122,7 +122,9 @@ def error_message(error: Exception) -> str:
 
 
 # -- cards and suits, as players of each language write them -------------------------------------------
-SUITS: Mapping[str, str] = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
+#: Suit names standing alone (a trump shown, a heading); the engine's lower-case "spades" Phrases are
+#: the words inside its sentences, which some languages decline differently.
+SUITS: Mapping[str, str] = {"S": N_("Spades"), "H": N_("Hearts"), "D": N_("Diamonds"), "C": N_("Clubs")}
 
 
 def card_label(card: Card) -> str:
@@ -137,7 +139,7 @@ def card_label(card: Card) -> str:
 
 
 def suit_name(letter: str | None) -> str:
-    """``"S"`` → ``spades`` in the request's language; ``None`` → ``no trump``."""
+    """``"S"`` → ``Spades`` in the request's language; ``None`` → ``no trump``."""
     return _(SUITS[letter]) if letter in SUITS else _("no trump")
 
 

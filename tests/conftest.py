@@ -22,6 +22,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "scorekeeper" / "translations"
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
 
 
@@ -39,6 +40,19 @@ def make_app(url: str, **config: Any) -> Flask:
         db.drop_all()
         db.create_all()
     return app
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_catalogs() -> None:
+    """The app reads compiled catalogs: build each .mo from its .po, as ``make catalogs`` does."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po in TRANSLATIONS.glob("*/LC_MESSAGES/messages.po"):
+        with po.open("rb") as source:
+            catalog = read_po(source)
+        with po.with_suffix(".mo").open("wb") as target:
+            write_mo(target, catalog)
 
 
 @pytest.fixture(params=BACKENDS)

@@ -1,0 +1,268 @@
+"""Six languages (API.md, "Languages"): the choice of language, the catalogs, and what each language says.
+
+Every check reads a real answer: a page, a JSON error, a CSV or a PDF read back with pypdf.
+"""
+
+from __future__ import annotations
+
+import configparser
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.pofile import read_po
+from flask import Flask
+from flask.testing import FlaskClient
+
+from ..conftest import TRANSLATIONS
+from .export_kit import auth, new_game, page_texts
+from scorekeeper.engine import Card, RulesError
+from scorekeeper.i18n import COOKIE, LANGUAGES, card_label, rules_message
+from scorekeeper.table.screens import bids_status, tricks_status
+
+ROOT = Path(__file__).resolve().parents[2]
+TRANSLATED = [code for code in LANGUAGES if code != "en"]
+
+
+# -- choosing the language -------------------------------------------------------------------------
+def html_lang(client: FlaskClient, url: str, **headers: str) -> str:
+    page = client.get(url, headers=headers).get_data(as_text=True)
+    found = re.search(r'<html lang="([a-z]+)">', page)
+    assert found, page[:200]
+    return found.group(1)
+
+
+def test_english_is_the_default(client: FlaskClient) -> None:
+    assert html_lang(client, "/") == "en"
+
+
+@pytest.mark.parametrize("header, expected", [
+    ("ru-RU,ru;q=0.9,en;q=0.5", "ru"), ("be", "be"), ("it-IT", "it"), ("eo", "eo"), ("id-ID,id;q=0.8", "id"),
+    ("de-DE,fr;q=0.8", "en"), ("fr, it;q=0.3", "it"),
+])
+def test_accept_language_picks_the_best_language_we_speak(client: FlaskClient, header: str, expected: str) -> None:
+    assert html_lang(client, "/", **{"Accept-Language": header}) == expected
+
+
+def test_lang_in_the_address_wins_and_is_remembered_in_a_cookie(client: FlaskClient) -> None:
+    answer = client.get("/?lang=be", headers={"Accept-Language": "it"})
+    assert '<html lang="be">' in answer.get_data(as_text=True)
+    cookie = client.get_cookie(COOKIE)
+    assert cookie is not None and cookie.value == "be" and cookie.http_only
+    # Later pages, with no ?lang=, keep Belarusian even though the browser asks for Italian.
+    assert html_lang(client, "/new", **{"Accept-Language": "it"}) == "be"
+    assert html_lang(client, "/?lang=id") == "id"
+    assert html_lang(client, "/new") == "id"
+
+
+def test_an_unknown_lang_is_ignored_and_not_remembered(client: FlaskClient) -> None:
+    assert html_lang(client, "/?lang=xx", **{"Accept-Language": "eo"}) == "eo"
+    assert client.get_cookie(COOKIE) is None
+
+
+def test_answers_say_they_vary_by_language(client: FlaskClient) -> None:
+    vary = client.get("/").headers["Vary"]
+    assert "Accept-Language" in vary and "Cookie" in vary
+
+
+def test_the_footer_offers_every_language_in_its_own_name(client: FlaskClient) -> None:
+    page = client.get("/new?lang=ru").get_data(as_text=True)
+    for code, name in LANGUAGES.items():
+        assert f'href="/new?lang={code}" hreflang="{code}" lang="{code}"' in page
+        assert f">{name}</a>" in page
+    assert 'lang="ru" aria-current="true"' in page
+
+
+def test_the_home_page_has_the_picker_too(client: FlaskClient) -> None:
+    page = client.get("/?lang=eo").get_data(as_text=True)
+    assert page.count('class="langs"') == 1 and 'href="/?lang=it"' in page
+
+
+# -- what each language says ------------------------------------------------------------------------
+TOO_FEW = {
+    "en": "Bluke is played by 2 to 15 players, not 1 (R4).",
+    "ru": "В блюк играют от 2 до 15 игроков, а не 1 (R4).",
+    "be": "У блюк гуляюць ад 2 да 15 гульцоў, а не 1 (R4).",
+    "it": "A Bluke si gioca da 2 a 15 giocatori, non 1 (R4).",
+    "eo": "Blukon ludas 2 ĝis 15 ludantoj, ne 1 (R4).",
+    "id": "Bluke dimainkan 2 sampai 15 pemain, bukan 1 (R4).",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_rule_error_of_the_api_is_in_the_chosen_language_with_its_rule(client: FlaskClient, lang: str) -> None:
+    answer = client.post(f"/api/games?lang={lang}", json={"players": ["Ann"]})
+    assert answer.status_code == 422
+    assert answer.get_json() == {"error": {"code": "rule_violation", "rule": "R4", "message": TOO_FEW[lang]}}
+
+
+TRICKS_OVER = {
+    "ru": "Взяток в сумме 14, а в раздаче 1 сдано карт: 13 (R23).",
+    "be": "Узяткаў разам 14, а ў раздачы 1 здадзена карт: 13 (R23).",
+    "it": "Le prese sommano 14, ma nella mano 1 sono state distribuite 13 carte (R23).",
+    "eo": "La prenoj sumiĝas al 14, sed en rondo 1 oni donis 13 kartojn (R23).",
+    "id": "Jumlah trik 14, padahal di babak 1 dibagikan 13 kartu (R23).",
+}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_an_engine_check_speaks_the_accept_language_and_stores_nothing(client: FlaskClient, lang: str) -> None:
+    game = new_game(client, ["Ann", "Ben", "Cy"])
+    client.put(f"/api/games/{game['id']}/hands/1/bids", json={"bids": [4, 5, 3]}, headers=auth(game["scorer_token"]))
+    answer = client.put(f"/api/games/{game['id']}/hands/1/tricks", json={"tricks": [5, 5, 4]},
+                        headers={**auth(game["scorer_token"]), "Accept-Language": lang})
+    assert answer.status_code == 422 and answer.get_json()["error"]["message"] == TRICKS_OVER[lang]
+    stored = client.get(f"/api/games/{game['id']}", headers=auth(game["scorer_token"])).get_json()
+    assert stored["hands"][0]["tricks"] is None
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("ru", "Запрос слишком большой; ничего не сохранено."), ("it", "La richiesta è troppo grande; non è stato salvato nulla."),
+])
+def test_http_errors_are_translated_too(app: Flask, client: FlaskClient, lang: str, expected: str) -> None:
+    app.config["MAX_CONTENT_LENGTH"] = 64
+    answer = client.post(f"/api/games?lang={lang}", data="x" * 200)
+    assert answer.status_code == 413 and answer.get_json()["error"]["message"] == expected
+
+
+PLURALS = {
+    # Russian and Belarusian have three forms: 1, 2–4 (not 12–14), 5 and more (and 11–14).
+    "ru": ["Осталось распределить 1 взятку", "Осталось распределить 2 взятки", "Осталось распределить 5 взяток",
+           "Осталось распределить 11 взяток", "Осталось распределить 21 взятку", "Осталось распределить 22 взятки"],
+    "be": ["Засталося размеркаваць 1 узятку", "Засталося размеркаваць 2 узяткі", "Засталося размеркаваць 5 узяткаў",
+           "Засталося размеркаваць 11 узяткаў", "Засталося размеркаваць 21 узятку", "Засталося размеркаваць 22 узяткі"],
+    "it": ["Resta da assegnare 1 presa", "Restano da assegnare 2 prese", "Restano da assegnare 5 prese",
+           "Restano da assegnare 11 prese", "Restano da assegnare 21 prese", "Restano da assegnare 22 prese"],
+    "eo": ["Restas 1 preno por disdoni", "Restas 2 prenoj por disdoni", "Restas 5 prenoj por disdoni",
+           "Restas 11 prenoj por disdoni", "Restas 21 prenoj por disdoni", "Restas 22 prenoj por disdoni"],
+    "id": ["1 trik lagi belum dibagi", "2 trik lagi belum dibagi", "5 trik lagi belum dibagi",
+           "11 trik lagi belum dibagi", "21 trik lagi belum dibagi", "22 trik lagi belum dibagi"],
+    "en": ["1 trick still to place", "2 tricks still to place", "5 tricks still to place",
+           "11 tricks still to place", "21 tricks still to place", "22 tricks still to place"],
+}
+
+
+@pytest.mark.parametrize("lang", PLURALS)
+def test_plural_forms_follow_each_language(app: Flask, lang: str) -> None:
+    with app.test_request_context(f"/?lang={lang}"):
+        said = [tricks_status([], 3, rest) for rest in (1, 2, 5, 11, 21, 22)]
+    assert said == PLURALS[lang]
+
+
+def test_russian_players_left_to_bid_take_the_right_form(app: Flask) -> None:
+    with app.test_request_context("/?lang=ru"):
+        assert bids_status([3], 2, 13) == "Заказано пока 3 — остался 1 игрок"
+        assert bids_status([3], 4, 13) == "Заказано пока 3 — осталось 3 игрока"
+        assert bids_status([3], 6, 13) == "Заказано пока 3 — осталось 5 игроков"
+
+
+def test_card_names_follow_each_language(app: Flask) -> None:
+    queen, hi = Card.parse("QS"), Card.parse("HB")
+    said = {}
+    for lang in LANGUAGES:
+        with app.test_request_context(f"/?lang={lang}"):
+            said[lang] = (card_label(queen), card_label(hi))
+    assert said == {"en": ("Q♠", "Hi Bluke"), "ru": ("Д♠", "Старший блюк"), "be": ("Д♠", "Старэйшы блюк"),
+                    "it": ("Q♠", "Bluke alto"), "eo": ("D♠", "Alta Bluko"), "id": ("Q♠", "Bluke Tinggi")}
+
+
+def test_engine_phrases_and_cards_inside_a_message_are_translated(app: Flask) -> None:
+    from scorekeeper.engine.tricks import check_play
+
+    hand = [Card.parse("AH"), Card.parse("2S")]
+    with pytest.raises(RulesError) as error:
+        check_play(Card.parse("2S"), hand, Card.parse("QH"), None)
+    with app.test_request_context("/?lang=ru"):
+        assert rules_message(error.value) == "Зашли с Д♥, а у вас есть черви: сыграйте в масть или блюком (R15)."
+    assert str(error.value) == "Q♥ was led and you hold hearts: play one of them or a Bluke (R15)."
+
+
+def test_the_csv_header_is_in_the_chosen_language(client: FlaskClient) -> None:
+    game = new_game(client, ["Ann", "Ben"])
+    text = client.get(f"/api/games/{game['id']}/export.csv?lang=it", headers=auth(game["watch_token"])).get_data(as_text=True)
+    assert text.splitlines()[0] == "mano,carte,mazziere,briscola,giocatore,dichiarazione,prese,punti,totale,esito"
+    text = client.get(f"/api/games/{game['id']}/export.csv?lang=en", headers=auth(game["watch_token"])).get_data(as_text=True)
+    assert text.splitlines()[0] == "hand,cards,dealer,trump,player,bid,taken,points,total,outcome"
+
+
+SHEET_TITLES = {"en": "CREATIVE SCORECARD", "ru": "ПОДРОБНЫЙ БЛАНК", "be": "ПАДРАБЯЗНЫ БЛАНК",
+                "it": "SEGNAPUNTI CREATIVO", "eo": "KREEMA POENTOKARTO", "id": "KARTU SKOR KREATIF"}
+SCHEDULES = {"en": "25 hands: 13 → 1 → 13", "ru": "25 раздач: 13 → 1 → 13", "be": "25 раздач: 13 → 1 → 13",
+             "it": "25 mani: 13 → 1 → 13", "eo": "25 rondoj: 13 → 1 → 13", "id": "25 babak: 13 → 1 → 13"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_pdf_scorecard_is_in_the_chosen_language(client: FlaskClient, lang: str) -> None:
+    game = new_game(client, ["Ann", "Ben", "Cy"])
+    pdf = client.get(f"/api/games/{game['id']}/scorecard.pdf?lang={lang}", headers=auth(game["watch_token"]))
+    assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
+    text = page_texts(pdf.data)[0]
+    assert SHEET_TITLES[lang] in text and SCHEDULES[lang] in text
+
+
+# -- the catalogs --------------------------------------------------------------------------------------
+def extraction_keywords() -> dict[str, object]:
+    """The keywords ``make messages`` extracts with, read from the Makefile so the two cannot drift."""
+    makefile = (ROOT / "Makefile").read_text()
+    spec = re.search(r"^KEYWORDS := (.*?)(?<!\\)\n", makefile, re.M | re.S)
+    assert spec, "the Makefile names the extraction keywords"
+    keywords: dict[str, object] = dict(DEFAULT_KEYWORDS)
+    for name, _, positions in re.findall(r"-k (\w+)(:([\d,]+))?", spec.group(1)):
+        keywords[name] = tuple(int(p) for p in positions.split(",")) if positions else None
+    return keywords
+
+
+def marked_strings() -> set[str]:
+    """Every string marked for translation in the sources, extracted as ``make messages`` does."""
+    config = configparser.ConfigParser()
+    config.read(ROOT / "babel.cfg")
+    method_map = [(section.split(":", 1)[1].strip(), section.split(":", 1)[0].strip())
+                  for section in config.sections()]
+    found = set()
+    for _, _, message, _, context in extract_from_dir(str(ROOT), method_map, keywords=extraction_keywords()):
+        msgid = message[0] if isinstance(message, (tuple, list)) else message
+        if msgid:
+            found.add(f"{context}|{msgid}" if context else msgid)
+    return found
+
+
+def catalog(lang: str) -> dict[str, object]:
+    with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as source:
+        po = read_po(source)
+    assert po.num_plurals >= 1
+    return {(f"{m.context}|" if m.context else "") + (m.id[0] if isinstance(m.id, tuple) else m.id): m
+            for m in po if m.id}
+
+
+PLACEHOLDER = re.compile(r"(?<!\{)\{[a-z_0-9.!]*\}(?!\})|%\([a-z_]+\)s")
+
+
+def placeholders(text: str) -> set[str]:
+    return set(PLACEHOLDER.findall(text))
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_marked_string_is_translated_with_its_placeholders(lang: str) -> None:
+    """No missing, untranslated or fuzzy entry (CI also runs msgfmt --check through make catalogs)."""
+    entries = catalog(lang)
+    missing = sorted(marked_strings() - set(entries))
+    assert not missing, f"{lang}: not in the catalog (run make messages and translate): {missing[:5]}"
+    for key, message in entries.items():
+        assert "fuzzy" not in message.flags, f"{lang}: fuzzy: {key!r}"
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(forms), f"{lang}: untranslated: {key!r}"
+        source = message.id[-1] if isinstance(message.id, tuple) else message.id
+        for form in forms:
+            extra = placeholders(form) - placeholders(source)
+            lost = placeholders(source) - placeholders(form) - {"{n}"}
+            assert not extra and not lost, f"{lang}: placeholders of {key!r} differ: {form!r}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_catalogs_keep_every_rule_number(lang: str) -> None:
+    for key, message in catalog(lang).items():
+        source = message.id[-1] if isinstance(message.id, tuple) else message.id
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        for form in forms:
+            assert set(re.findall(r"R\d+", form)) == set(re.findall(r"R\d+", source)), f"{lang}: {key!r}"
