@@ -56,7 +56,7 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import groups, table, virtual, web
+    from . import groups, rulebook, table, virtual, web
     from .exchange import routes as exchange
     from .printing import routes as printing
 
@@ -67,6 +67,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(virtual.bp)
     app.register_blueprint(groups.api.bp)
     app.register_blueprint(groups.pages.bp)
+    rulebook.init_app(app)
     app.after_request(web.no_store)
 
 

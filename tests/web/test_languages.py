@@ -266,3 +266,38 @@ def test_catalogs_keep_every_rule_number(lang: str) -> None:
         forms = message.string if isinstance(message.string, tuple) else (message.string,)
         for form in forms:
             assert set(re.findall(r"R\d+", form)) == set(re.findall(r"R\d+", source)), f"{lang}: {key!r}"
+
+
+# -- the Rules page -----------------------------------------------------------------------------------
+RULES_TITLES = {"en": "Rules of Bluke", "ru": "Правила блюка", "be": "Правілы блюка", "it": "Regole di Bluke",
+                "eo": "Reguloj de Bluko", "id": "Aturan Bluke"}
+TURN_UP = {"en": "The turn-up", "ru": "Открытая карта", "be": "Адкрытая карта", "it": "La carta scoperta",
+           "eo": "La turnita karto", "id": "Kartu yang dibuka"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_rules_page_has_every_rule_in_the_chosen_language(client: FlaskClient, lang: str) -> None:
+    page = client.get(f"/rules?lang={lang}").get_data(as_text=True)
+    assert f'<html lang="{lang}">' in page and f"<h1>{RULES_TITLES[lang]}</h1>" in page
+    assert re.findall(r'<div class="rule-item" id="(R\d+)">', page) == [f"R{n}" for n in range(1, 29)]
+    assert re.search(rf'id="R12">\s*<h3><span class="rule-no">R12</span> {TURN_UP[lang]}</h3>', page)
+
+
+def test_home_and_new_game_link_to_the_rules(client: FlaskClient) -> None:
+    for url in ("/", "/new"):
+        assert 'href="/rules"' in client.get(url).get_data(as_text=True)
+
+
+def test_an_error_page_links_its_rule_number_to_the_rules_page(client: FlaskClient) -> None:
+    answer = client.get("/scorecards/blank.pdf?players=1&lang=it")
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 422
+    assert 'A Bluke si gioca da 2 a 15 giocatori, non 1 (<a class="rule" href="/rules#R4">R4</a>).' in page
+
+
+def test_rule_links_escape_the_message_around_them(app: Flask) -> None:
+    from scorekeeper.rulebook import rule_links
+
+    with app.test_request_context("/"):
+        assert str(rule_links("<b>Ann</b> bid 9 (R22); R29 is no rule.")) == (
+            '&lt;b&gt;Ann&lt;/b&gt; bid 9 (<a class="rule" href="/rules#R22">R22</a>); R29 is no rule.')
