@@ -211,8 +211,8 @@ def read_corrections(data: Mapping[str, Any], rules: Rules, names: Sequence[str]
         try:
             _check_change(rules, hand, kind, old, new, names)
         except RulesError as error:
-            raise type(error)("The file's corrections[{index}] ({kind}, hand {hand}) is not a change the app could "
-                              "have made: {error} {damaged}", error.rule, index=index, kind=kind, hand=hand,
+            raise type(error)(N_("The file's corrections[{index}] ({kind}, hand {hand}) is not a change the app "
+                                 "could have made: {error} {damaged}"), error.rule, index=index, kind=kind, hand=hand,
                               error=error, damaged=DAMAGED) from None
         at = _time(_get(item, "at", (str,), where, _("a date and time")), where + "at")
         corrections.append({"at": at, "hand": hand, "field": kind, "old": old, "new": new})

@@ -152,9 +152,10 @@ def test_plural_forms_follow_each_language(app: Flask, lang: str) -> None:
 
 def test_russian_players_left_to_bid_take_the_right_form(app: Flask) -> None:
     with app.test_request_context("/?lang=ru"):
-        assert bids_status([3], 2, 13) == "Заказано пока 3 — остался 1 игрок"
-        assert bids_status([3], 4, 13) == "Заказано пока 3 — осталось 3 игрока"
-        assert bids_status([3], 6, 13) == "Заказано пока 3 — осталось 5 игроков"
+        assert bids_status([3], 2, 13) == "Заказано 3 на 13 карт — остался 1 игрок"
+        assert bids_status([3], 4, 2) == "Заказано 3 на 2 карты — осталось 3 игрока"
+        assert bids_status([3], 6, 1) == "Заказано 3 на 1 карту — осталось 5 игроков"
+        assert bids_status([3, 4], 2, 5) == "Заказано 7 на 5 карт — перезаказ на 2"
 
 
 def test_card_names_follow_each_language(app: Flask) -> None:
