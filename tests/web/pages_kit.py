@@ -75,5 +75,9 @@ def play(client: FlaskClient, app: Flask, game_id: str, number: int, bids: list[
     assert answer.status_code == 302, answer.get_data(as_text=True)
 
 
+RULE_LINK = re.compile(r'<a class="rule" href="/rules#R\d+">(R\d+)</a>')
+
+
 def text(answer: TestResponse) -> str:
-    return answer.get_data(as_text=True)
+    """The page, with each rule number's link to the Rules page read as the plain number (rulebook.rule_links)."""
+    return RULE_LINK.sub(r"\1", answer.get_data(as_text=True))

@@ -18,6 +18,7 @@ import pytest
 from flask import Flask
 
 from ..conftest import make_app
+from .pages_kit import text
 from .export_kit import (
     A4, LETTER, WORKED, auth, dealer_columns, lines, new_game, page_texts, pages, play_out, points, row_of,
     size, worked_example,
@@ -278,7 +279,7 @@ def test_a_blank_sheet_refuses_an_impossible_table_in_the_engines_words(
         games: Games, query: str, status: int, words: str) -> None:
     answer = games.client.get(f"/scorecards/blank.pdf?{query}")
     assert answer.status_code == status
-    assert words in answer.get_data(as_text=True)
+    assert words in text(answer)
 
 
 # -- names are text, never fetched ---------------------------------------------------------------
