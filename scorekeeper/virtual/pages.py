@@ -167,7 +167,7 @@ def bid(table_id: str) -> Any:
     if amount is None:
         raise BadRequest(_("Choose how many tricks you bid."))
     assert access.seat is not None
-    service.bid(table_id, access.seat, amount, _int_field("version", "The version"))
+    service.bid(table_id, access.seat, amount, _int_field("version", _("The version")))
     return _done(access, "virtual.seat")
 
 
@@ -176,7 +176,7 @@ def play(table_id: str) -> Any:
     access = page_access(table_id)
     card = request.form.get("card", "")
     assert access.seat is not None
-    service.play(table_id, access.seat, card, _int_field("version", "The version"))
+    service.play(table_id, access.seat, card, _int_field("version", _("The version")))
     return _done(access, "virtual.seat")
 
 
@@ -190,7 +190,7 @@ def host(table_id: str) -> Any:
 @bp.post("/t/<table_id>/start")
 def start(table_id: str) -> Any:
     access = page_access(table_id, host=True)
-    service.start(table_id, _int_field("version", "The version"))
+    service.start(table_id, _int_field("version", _("The version")))
     return _done(access, "virtual.host")
 
 
@@ -198,7 +198,7 @@ def start(table_id: str) -> Any:
 def seat_bot(table_id: str, number: int) -> Any:
     access = page_access(table_id, host=True)
     level = request.form.get("bot") or None
-    service.set_bot(access, number, level, _int_field("version", "The version"))
+    service.set_bot(access, number, level, _int_field("version", _("The version")))
     return _done(access, "virtual.host")
 
 
