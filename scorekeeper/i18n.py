@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from flask import Flask, Response, has_request_context, request
-from flask_babel import Babel, get_locale, get_translations, pgettext
+from flask_babel import Babel, format_date, get_locale, get_translations, pgettext
 
 from .engine import Card, RulesError
 from .engine.cards import HI_BLUKE_RANK
@@ -127,6 +127,15 @@ def error_message(error: Exception) -> str:
 SUITS: Mapping[str, str] = {"S": N_("Spades"), "H": N_("Hearts"), "D": N_("Diamonds"), "C": N_("Clubs")}
 
 
+#: The computer players' levels (bots/), as the pages name them.
+BOT_LEVELS: Mapping[str, str] = {"random": N_("random"), "basic": N_("basic"), "strong": N_("strong")}
+
+
+def bot_level(level: str) -> str:
+    """A bot level in the request's language (an unknown one as it is)."""
+    return _(BOT_LEVELS[level]) if level in BOT_LEVELS else level
+
+
 def card_label(card: Card) -> str:
     """``Q♠`` (``Д♠`` in Russian), ``10♥``, ``Hi Bluke``: how a card reads on screen and in messages."""
     if card.is_bluke:
@@ -143,12 +152,52 @@ def suit_name(letter: str | None) -> str:
     return _(SUITS[letter]) if letter in SUITS else _("no trump")
 
 
+# -- what the page scripts say -------------------------------------------------------------------------
+def plural_forms(singular: str, plural: str) -> dict[str, str]:
+    """A plural message for the page's scripts: its translation for each CLDR plural category.
+
+    The script picks the category with ``Intl.PluralRules`` (the same CLDR rules Babel uses here).
+    """
+    rule = get_locale().plural_form  # type: ignore[union-attr]
+    forms: dict[str, str] = {}
+    for n in range(200):  # every category of our six languages shows up below 200
+        forms.setdefault(rule(n), get_translations().ngettext(singular, plural, n))
+    return forms
+
+
+def script_messages() -> dict[str, str | dict[str, str]]:
+    """Everything static/app.js and static/virtual.js write on a page, in the page's language.
+
+    Templates use ``{name}`` (Python) or ``%(name)s`` (templates); the scripts fill either.
+    """
+    return {
+        "bid_for": plural_forms("{total} bid for {n} card", "{total} bid for {n} cards"),
+        "to_go": plural_forms("{bid_for} — {n} player to go", "{bid_for} — {n} players to go"),
+        "even": _("{bid_for} — even"), "over": _("{bid_for} — overbid by {diff}"),
+        "under": _("{bid_for} — underbid by {diff}"),
+        "to_place": plural_forms("{n} trick still to place", "{n} tricks still to place"),
+        "too_many": plural_forms("{n} trick too many", "{n} tricks too many"),
+        "placed_rest": _("All tricks are placed — tap 0 for the rest"),
+        "placed": plural_forms("The {n} trick is placed", "All {n} tricks are placed"),
+        "saving": _("Saving the bids…"),
+        "player": get_translations().gettext("Player %(n)s"),
+        "deals_first": get_translations().gettext("Player %(n)s deals first"),
+        "move_up": get_translations().gettext("Move player %(n)s up"),
+        "move_down": get_translations().gettext("Move player %(n)s down"),
+        "copied": _("Copied"),
+        "play_failed": _("Something went wrong; nothing was played. Tap again."),
+        "offline": _("No connection: nothing was sent. Tap again."),
+    }
+
+
 def init_app(app: Flask) -> None:
     """Babel with our locale choice; templates get the language, the picker and the translators."""
     babel.init_app(app, locale_selector=select_locale, default_domain="messages")
     app.after_request(remember)
     app.jinja_env.globals.update(languages=LANGUAGES, language_url=language_url, card_label=card_label,
-                                 suit_name=suit_name, say=_, say_n=_n)
+                                 suit_name=suit_name, say=_, say_n=_n,
+                                 script_messages=script_messages, bot_level=bot_level,
+                                 format_date=format_date)
 
     @app.context_processor
     def language() -> dict[str, Any]:

@@ -15,7 +15,21 @@
     document.addEventListener("visibilitychange", ask);
   }
 
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  /* What the page says, in its language: base.html carries the server's translations as JSON
+     (i18n.script_messages); a plural message has one form per CLDR category (Intl.PluralRules). */
+  var messages = JSON.parse((document.getElementById("messages") || {}).textContent || "{}");
+  var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(document.documentElement.lang || "en") : null;
+  function say(key, values) {
+    var text = messages[key], n = values ? values.n : undefined;
+    if (text && typeof text === "object") {
+      text = text[plurals ? plurals.select(n) : (n === 1 ? "one" : "other")] || text.other;
+    }
+    return String(text || "").replace(/\{(\w+)\}|%\((\w+)\)[sd]/g, function (whole, a, b) {
+      var name = a || b;
+      return values && name in values ? values[name] : whole;
+    });
+  }
+  window.bluke = { say: say };
   /* A score as read, with a true minus sign (scorekeeper/figures.py). */
   function minus(n) { return n < 0 ? "\u2212" + (-n) : String(n); }
   function signed(n) { return n > 0 ? "+" + n : minus(n); }
@@ -36,14 +50,15 @@
       var text, ready, bad = false;
       if (step === "bids") {
         var diff = sum - cards;  /* the cards dealt stay in sight: "9 bid for 13 cards" (screens.bids_status) */
-        text = sum + " bid for " + plural(cards, "card") + " \u2014 " + (left ? plural(left, "player") + " to go"
-          : diff === 0 ? "even" : diff > 0 ? "overbid by " + diff : "underbid by " + (-diff));
+        var bidFor = say("bid_for", { total: sum, n: cards });
+        text = left ? say("to_go", { bid_for: bidFor, n: left })
+          : say(diff === 0 ? "even" : diff > 0 ? "over" : "under", { bid_for: bidFor, diff: Math.abs(diff) });
         ready = !left;
       } else {
         var rest = cards - sum;
-        text = rest > 0 ? plural(rest, "trick") + " still to place"
-          : rest < 0 ? plural(-rest, "trick") + " too many"
-          : left ? "All tricks are placed \u2014 tap 0 for the rest" : "All " + cards + " tricks are placed";
+        text = rest > 0 ? say("to_place", { n: rest })
+          : rest < 0 ? say("too_many", { n: -rest })
+          : left ? say("placed_rest") : say("placed", { n: cards });
         bad = rest < 0;
         ready = !left && rest === 0;
         rows.forEach(function (row) {
@@ -100,7 +115,7 @@
         var ready = update();
         if (step === "bids" && form.dataset.autosubmit && ready && !wasFull && input.checked) {
           busy = true; button.disabled = true;
-          status.textContent = "Saving the bids\u2026";
+          status.textContent = say("saving");
           setTimeout(function () { form.requestSubmit ? form.requestSubmit() : form.submit(); }, 120);
           return;
         }
@@ -126,11 +141,13 @@
       rows().forEach(function (row, i) {
         var input = text(row), deal = row.querySelector("input[type=radio]"), label = row.querySelector(".dealbtn");
         input.name = input.id = "names-" + i;
-        input.placeholder = "Player " + (i + 1);
-        input.setAttribute("aria-label", "Player " + (i + 1));
+        input.placeholder = say("player", { n: i + 1 });
+        input.setAttribute("aria-label", say("player", { n: i + 1 }));
         deal.value = String(i); deal.id = "deal-" + i; label.htmlFor = "deal-" + i;
-        label.querySelector(".sr").textContent = "Player " + (i + 1) + " deals first";
+        label.querySelector(".sr").textContent = say("deals_first", { n: i + 1 });
         var moves = row.querySelectorAll(".move");
+        moves[0].setAttribute("aria-label", say("move_up", { n: i + 1 }));
+        moves[1].setAttribute("aria-label", say("move_down", { n: i + 1 }));
         moves[0].value = "up-" + i; moves[0].disabled = i === 0;
         moves[1].value = "down-" + i; moves[1].disabled = i === rows().length - 1;
       });
@@ -190,7 +207,7 @@
       button.hidden = false;
       button.addEventListener("click", function () {
         var input = document.getElementById(button.dataset.copy);
-        navigator.clipboard.writeText(input.value).then(function () { button.textContent = "Copied"; });
+        navigator.clipboard.writeText(input.value).then(function () { button.textContent = say("copied"); });
       });
     });
   }

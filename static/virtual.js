@@ -74,8 +74,8 @@
     fetch(form.action, {
       method: "POST", body: data, headers: { "X-Partial": "1" }, credentials: "same-origin"
     }).then(function (res) { return res.text(); })
-      .then(function (html) { if (!swap(html)) toast("Something went wrong; nothing was played. Tap again."); })
-      .catch(function () { toast("No connection: nothing was sent. Tap again."); })
+      .then(function (html) { if (!swap(html)) toast(window.bluke.say("play_failed")); })
+      .catch(function () { toast(window.bluke.say("offline")); })
       .then(function () {
         busy = false;
         var r = root();

@@ -302,3 +302,29 @@ def test_rule_links_escape_the_message_around_them(app: Flask) -> None:
     with app.test_request_context("/"):
         assert str(rule_links("<b>Ann</b> bid 9 (R22); R29 is no rule.")) == (
             '&lt;b&gt;Ann&lt;/b&gt; bid 9 (<a class="rule" href="/rules#R22">R22</a>); R29 is no rule.')
+
+
+# -- the pages ---------------------------------------------------------------------------------------------
+HOME_TITLES = {"en": "Keep score of Bluke", "ru": "Счёт в блюк", "be": "Лік у блюк", "it": "Segna i punti a Bluke",
+               "eo": "Poentu Blukon", "id": "Catat skor Bluke"}
+START_BUTTONS = {"en": "Start the game", "ru": "Начать игру", "be": "Пачаць гульню", "it": "Inizia la partita",
+                 "eo": "Komenci la ludon", "id": "Mulai permainan"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_home_and_new_game_pages_are_in_the_chosen_language(client: FlaskClient, lang: str) -> None:
+    assert f"<h1>{HOME_TITLES[lang]}</h1>" in client.get(f"/?lang={lang}").get_data(as_text=True)
+    page = client.get("/new").get_data(as_text=True)  # the cookie keeps the language
+    assert f">{START_BUTTONS[lang]}</button>" in page
+
+
+def test_the_page_scripts_get_plural_forms_for_each_cldr_category(client: FlaskClient) -> None:
+    import json
+
+    page = client.get("/new?lang=ru").get_data(as_text=True)
+    found = re.search(r'<script type="application/json" id="messages">(.*?)</script>', page)
+    assert found
+    messages = json.loads(found.group(1))
+    assert messages["to_place"] == {"one": "Осталось распределить {n} взятку", "few": "Осталось распределить {n} взятки",
+                                    "many": "Осталось распределить {n} взяток"}
+    assert messages["player"] == "Игрок %(n)s"
