@@ -13,10 +13,18 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import Flask, Response, has_request_context, request
-from flask_babel import Babel, format_date, get_locale, get_translations, pgettext
+from flask import Flask
+from flask import has_request_context
+from flask import request
+from flask import Response
+from flask_babel import Babel
+from flask_babel import format_date
+from flask_babel import get_locale
+from flask_babel import get_translations
+from flask_babel import pgettext
 
-from .engine import Card, RulesError
+from .engine import Card
+from .engine import RulesError
 from .engine.cards import HI_BLUKE_RANK
 from .engine.errors import Phrase
 
@@ -98,13 +106,13 @@ def _param(value: object) -> object:
 
 def _(template: str, /, **params: Any) -> str:
     """``template`` in the request's language, filled in with ``str.format`` (English outside a request)."""
-    text = get_translations().gettext(template)
+    text = str(get_translations().gettext(template))
     return text.format(**{k: _param(v) for k, v in params.items()}) if params else text
 
 
 def _n(singular: str, plural: str, n: int, /, **params: Any) -> str:
     """The plural form for ``n`` (Russian and Belarusian have three); ``{n}`` is the number."""
-    text = get_translations().ngettext(singular, plural, n)
+    text = str(get_translations().ngettext(singular, plural, n))
     return text.format(n=n, **{k: _param(v) for k, v in params.items()})
 
 
@@ -144,12 +152,12 @@ def card_label(card: Card) -> str:
     rank = card.label[:-1]
     letters = {"J": pgettext("card rank", "J"), "Q": pgettext("card rank", "Q"), "K": pgettext("card rank", "K"),
                "A": pgettext("card rank", "A")}
-    return letters.get(rank, rank) + card.suit.symbol
+    return str(letters.get(rank, rank)) + card.suit.symbol
 
 
 def suit_name(letter: str | None) -> str:
     """``"S"`` → ``Spades`` in the request's language; ``None`` → ``no trump``."""
-    return _(SUITS[letter]) if letter in SUITS else _("no trump")
+    return _(SUITS[letter]) if letter is not None and letter in SUITS else _("no trump")
 
 
 # -- what the page scripts say -------------------------------------------------------------------------
@@ -158,7 +166,7 @@ def plural_forms(singular: str, plural: str) -> dict[str, str]:
 
     The script picks the category with ``Intl.PluralRules`` (the same CLDR rules Babel uses here).
     """
-    rule = get_locale().plural_form  # type: ignore[union-attr]
+    rule = get_locale().plural_form
     forms: dict[str, str] = {}
     for n in range(200):  # every category of our six languages shows up below 200
         forms.setdefault(rule(n), get_translations().ngettext(singular, plural, n))

@@ -9,8 +9,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from flask import Blueprint, Flask, render_template, url_for
-from markupsafe import Markup, escape
+from flask import Blueprint
+from flask import Flask
+from flask import render_template
+from flask import url_for
+from markupsafe import escape
+from markupsafe import Markup
 
 from .i18n import N_
 

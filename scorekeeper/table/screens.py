@@ -251,7 +251,7 @@ def ago(then: datetime, now: datetime | None = None) -> str:
         return _n("{n} min ago", "{n} min ago", int(seconds // 60))
     if seconds < 86400:
         return _n("{n} h ago", "{n} h ago", int(seconds // 3600))
-    return format_date(then, "medium")
+    return str(format_date(then, "medium"))
 
 
 #: The history on the game page shows the latest corrections; the export and the API keep them all.

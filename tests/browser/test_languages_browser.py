@@ -11,8 +11,10 @@ from playwright.sync_api import expect
 
 from scorekeeper.i18n import LANGUAGES
 
-from .phone_kit import page_checks, phone
-from .test_scorer_screens import api_game, finished_game
+from .phone_kit import page_checks
+from .phone_kit import phone
+from .test_scorer_screens import api_game
+from .test_scorer_screens import finished_game
 
 pytestmark = pytest.mark.browser
 

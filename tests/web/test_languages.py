@@ -10,16 +10,25 @@ import re
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS
+from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.engine import Card
+from scorekeeper.engine import RulesError
+from scorekeeper.i18n import card_label
+from scorekeeper.i18n import COOKIE
+from scorekeeper.i18n import LANGUAGES
+from scorekeeper.i18n import rules_message
+from scorekeeper.table.screens import bids_status
+from scorekeeper.table.screens import tricks_status
+
 from ..conftest import TRANSLATIONS
-from .export_kit import auth, new_game, page_texts
-from scorekeeper.engine import Card, RulesError
-from scorekeeper.i18n import COOKIE, LANGUAGES, card_label, rules_message
-from scorekeeper.table.screens import bids_status, tricks_status
+from .export_kit import auth
+from .export_kit import new_game
+from .export_kit import page_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
@@ -118,7 +127,8 @@ def test_an_engine_check_speaks_the_accept_language_and_stores_nothing(client: F
 
 
 @pytest.mark.parametrize("lang, expected", [
-    ("ru", "Запрос слишком большой; ничего не сохранено."), ("it", "La richiesta è troppo grande; non è stato salvato nulla."),
+    ("ru", "Запрос слишком большой; ничего не сохранено."),
+    ("it", "La richiesta è troppo grande; non è stato salvato nulla."),
 ])
 def test_http_errors_are_translated_too(app: Flask, client: FlaskClient, lang: str, expected: str) -> None:
     app.config["MAX_CONTENT_LENGTH"] = 64
@@ -181,10 +191,11 @@ def test_engine_phrases_and_cards_inside_a_message_are_translated(app: Flask) ->
 
 def test_the_csv_header_is_in_the_chosen_language(client: FlaskClient) -> None:
     game = new_game(client, ["Ann", "Ben"])
-    text = client.get(f"/api/games/{game['id']}/export.csv?lang=it", headers=auth(game["watch_token"])).get_data(as_text=True)
-    assert text.splitlines()[0] == "mano,carte,mazziere,briscola,giocatore,dichiarazione,prese,punti,totale,esito"
-    text = client.get(f"/api/games/{game['id']}/export.csv?lang=en", headers=auth(game["watch_token"])).get_data(as_text=True)
-    assert text.splitlines()[0] == "hand,cards,dealer,trump,player,bid,taken,points,total,outcome"
+    url, watch = f"/api/games/{game['id']}/export.csv", auth(game["watch_token"])
+    italian = client.get(url + "?lang=it", headers=watch).get_data(as_text=True)
+    assert italian.splitlines()[0] == "mano,carte,mazziere,briscola,giocatore,dichiarazione,prese,punti,totale,esito"
+    english = client.get(url + "?lang=en", headers=watch).get_data(as_text=True)
+    assert english.splitlines()[0] == "hand,cards,dealer,trump,player,bid,taken,points,total,outcome"
 
 
 SHEET_TITLES = {"en": "CREATIVE SCORECARD", "ru": "ПОДРОБНЫЙ БЛАНК", "be": "ПАДРАБЯЗНЫ БЛАНК",
@@ -325,6 +336,7 @@ def test_the_page_scripts_get_plural_forms_for_each_cldr_category(client: FlaskC
     found = re.search(r'<script type="application/json" id="messages">(.*?)</script>', page)
     assert found
     messages = json.loads(found.group(1))
-    assert messages["to_place"] == {"one": "Осталось распределить {n} взятку", "few": "Осталось распределить {n} взятки",
+    assert messages["to_place"] == {"one": "Осталось распределить {n} взятку",
+                                    "few": "Осталось распределить {n} взятки",
                                     "many": "Осталось распределить {n} взяток"}
     assert messages["player"] == "Игрок %(n)s"
