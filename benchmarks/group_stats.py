@@ -6,9 +6,10 @@ games of 3 to 6 of them (25 or 15 hands each, random legal entries, stored throu
 path the API uses). Then each page is fetched ``--repeat`` times through the app (Flask's test
 client, in this process, so the figure is the server's whole work for one request: queries, the
 engine's scorecard of every game, adding up, rendering) and the median and 95th percentile are
-printed side by side with the CPU time the request took in this process, "cold" (the in-process scorecard cache emptied before each request, as
-after a restart: every game is scored by the engine again) and "warm" (finished games kept from
-the request before). The issue's target: a group of 200 games opens its statistics page in under
+printed side by side with the CPU time the request took in this process, "cold" (the
+in-process scorecard cache emptied before each request, as after a restart: every game is scored
+by the engine again) and "warm" (finished games kept from the request before). The issue's
+target: a group of 200 games opens its statistics page in under
 200 ms on this machine (2 cores, possibly shared: the load average is printed).
 
     .venv/bin/python benchmarks/group_stats.py                       # SQLite only
@@ -32,7 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scorekeeper import create_app  # noqa: E402
-from scorekeeper.engine import HandRecord, Rules  # noqa: E402
+from scorekeeper.engine import HandRecord  # noqa: E402
+from scorekeeper.engine import Rules  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.games import import_game  # noqa: E402
 from scorekeeper.groups import service  # noqa: E402
@@ -66,9 +68,11 @@ def measure(url: str, games: int, repeat: int) -> dict[str, list[float]]:
         group_id = group.id
     client = app.test_client()
     client.set_cookie(f"skg_{group_id}", token)
-    pages = {"group home (leaderboard)": f"/groups/{group_id}",
-             "player page (Ann)": f"/groups/{group_id}/players/{player}",
-             "GET /api/groups/<id>/stats": f"/api/groups/{group_id}/stats"}
+    pages = {
+        "group home (leaderboard)": f"/groups/{group_id}",
+        "player page (Ann)": f"/groups/{group_id}/players/{player}",
+        "GET /api/groups/<id>/stats": f"/api/groups/{group_id}/stats",
+    }
     times: dict[str, list[float]] = {}
     for name, path in pages.items():
         headers = {"Authorization": f"Bearer {token}"} if path.startswith("/api/") else {}
@@ -99,7 +103,9 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[50, 200])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        backends = {"sqlite": f"sqlite:///{Path(folder) / 'bench.sqlite'}"} | ({"postgresql": args.pg} if args.pg else {})
+        backends = {"sqlite": f"sqlite:///{Path(folder) / 'bench.sqlite'}"} | (
+            {"postgresql": args.pg} if args.pg else {}
+        )
         rows = []
         for backend, url in backends.items():
             for size in args.sizes:
@@ -108,8 +114,9 @@ def main() -> None:
                     if page.endswith(", cpu"):
                         continue
                     p95 = sorted(samples)[max(0, round(0.95 * len(samples)) - 1)]
-                    rows.append((backend, size, page, statistics.median(samples), p95,
-                                 statistics.median(times[page + ", cpu"])))
+                    rows.append(
+                        (backend, size, page, statistics.median(samples), p95, statistics.median(times[page + ", cpu"]))
+                    )
     print(f"load average (1 min): {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores, repeat {args.repeat}")
     print("wall: time to the answer; cpu: this process's CPU time for it (the app's own work, which")
     print("other jobs on the machine do not lengthen; PostgreSQL's own work is not in it)")

@@ -11,15 +11,30 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func
+from sqlalchemy import select
+from sqlalchemy import update
 
 from ..engine import RulesError
-from ..errors import BadRequest, NotFound
+from ..errors import BadRequest
+from ..errors import NotFound
 from ..extensions import db
-from ..games import Attach, clean_name, distinct, name_key, shown, transaction
-from ..models import Game, Group, GroupPlayer, GroupSeat
-from ..tokens import matches, new_id, new_token, token_hash
-from .stats import Played, roster
+from ..games import Attach
+from ..games import clean_name
+from ..games import distinct
+from ..games import name_key
+from ..games import shown
+from ..games import transaction
+from ..models import Game
+from ..models import Group
+from ..models import GroupPlayer
+from ..models import GroupSeat
+from ..tokens import matches
+from ..tokens import new_id
+from ..tokens import new_token
+from ..tokens import token_hash
+from .stats import Played
+from .stats import roster
 
 #: The cookie that holds a group's token for its pages (``skg_<id>``, path ``/``); the home page lists them.
 GROUP_COOKIE = "skg_"
@@ -35,7 +50,7 @@ def clean_group_name(raw: object) -> str:
         raise BadRequest("'name' must be the group's name, such as \"Friday night\".")
     name = " ".join(raw.split())
     if not name:
-        raise BadRequest("The group has no name; give it one, such as \"Friday night\".")
+        raise BadRequest('The group has no name; give it one, such as "Friday night".')
     if len(name) > MAX_GROUP_NAME:
         raise BadRequest(f"The group's name is longer than {MAX_GROUP_NAME} characters.")
     if not name.isprintable():
@@ -48,7 +63,7 @@ def clean_roster(raw: object) -> list[str]:
     if raw is None:
         return []
     if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
-        raise BadRequest("'players' must be a list of names, such as [\"Ann\", \"Ben\"].")
+        raise BadRequest('\'players\' must be a list of names, such as ["Ann", "Ben"].')
     if len(raw) > MAX_ROSTER:
         raise BadRequest(f"A group keeps at most {MAX_ROSTER} players, not {len(raw)}.")
     return distinct([clean_name(name, f"Player {index}") for index, name in enumerate(raw, start=1)])
@@ -58,8 +73,12 @@ def create_group(name: object, players: object = None) -> tuple[Group, str]:
     """Store a new group with its roster; returns it with its token (shown once, stored hashed)."""
     title, names = clean_group_name(name), clean_roster(players)
     token = new_token()
-    group = Group(id=new_id(), name=title, token_hash=token_hash(token),
-                  players=[GroupPlayer(id=new_id(), name=n, key=name_key(n)) for n in names])
+    group = Group(
+        id=new_id(),
+        name=title,
+        token_hash=token_hash(token),
+        players=[GroupPlayer(id=new_id(), name=n, key=name_key(n)) for n in names],
+    )
     with transaction():
         db.session.add(group)
     return group, token
@@ -75,8 +94,7 @@ def open_group(group_id: str, token: str | None) -> Group:
 
 def _locked(group_id: str) -> Group:
     """The group row, locked for this write transaction (``FOR UPDATE``; SQLite is locked whole)."""
-    query = (select(Group).where(Group.id == group_id).with_for_update()
-             .execution_options(populate_existing=True))
+    query = select(Group).where(Group.id == group_id).with_for_update().execution_options(populate_existing=True)
     group = db.session.execute(query).scalar_one_or_none()
     if group is None:
         raise NotFound(NO_GROUP)
@@ -102,15 +120,19 @@ def seat_players(group_id: str) -> Attach:
         roster = {p.key: p for p in group.players}
         new = [name for name in game.players if name_key(name) not in roster]
         if len(roster) + len(new) > MAX_ROSTER:
-            raise BadRequest(f"This group already keeps {len(roster)} players, the most it can; "
-                             "merge the ones entered twice, or start a new group.")
+            raise BadRequest(
+                f"This group already keeps {len(roster)} players, the most it can; "
+                "merge the ones entered twice, or start a new group."
+            )
         for name in new:
             roster[name_key(name)] = GroupPlayer(id=new_id(), name=name, key=name_key(name))
             group.players.append(roster[name_key(name)])
         game.group_id = group.id
         db.session.flush()  # the new players exist before their seats point at them
-        db.session.add_all(GroupSeat(game_id=game.id, seat=seat, player_id=roster[name_key(name)].id)
-                           for seat, name in enumerate(game.players))
+        db.session.add_all(
+            GroupSeat(game_id=game.id, seat=seat, player_id=roster[name_key(name)].id)
+            for seat, name in enumerate(game.players)
+        )
 
     return attach
 
@@ -125,8 +147,9 @@ def rename(group_id: str, player_id: str, name: object) -> None:
         player = _player(group, player_id)
         other = next((p for p in group.players if p.key == name_key(new_name) and p is not player), None)
         if other is not None:
-            raise BadRequest(f"{other.name!r} is already a player of this group; if they are the same person, "
-                             "merge the two instead.")
+            raise BadRequest(
+                f"{other.name!r} is already a player of this group; if they are the same person, merge the two instead."
+            )
         player.name, player.key = new_name, name_key(new_name)
 
 
@@ -143,15 +166,19 @@ def merge(group_id: str, player_id: str, into: object) -> None:
         if source is target:
             raise BadRequest(f"{source.name!r} cannot be merged into themselves; choose another player.")
         together = db.session.execute(
-            select(GroupSeat.game_id).where(GroupSeat.player_id.in_((source.id, target.id)))
-            .group_by(GroupSeat.game_id).having(func.count() > 1).limit(1)
+            select(GroupSeat.game_id)
+            .where(GroupSeat.player_id.in_((source.id, target.id)))
+            .group_by(GroupSeat.game_id)
+            .having(func.count() > 1)
+            .limit(1)
         ).scalar_one_or_none()
         if together is not None:
             raise RulesError(
                 f"{source.name} and {target.name} sat at the same game, so they are two people: "
-                "each player holds one seat (R4). They cannot be merged.", "R4")
-        db.session.execute(update(GroupSeat).where(GroupSeat.player_id == source.id)
-                           .values(player_id=target.id))
+                "each player holds one seat (R4). They cannot be merged.",
+                "R4",
+            )
+        db.session.execute(update(GroupSeat).where(GroupSeat.player_id == source.id).values(player_id=target.id))
         group.players.remove(source)  # deleted as an orphan at the commit
 
 
@@ -167,11 +194,17 @@ def document(group: Group, played: Iterable[Played]) -> dict[str, Any]:
         "name": group.name,
         "players": player_list(roster(group)),
         "games": [
-            {"id": g.game.id, "mode": g.game.mode, "created_at": g.game.created_at.isoformat() + "Z",
-             "status": g.card.status,
-             "players": [{"seat": seat, "player_id": g.seats[seat], "name": name}
-                         for seat, name in enumerate(g.game.players)],
-             "totals": list(g.card.totals), "winners": list(g.card.winners)}
+            {
+                "id": g.game.id,
+                "mode": g.game.mode,
+                "created_at": g.game.created_at.isoformat() + "Z",
+                "status": g.card.status,
+                "players": [
+                    {"seat": seat, "player_id": g.seats[seat], "name": name} for seat, name in enumerate(g.game.players)
+                ],
+                "totals": list(g.card.totals),
+                "winners": list(g.card.winners),
+            }
             for g in played
         ],
     }
