@@ -7,13 +7,17 @@ so the chart follows light and dark mode like the rest of the page.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import escape
+from markupsafe import Markup
 
-from .engine import PlayerStats, Scorecard
-from .figures import minus, signed
+from .engine import PlayerStats
+from .engine import Scorecard
+from .figures import minus
+from .figures import signed
 
 WIDTH, HEIGHT = 340, 210  # about one CSS pixel per unit on a phone, so the labels stay legible
 LEFT, RIGHT, TOP, BOTTOM = 36, 10, 10, 22
@@ -131,7 +135,8 @@ def _bars(groups: Sequence[tuple[str, Sequence[tuple[str, float]]]], label: str,
         for v in range(0, top + 1, step):
             y = round(TOP + inner_h * (top - v) / top, 1)
             parts.append(f'<line class="axis{" zero" if v == 0 else ""}" x1="{LEFT}" x2="{WIDTH - RIGHT}" '
-                         f'y1="{y}" y2="{y}"/><text class="tick" x="{LEFT - 4}" y="{y + 3.5}" text-anchor="end">{v}</text>')
+                         f'y1="{y}" y2="{y}"/>'
+                         f'<text class="tick" x="{LEFT - 4}" y="{y + 3.5}" text-anchor="end">{v}</text>')
         scale = top
     for g, (name, bars) in enumerate(groups):
         left = LEFT + slot * g + (slot - width * len(bars)) / 2

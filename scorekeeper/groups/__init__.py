@@ -5,6 +5,7 @@ holds the writes (create, seat a game's players, rename, merge) and ``stats`` ad
 scorecards of every game in a group.
 """
 
-from . import api, pages
+from . import api
+from . import pages
 
 __all__ = ["api", "pages"]

@@ -9,22 +9,33 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, render_template, request, url_for
+from flask import Blueprint
+from flask import jsonify
+from flask import render_template
+from flask import request
+from flask import Response
+from flask import url_for
 
-from .. import exchange, games, limits
-from ..exchange.routes import download
-from ..models import utcnow
-from ..figures import minus
-from ..printing import PAPER_SIZES, printer
-from ..printing.routes import choice, pdf_response
+from .. import exchange
+from .. import games
+from .. import limits
 from ..errors import BadRequest
 from ..i18n import _
+from ..exchange.routes import download
 from ..extensions import csrf
+from ..figures import minus
 from ..models import Group
+from ..models import utcnow
+from ..printing import PAPER_SIZES
+from ..printing import printer
+from ..printing.routes import choice
+from ..printing.routes import pdf_response
 from ..table.api import created
 from ..virtual.api import create_from
-from ..web import bearer, body
-from . import service, stats
+from ..web import bearer
+from ..web import body
+from . import service
+from . import stats
 
 bp = Blueprint("groups_api", __name__, url_prefix="/api/groups")
 GROUP_FORMAT = "bluke-scorekeeper-group"
@@ -47,8 +58,11 @@ def create_group() -> Any:
     data = body()
     group, token = service.create_group(data.get("name"), data.get("players"))
     url = url_for("groups.join", group_id=group.id, token=token, _external=True)
-    return jsonify(answer(group) | {"token": token, "url": url}), 201, {
-        "Location": url_for(".get_group", group_id=group.id)}
+    return (
+        jsonify(answer(group) | {"token": token, "url": url}),
+        201,
+        {"Location": url_for(".get_group", group_id=group.id)},
+    )
 
 
 @bp.get("/<group_id>")
@@ -62,9 +76,15 @@ def create_game(group_id: str) -> Any:
     """As ``POST /api/games``; the names are matched to the roster (new ones join it)."""
     group = opened(group_id)
     data = body()
-    return created(*games.create_game(
-        data.get("players"), data.get("variant", "standard"), data.get("first_dealer", 0), data.get("options"),
-        attach=service.seat_players(group.id)))
+    return created(
+        *games.create_game(
+            data.get("players"),
+            data.get("variant", "standard"),
+            data.get("first_dealer", 0),
+            data.get("options"),
+            attach=service.seat_players(group.id),
+        )
+    )
 
 
 @bp.post("/<group_id>/tables")
@@ -86,7 +106,7 @@ def import_game(group_id: str) -> Any:
 @bp.patch("/<group_id>/players/<player_id>")
 def rename_player(group_id: str, player_id: str) -> Any:
     group = opened(group_id)
-    service.rename(group.id, player_id, needs(body(), "name", _("the player's new name, such as {\"name\": \"Ann B.\"}")))
+    service.rename(group.id, player_id, needs(body(), "name", _('the player\'s new name, such as {"name": "Ann B."}')))
     return jsonify(answer(group))
 
 
@@ -120,9 +140,13 @@ def export_json(group_id: str) -> Response:
     """Every game of the group, each one an ``export.json`` that ``POST …/import`` takes back."""
     group = reader(group_id)
     played = stats.load(group)
-    document = {"format": GROUP_FORMAT, "format_version": 1, "exported_at": exchange.iso(utcnow()),
-                "group": {"id": group.id, "name": group.name, "players": service.player_list(stats.roster(group))},
-                "games": [exchange.export_document(p.game) | {"group_players": p.seats} for p in played]}
+    document = {
+        "format": GROUP_FORMAT,
+        "format_version": 1,
+        "exported_at": exchange.iso(utcnow()),
+        "group": {"id": group.id, "name": group.name, "players": service.player_list(stats.roster(group))},
+        "games": [exchange.export_document(p.game) | {"group_players": p.seats} for p in played],
+    }
     text = json.dumps(document, ensure_ascii=False, indent=1)
     return download(text + "\n", "application/json", f"bluke-group-{group.id}.json")
 
@@ -140,6 +164,7 @@ def summary_pdf(group_id: str) -> Response:
     """The season summary to print: the leaderboard and each player's S/O/P line (``?paper=a4|letter``)."""
     season = stats.season(reader(group_id))
     paper = choice(request.args, "paper", tuple(PAPER_SIZES), "a4")
-    html = render_template("print/season.html", season=season, leaders=season.leaderboard(), points=minus,
-                           printed_on=utcnow())
+    html = render_template(
+        "print/season.html", season=season, leaders=season.leaderboard(), points=minus, printed_on=utcnow()
+    )
     return pdf_response(printer().pdf(html, paper), f"bluke-group-{season.group.id}.pdf")

@@ -11,22 +11,34 @@ from __future__ import annotations
 from typing import Any
 
 import segno
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask import Blueprint
+from flask import flash
+from flask import redirect
+from flask import render_template
+from flask import request
+from flask import Response
+from flask import url_for
 from flask_wtf import FlaskForm
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
-from wtforms import StringField, TextAreaField
+from wtforms import StringField
+from wtforms import TextAreaField
 
-from .. import charts, limits
+from .. import charts
+from .. import limits
 from ..engine import RulesError
-from ..errors import NotFound, ServiceError
+from ..errors import NotFound
 from ..i18n import N_, _, error_message
+from ..errors import ServiceError
 from ..extensions import csrf
-from ..games import Attach, name_key
+from ..games import Attach
+from ..games import name_key
 from ..models import Group
 from ..tokens import matches
-from ..web import COOKIE_AGE, COOKIE_PREFIX
-from . import service, stats
+from ..web import COOKIE_AGE
+from ..web import COOKIE_PREFIX
+from . import service
+from . import stats
 
 bp = Blueprint("groups", __name__)
 csrf.exempt(bp)  # every POST validates its own Flask-WTF form (token included), as table pages do
@@ -61,8 +73,14 @@ def page_group(group_id: str) -> Group:
 
 def remember(response: BaseResponse, group_id: str, token: str) -> BaseResponse:
     """Keep a group's token in an HttpOnly cookie that the home page can read."""
-    response.set_cookie(service.GROUP_COOKIE + group_id, token, max_age=COOKIE_AGE, httponly=True,
-                        samesite="Lax", secure=request.is_secure)
+    response.set_cookie(
+        service.GROUP_COOKIE + group_id,
+        token,
+        max_age=COOKIE_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
     return response
 
 
@@ -79,7 +97,7 @@ def opened_groups() -> list[Group]:
     for cookie, token in request.cookies.items():
         if cookie.startswith(service.GROUP_COOKIE) and len(found) < HOME_LIMIT:
             try:
-                found.append(service.open_group(cookie[len(service.GROUP_COOKIE):], token))
+                found.append(service.open_group(cookie[len(service.GROUP_COOKIE) :], token))
             except NotFound:
                 continue
     return sorted(found, key=lambda g: g.created_at, reverse=True)
@@ -183,8 +201,11 @@ def game_links(season: stats.Season) -> dict[str, str]:
         game = played.game
         held = request.cookies.get(COOKIE_PREFIX + game.id)
         own = held and (matches(held, game.scorer_hash) or matches(held, game.watch_hash))
-        links[game.id] = (url_for("pages.game", game_id=game.id) if own
-                          else url_for(".game", group_id=season.group.id, game_id=game.id))
+        links[game.id] = (
+            url_for("pages.game", game_id=game.id)
+            if own
+            else url_for(".game", group_id=season.group.id, game_id=game.id)
+        )
     return links
 
 
@@ -192,8 +213,9 @@ def game_links(season: stats.Season) -> dict[str, str]:
 def home(group_id: str) -> Any:
     """The group's home: leaderboard, roster, games (newest first), new game and new virtual table."""
     season = stats.season(page_group(group_id))
-    return render_template("groups/home.html", season=season, group=season.group, leaders=season.leaderboard(),
-                           links=game_links(season))
+    return render_template(
+        "groups/home.html", season=season, group=season.group, leaders=season.leaderboard(), links=game_links(season)
+    )
 
 
 @bp.get("/groups/<group_id>/games/<game_id>")
@@ -204,8 +226,15 @@ def game(group_id: str, game_id: str) -> Any:
     if played is None:
         raise NotFound(_("This group has no such game."))
     names = played.game.players
-    return render_template("groups/game.html", group=season.group, played=played, game=played.game,
-                           card=played.card, role="watch", chart=charts.progression(names, played.card))
+    return render_template(
+        "groups/game.html",
+        group=season.group,
+        played=played,
+        game=played.game,
+        card=played.card,
+        role="watch",
+        chart=charts.progression(names, played.card),
+    )
 
 
 @bp.get("/groups/<group_id>/players/<player_id>")
@@ -222,11 +251,20 @@ def render_player(group: Group, player_id: str, alert: str | None = None, status
         raise NotFound(_("This group has no such player."))
     best, worst = tally.best_and_worst()
     return render_template(
-        "groups/player.html", group=group, season=season, tally=tally, best=best, worst=worst,
-        against=season.against(player_id), others=[t.player for t in season.tallies if t is not tally],
+        "groups/player.html",
+        group=group,
+        season=season,
+        tally=tally,
+        best=best,
+        worst=worst,
+        against=season.against(player_id),
+        others=[t.player for t in season.tallies if t is not tally],
         over_time=charts.outcome_rates([a.stats for a in tally.appearances]),
-        by_cards=charts.rate_bars(tally.by_cards), margins=charts.margin_bars(tally.margins, stats.MARGIN),
-        form=PlayerForm(formdata=None, name=tally.player.name), alert=alert, links=game_links(season),
+        by_cards=charts.rate_bars(tally.by_cards),
+        margins=charts.margin_bars(tally.margins, stats.MARGIN),
+        form=PlayerForm(formdata=None, name=tally.player.name),
+        alert=alert,
+        links=game_links(season),
     ), status
 
 
@@ -259,6 +297,15 @@ def share(group_id: str) -> Any:
     group = page_group(group_id)
     token = request.cookies.get(service.GROUP_COOKIE + group.id, "")
     url = url_for(".join", group_id=group.id, token=token, _external=True)
-    qr = Markup(segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff", svgclass="qr",
-                                                      omitsize=True, title="QR code of the group link"))
+    qr = Markup(
+        segno.make(url, error="m").svg_inline(
+            scale=4,
+            border=2,
+            dark="#000",
+            light="#fff",
+            svgclass="qr",
+            omitsize=True,
+            title="QR code of the group link",
+        )
+    )
     return render_template("groups/share.html", group=group, url=url, qr=qr, new=bool(request.args.get("new")))

@@ -11,16 +11,31 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func
+from sqlalchemy import select
+from sqlalchemy import update
 
 from ..engine import RulesError
-from ..errors import BadRequest, NotFound
+from ..errors import BadRequest
 from ..i18n import N_, _
+from ..errors import NotFound
 from ..extensions import db
-from ..games import Attach, clean_name, distinct, name_key, shown, transaction
-from ..models import Game, Group, GroupPlayer, GroupSeat
-from ..tokens import matches, new_id, new_token, token_hash
-from .stats import Played, roster
+from ..games import Attach
+from ..games import clean_name
+from ..games import distinct
+from ..games import name_key
+from ..games import shown
+from ..games import transaction
+from ..models import Game
+from ..models import Group
+from ..models import GroupPlayer
+from ..models import GroupSeat
+from ..tokens import matches
+from ..tokens import new_id
+from ..tokens import new_token
+from ..tokens import token_hash
+from .stats import Played
+from .stats import roster
 
 #: The cookie that holds a group's token for its pages (``skg_<id>``, path ``/``); the home page lists them.
 GROUP_COOKIE = "skg_"
@@ -36,7 +51,7 @@ def clean_group_name(raw: object) -> str:
         raise BadRequest(_("'name' must be the group's name, such as \"Friday night\"."))
     name = " ".join(raw.split())
     if not name:
-        raise BadRequest(_("The group has no name; give it one, such as \"Friday night\"."))
+        raise BadRequest(_('The group has no name; give it one, such as "Friday night".'))
     if len(name) > MAX_GROUP_NAME:
         raise BadRequest(_("The group's name is longer than {most} characters.", most=MAX_GROUP_NAME))
     if not name.isprintable():
@@ -49,7 +64,7 @@ def clean_roster(raw: object) -> list[str]:
     if raw is None:
         return []
     if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
-        raise BadRequest(_("'players' must be a list of names, such as [\"Ann\", \"Ben\"]."))
+        raise BadRequest(_('\'players\' must be a list of names, such as ["Ann", "Ben"].'))
     if len(raw) > MAX_ROSTER:
         raise BadRequest(_("A group keeps at most {most} players, not {count}.", most=MAX_ROSTER, count=len(raw)))
     return distinct([clean_name(name, _("Player {seat}", seat=index)) for index, name in enumerate(raw, start=1)])
@@ -59,8 +74,12 @@ def create_group(name: object, players: object = None) -> tuple[Group, str]:
     """Store a new group with its roster; returns it with its token (shown once, stored hashed)."""
     title, names = clean_group_name(name), clean_roster(players)
     token = new_token()
-    group = Group(id=new_id(), name=title, token_hash=token_hash(token),
-                  players=[GroupPlayer(id=new_id(), name=n, key=name_key(n)) for n in names])
+    group = Group(
+        id=new_id(),
+        name=title,
+        token_hash=token_hash(token),
+        players=[GroupPlayer(id=new_id(), name=n, key=name_key(n)) for n in names],
+    )
     with transaction():
         db.session.add(group)
     return group, token
@@ -76,8 +95,7 @@ def open_group(group_id: str, token: str | None) -> Group:
 
 def _locked(group_id: str) -> Group:
     """The group row, locked for this write transaction (``FOR UPDATE``; SQLite is locked whole)."""
-    query = (select(Group).where(Group.id == group_id).with_for_update()
-             .execution_options(populate_existing=True))
+    query = select(Group).where(Group.id == group_id).with_for_update().execution_options(populate_existing=True)
     group = db.session.execute(query).scalar_one_or_none()
     if group is None:
         raise NotFound(_(NO_GROUP))
@@ -103,14 +121,18 @@ def seat_players(group_id: str) -> Attach:
         roster = {p.key: p for p in group.players}
         new = [name for name in game.players if name_key(name) not in roster]
         if len(roster) + len(new) > MAX_ROSTER:
-            raise BadRequest(_("This group already keeps {count} players, the most it can; merge the ones entered twice, or start a new group.", count=len(roster)))
+            raise BadRequest(
+                _("This group already keeps {count} players, the most it can; merge the ones entered twice, or start a new group.", count=len(roster))
+            )
         for name in new:
             roster[name_key(name)] = GroupPlayer(id=new_id(), name=name, key=name_key(name))
             group.players.append(roster[name_key(name)])
         game.group_id = group.id
         db.session.flush()  # the new players exist before their seats point at them
-        db.session.add_all(GroupSeat(game_id=game.id, seat=seat, player_id=roster[name_key(name)].id)
-                           for seat, name in enumerate(game.players))
+        db.session.add_all(
+            GroupSeat(game_id=game.id, seat=seat, player_id=roster[name_key(name)].id)
+            for seat, name in enumerate(game.players)
+        )
 
     return attach
 
@@ -125,7 +147,9 @@ def rename(group_id: str, player_id: str, name: object) -> None:
         player = _player(group, player_id)
         other = next((p for p in group.players if p.key == name_key(new_name) and p is not player), None)
         if other is not None:
-            raise BadRequest(_("{name!r} is already a player of this group; if they are the same person, merge the two instead.", name=other.name))
+            raise BadRequest(
+                _("{name!r} is already a player of this group; if they are the same person, merge the two instead.", name=other.name)
+            )
         player.name, player.key = new_name, name_key(new_name)
 
 
@@ -142,15 +166,19 @@ def merge(group_id: str, player_id: str, into: object) -> None:
         if source is target:
             raise BadRequest(_("{name!r} cannot be merged into themselves; choose another player.", name=source.name))
         together = db.session.execute(
-            select(GroupSeat.game_id).where(GroupSeat.player_id.in_((source.id, target.id)))
-            .group_by(GroupSeat.game_id).having(func.count() > 1).limit(1)
+            select(GroupSeat.game_id)
+            .where(GroupSeat.player_id.in_((source.id, target.id)))
+            .group_by(GroupSeat.game_id)
+            .having(func.count() > 1)
+            .limit(1)
         ).scalar_one_or_none()
         if together is not None:
             raise RulesError(
-                "{name} and {other} sat at the same game, so they are two people: each player holds one seat (R4). They cannot "
-                "be merged.", "R4", name=source.name, other=target.name)
-        db.session.execute(update(GroupSeat).where(GroupSeat.player_id == source.id)
-                           .values(player_id=target.id))
+                "{name} and {other} sat at the same game, so they are two people: each player holds one seat (R4). "
+                "They cannot be merged.",
+                "R4", name=source.name, other=target.name,
+            )
+        db.session.execute(update(GroupSeat).where(GroupSeat.player_id == source.id).values(player_id=target.id))
         group.players.remove(source)  # deleted as an orphan at the commit
 
 
@@ -166,11 +194,17 @@ def document(group: Group, played: Iterable[Played]) -> dict[str, Any]:
         "name": group.name,
         "players": player_list(roster(group)),
         "games": [
-            {"id": g.game.id, "mode": g.game.mode, "created_at": g.game.created_at.isoformat() + "Z",
-             "status": g.card.status,
-             "players": [{"seat": seat, "player_id": g.seats[seat], "name": name}
-                         for seat, name in enumerate(g.game.players)],
-             "totals": list(g.card.totals), "winners": list(g.card.winners)}
+            {
+                "id": g.game.id,
+                "mode": g.game.mode,
+                "created_at": g.game.created_at.isoformat() + "Z",
+                "status": g.card.status,
+                "players": [
+                    {"seat": seat, "player_id": g.seats[seat], "name": name} for seat, name in enumerate(g.game.players)
+                ],
+                "totals": list(g.card.totals),
+                "winners": list(g.card.winners),
+            }
             for g in played
         ],
     }

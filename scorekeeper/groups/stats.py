@@ -11,16 +11,26 @@ from __future__ import annotations
 import csv
 import io
 import threading
-from collections import Counter, OrderedDict
-from dataclasses import dataclass, field
+from collections import Counter
+from collections import OrderedDict
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from sqlalchemy import select
-from ..engine import PlayerStats, Scorecard, build_scorecard
+
+from ..engine import build_scorecard
+from ..engine import PlayerStats
+from ..engine import Scorecard
 from ..exchange import spreadsheet_text
 from ..extensions import db
-from ..games import records_from, rules_of
-from ..models import Game, Group, GroupPlayer, GroupSeat, HandEntry
+from ..games import records_from
+from ..games import rules_of
+from ..models import Game
+from ..models import Group
+from ..models import GroupPlayer
+from ..models import GroupSeat
+from ..models import HandEntry
 
 #: Bid accuracy is shown for misses of up to this many tricks either way; larger ones are grouped.
 MARGIN = 3
@@ -120,10 +130,21 @@ class Tally:
         """The statistics answer's line for this player, in API.md's field order."""
         h = self.hands
         return {
-            "player_id": self.player.id, "name": self.player.name, "games": self.games,
-            "finished": self.finished, "wins": self.wins, "hands": h.hands, "set": h.set, "over": h.over,
-            "perfect": h.perfect, "overtricks": self.overtricks, "bid": self.bid, "taken": self.taken,
-            "points": self.points, "made_rate": round(h.made_rate, 3), "perfect_rate": round(h.perfect_rate, 3),
+            "player_id": self.player.id,
+            "name": self.player.name,
+            "games": self.games,
+            "finished": self.finished,
+            "wins": self.wins,
+            "hands": h.hands,
+            "set": h.set,
+            "over": h.over,
+            "perfect": h.perfect,
+            "overtricks": self.overtricks,
+            "bid": self.bid,
+            "taken": self.taken,
+            "points": self.points,
+            "made_rate": round(h.made_rate, 3),
+            "perfect_rate": round(h.perfect_rate, 3),
             "by_cards": {str(cards): c.to_dict() for cards, c in sorted(self.by_cards.items())},
         }
 
@@ -170,8 +191,11 @@ class Season:
 
     def to_dict(self) -> dict[str, Any]:
         """The statistics answer of API.md."""
-        return {"group": self.group.id, "players": [t.to_dict() for t in self.tallies],
-                "head_to_head": [p.to_dict() for p in self.pairs]}
+        return {
+            "group": self.group.id,
+            "players": [t.to_dict() for t in self.tallies],
+            "head_to_head": [p.to_dict() for p in self.pairs],
+        }
 
 
 def roster(group: Group) -> list[GroupPlayer]:
@@ -185,16 +209,22 @@ def load(group: Group) -> list[Played]:
     query = select(Game).where(Game.group_id == group.id).order_by(Game.created_at.desc(), Game.id)
     rows = db.session.execute(query).scalars().all()
     seats: dict[str, dict[int, str]] = {}
-    query_seats = (select(GroupSeat.game_id, GroupSeat.seat, GroupSeat.player_id)
-                   .join(Game, Game.id == GroupSeat.game_id).where(Game.group_id == group.id))
+    query_seats = (
+        select(GroupSeat.game_id, GroupSeat.seat, GroupSeat.player_id)
+        .join(Game, Game.id == GroupSeat.game_id)
+        .where(Game.group_id == group.id)
+    )
     for game_id, seat, player_id in db.session.execute(query_seats):
         seats.setdefault(game_id, {})[seat] = player_id
     cards = CARDS.get_many([(g.id, g.version) for g in rows])
     missing = [g for g in rows if (g.id, g.version) not in cards]
     if missing:
         hands: dict[str, list[Any]] = {g.id: [] for g in missing}
-        query_hands = (select(HandEntry.game_id, HandEntry.number, HandEntry.bids, HandEntry.tricks, HandEntry.trump)
-                       .join(Game, Game.id == HandEntry.game_id).where(Game.group_id == group.id))
+        query_hands = (
+            select(HandEntry.game_id, HandEntry.number, HandEntry.bids, HandEntry.tricks, HandEntry.trump)
+            .join(Game, Game.id == HandEntry.game_id)
+            .where(Game.group_id == group.id)
+        )
         for hand in db.session.execute(query_hands):
             if hand.game_id in hands:
                 hands[hand.game_id].append(hand)
@@ -202,8 +232,10 @@ def load(group: Group) -> list[Played]:
             card = build_scorecard(rules_of(game), game.first_dealer, records_from(hands[game.id]))
             cards[(game.id, game.version)] = card
             CARDS.put((game.id, game.version), card)
-    return [Played(g, cards[(g.id, g.version)], [seats.get(g.id, {}).get(s, "") for s in range(len(g.players))])
-            for g in rows]
+    return [
+        Played(g, cards[(g.id, g.version)], [seats.get(g.id, {}).get(s, "") for s in range(len(g.players))])
+        for g in rows
+    ]
 
 
 class ScorecardCache:
@@ -271,20 +303,37 @@ def _count(tally: Tally, game: Played, seat: int) -> None:
     tally.appearances.append(Appearance(game, seat, stats))
 
 
-def _face_off(game: Played, tallies: dict[str, Tally], order: dict[str, int], pairs: dict[tuple[str, str], Pair]) -> None:
+def _face_off(
+    game: Played, tallies: dict[str, Tally], order: dict[str, int], pairs: dict[tuple[str, str], Pair]
+) -> None:
     """Every pair at a finished game: who ended with the higher total (R21; a tie counts for neither)."""
     seated = sorted((order[p], seat, p) for seat, p in enumerate(game.seats) if p in order)
     totals = game.card.totals
     for i, (_, seat_a, a) in enumerate(seated):
-        for _, seat_b, b in seated[i + 1:]:
+        for _, seat_b, b in seated[i + 1 :]:
             pair = pairs.setdefault((a, b), Pair(tallies[a].player, tallies[b].player))
             pair.games += 1
             pair.a_ahead += totals[seat_a] > totals[seat_b]
             pair.b_ahead += totals[seat_b] > totals[seat_a]
 
 
-CSV_COLUMNS = ("player", "games", "finished", "wins", "hands", "set", "over", "perfect", "overtricks", "bid",
-               "taken", "points", "made_rate", "perfect_rate", "points_per_hand")
+CSV_COLUMNS = (
+    "player",
+    "games",
+    "finished",
+    "wins",
+    "hands",
+    "set",
+    "over",
+    "perfect",
+    "overtricks",
+    "bid",
+    "taken",
+    "points",
+    "made_rate",
+    "perfect_rate",
+    "points_per_hand",
+)
 
 
 def csv_text(season: Season) -> str:
@@ -294,6 +343,11 @@ def csv_text(season: Season) -> str:
     writer.writerow(CSV_COLUMNS)
     for tally in season.tallies:
         line = tally.to_dict()
-        writer.writerow([spreadsheet_text(tally.player.name), *(line[c] for c in CSV_COLUMNS[1:-1]),
-                         round(tally.points_per_hand, 2)])
+        writer.writerow(
+            [
+                spreadsheet_text(tally.player.name),
+                *(line[c] for c in CSV_COLUMNS[1:-1]),
+                round(tally.points_per_hand, 2),
+            ]
+        )
     return out.getvalue()

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .phone_kit import page_checks, phone
+from .phone_kit import page_checks
+from .phone_kit import phone
 
 pytestmark = pytest.mark.browser
 
@@ -45,8 +46,9 @@ def start_from_chips(page: Any, chips: list[str], typed: tuple[str, ...] = ()) -
     page.get_by_text("Start hand 1").tap()
 
 
-def test_a_group_plays_two_games_from_its_chips_and_reads_a_players_page(browser: Any, server: str,
-                                                                          shots: Path) -> None:
+def test_a_group_plays_two_games_from_its_chips_and_reads_a_players_page(
+    browser: Any, server: str, shots: Path
+) -> None:
     context = phone(browser, "360")
     page = context.new_page()
     problems: list[str] = []

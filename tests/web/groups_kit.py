@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -42,15 +43,22 @@ def legal_hands(players: int, count: int | None = None, seed: int = 1) -> list[t
 
 def export_file(players: Sequence[str], hands: Sequence[tuple[list[int], list[int]]]) -> dict[str, Any]:
     """The smallest importable ``export.json``: set-up and what the scorer entered."""
-    return {"format": "bluke-scorekeeper", "format_version": 1, "variant": "standard", "first_dealer": 0,
-            "players": [{"seat": i, "name": n} for i, n in enumerate(players)],
-            "hands": [{"number": i, "bids": b, "tricks": t} for i, (b, t) in enumerate(hands, start=1)]}
+    return {
+        "format": "bluke-scorekeeper",
+        "format_version": 1,
+        "variant": "standard",
+        "first_dealer": 0,
+        "players": [{"seat": i, "name": n} for i, n in enumerate(players)],
+        "hands": [{"number": i, "bids": b, "tricks": t} for i, (b, t) in enumerate(hands, start=1)],
+    }
 
 
-def import_into(client: FlaskClient, group: dict[str, Any], players: Sequence[str],
-                hands: Sequence[tuple[list[int], list[int]]]) -> dict[str, Any]:
-    answer = client.post(f"/api/groups/{group['id']}/import", json=export_file(players, hands),
-                         headers=auth(group["token"]))
+def import_into(
+    client: FlaskClient, group: dict[str, Any], players: Sequence[str], hands: Sequence[tuple[list[int], list[int]]]
+) -> dict[str, Any]:
+    answer = client.post(
+        f"/api/groups/{group['id']}/import", json=export_file(players, hands), headers=auth(group["token"])
+    )
     assert answer.status_code == 201, answer.get_json()
     return answer.get_json()
 
@@ -83,8 +91,9 @@ class Expected:
     by_cards: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
-def expected_season(games: Sequence[tuple[Sequence[str], Sequence[tuple[list[int], list[int]]]]]
-                    ) -> tuple[dict[str, Expected], dict[frozenset[str], dict[str, int]]]:
+def expected_season(
+    games: Sequence[tuple[Sequence[str], Sequence[tuple[list[int], list[int]]]]],
+) -> tuple[dict[str, Expected], dict[frozenset[str], dict[str, int]]]:
     """Every player's figures and every pair's head-to-head over ``(names, complete hands)`` games."""
     figures: dict[str, Expected] = {}
     pairs: dict[frozenset[str], dict[str, int]] = {}
@@ -116,7 +125,7 @@ def expected_season(games: Sequence[tuple[Sequence[str], Sequence[tuple[list[int
             e.wins += finished and totals[seat] == max(totals)  # R21: a shared first place wins for each
         if finished:
             for i, a in enumerate(names):
-                for j, b in enumerate(names[i + 1:], start=i + 1):
+                for j, b in enumerate(names[i + 1 :], start=i + 1):
                     pair = pairs.setdefault(frozenset((a, b)), {"games": 0, a: 0, b: 0})
                     pair["games"] += 1
                     if totals[i] != totals[j]:

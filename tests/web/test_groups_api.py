@@ -8,12 +8,18 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select
+from sqlalchemy import func
+from sqlalchemy import select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, GroupPlayer, GroupSeat
+from scorekeeper.models import Game
+from scorekeeper.models import GroupPlayer
+from scorekeeper.models import GroupSeat
 
-from .groups_kit import auth, import_into, legal_hands, new_group
+from .groups_kit import auth
+from .groups_kit import import_into
+from .groups_kit import legal_hands
+from .groups_kit import new_group
 
 
 def roster(doc: dict[str, Any]) -> dict[str, str]:
@@ -22,8 +28,9 @@ def roster(doc: dict[str, Any]) -> dict[str, str]:
 
 
 def new_game(client: FlaskClient, group: dict[str, Any], players: list[str], **body: Any) -> dict[str, Any]:
-    answer = client.post(f"/api/groups/{group['id']}/games", json={"players": players, **body},
-                         headers=auth(group["token"]))
+    answer = client.post(
+        f"/api/groups/{group['id']}/games", json={"players": players, **body}, headers=auth(group["token"])
+    )
     assert answer.status_code == 201, answer.get_json()
     return answer.get_json()
 
@@ -52,19 +59,23 @@ def test_the_roster_is_optional(client: FlaskClient) -> None:
     assert new_group(client, players=None)["players"] == []
 
 
-@pytest.mark.parametrize(("body", "message"), [
-    ({}, "'name' must be the group's name"),
-    ({"name": "   "}, "The group has no name"),
-    ({"name": "x" * 61}, "longer than 60 characters"),
-    ({"name": "Fri\x00day"}, "cannot be printed"),
-    ({"name": "Fri", "players": "Ann"}, "'players' must be a list of names"),
-    ({"name": "Fri", "players": ["Ann", " ANN "]}, "Two players are called 'ANN'"),
-    ({"name": "Fri", "players": ["Ann", ""]}, "Player 2 has no name"),
-    ({"name": "Fri", "players": ["y" * 41]}, "Player 1's name is longer than 40 characters"),
-    ({"name": "Fri", "players": [f"P{i}" for i in range(301)]}, "at most 300 players"),
-])
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({}, "'name' must be the group's name"),
+        ({"name": "   "}, "The group has no name"),
+        ({"name": "x" * 61}, "longer than 60 characters"),
+        ({"name": "Fri\x00day"}, "cannot be printed"),
+        ({"name": "Fri", "players": "Ann"}, "'players' must be a list of names"),
+        ({"name": "Fri", "players": ["Ann", " ANN "]}, "Two players are called 'ANN'"),
+        ({"name": "Fri", "players": ["Ann", ""]}, "Player 2 has no name"),
+        ({"name": "Fri", "players": ["y" * 41]}, "Player 1's name is longer than 40 characters"),
+        ({"name": "Fri", "players": [f"P{i}" for i in range(301)]}, "at most 300 players"),
+    ],
+)
 def test_a_bad_group_is_refused_with_a_sentence_and_nothing_stored(
-        app: Flask, client: FlaskClient, body: dict[str, Any], message: str) -> None:
+    app: Flask, client: FlaskClient, body: dict[str, Any], message: str
+) -> None:
     answer = client.post("/api/groups", json=body)
     assert answer.status_code == 400
     error = answer.get_json()["error"]
@@ -83,9 +94,11 @@ def test_names_at_a_group_game_match_the_roster_trimmed_and_case_insensitively(c
     assert roster(doc) == {"Ann": ids["Ann"], "Ben": ids["Ben"], "Cy": roster(doc)["Cy"]}  # Cy joined
     (listed,) = doc["games"]
     assert listed["id"] == game["id"] and listed["mode"] == "table" and listed["status"] == "in_progress"
-    assert listed["players"] == [{"seat": 0, "player_id": ids["Ann"], "name": "ann"},
-                                 {"seat": 1, "player_id": ids["Ben"], "name": "BEN"},
-                                 {"seat": 2, "player_id": roster(doc)["Cy"], "name": "Cy"}]
+    assert listed["players"] == [
+        {"seat": 0, "player_id": ids["Ann"], "name": "ann"},
+        {"seat": 1, "player_id": ids["Ben"], "name": "BEN"},
+        {"seat": 2, "player_id": roster(doc)["Cy"], "name": "Cy"},
+    ]
     assert listed["totals"] == [0, 0, 0] and listed["winners"] == []
     assert listed["created_at"] == game["created_at"]
     # The game itself is an ordinary game: its own tokens open it.
@@ -105,9 +118,14 @@ def test_games_are_listed_newest_first_with_their_totals_and_winners(client: Fla
 
 def test_a_virtual_table_in_a_group_records_its_game_there(client: FlaskClient) -> None:
     group = new_group(client, players=["Ann"])
-    answer = client.post(f"/api/groups/{group['id']}/tables", headers=auth(group["token"]), json={
-        "seats": [{"name": "ANN"}, {"name": "Robo", "bot": "basic"}, {"name": "Bolt", "bot": "random"}],
-        "seed": 5})
+    answer = client.post(
+        f"/api/groups/{group['id']}/tables",
+        headers=auth(group["token"]),
+        json={
+            "seats": [{"name": "ANN"}, {"name": "Robo", "bot": "basic"}, {"name": "Bolt", "bot": "random"}],
+            "seed": 5,
+        },
+    )
     assert answer.status_code == 201, answer.get_json()
     table = answer.get_json()
     assert {"id", "game_id", "host_token", "seats"} <= set(table)
@@ -126,17 +144,31 @@ def test_an_import_into_a_group_answers_like_an_import(client: FlaskClient) -> N
     assert [g["id"] for g in group_doc(client, group)["games"]] == [game["id"]]
 
 
-@pytest.mark.parametrize(("call", "body", "status", "code"), [
-    ("games", {"players": ["Ann"]}, 422, "rule_violation"),  # R4
-    ("games", {"players": ["Ann", "ann "]}, 400, "bad_request"),
-    ("tables", {"seats": "Ann"}, 400, "bad_request"),
-    ("import", {"format": "other"}, 400, "bad_request"),
-    ("import", {"format": "bluke-scorekeeper", "format_version": 1, "variant": "standard", "first_dealer": 0,
+@pytest.mark.parametrize(
+    ("call", "body", "status", "code"),
+    [
+        ("games", {"players": ["Ann"]}, 422, "rule_violation"),  # R4
+        ("games", {"players": ["Ann", "ann "]}, 400, "bad_request"),
+        ("tables", {"seats": "Ann"}, 400, "bad_request"),
+        ("import", {"format": "other"}, 400, "bad_request"),
+        (
+            "import",
+            {
+                "format": "bluke-scorekeeper",
+                "format_version": 1,
+                "variant": "standard",
+                "first_dealer": 0,
                 "players": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Eve"}],
-                "hands": [{"number": 1, "bids": [14, 1], "tricks": None}]}, 422, "rule_violation"),  # R22
-])
+                "hands": [{"number": 1, "bids": [14, 1], "tricks": None}],
+            },
+            422,
+            "rule_violation",
+        ),  # R22
+    ],
+)
 def test_a_refused_game_in_a_group_stores_no_game_and_no_new_player(
-        app: Flask, client: FlaskClient, call: str, body: dict[str, Any], status: int, code: str) -> None:
+    app: Flask, client: FlaskClient, call: str, body: dict[str, Any], status: int, code: str
+) -> None:
     group = new_group(client, players=["Ann"])
     answer = client.post(f"/api/groups/{group['id']}/{call}", json=body, headers=auth(group["token"]))
     assert answer.status_code == status and answer.get_json()["error"]["code"] == code
@@ -149,38 +181,47 @@ def test_renaming_a_player_changes_the_roster_and_statistics_but_not_recorded_ga
     group = new_group(client, players=["Ann", "Ben"])
     ids = roster(group)
     game = new_game(client, group, ["Ann", "Ben"])
-    answer = client.patch(f"/api/groups/{group['id']}/players/{ids['Ann']}", json={"name": " Ann  B. "},
-                          headers=auth(group["token"]))
+    answer = client.patch(
+        f"/api/groups/{group['id']}/players/{ids['Ann']}", json={"name": " Ann  B. "}, headers=auth(group["token"])
+    )
     assert answer.status_code == 200, answer.get_json()
     doc = answer.get_json()
     assert roster(doc) == {"Ann B.": ids["Ann"], "Ben": ids["Ben"]}
     assert doc["games"][0]["players"][0] == {"seat": 0, "player_id": ids["Ann"], "name": "Ann"}
     stats = client.get(f"/api/groups/{group['id']}/stats", headers=auth(group["token"])).get_json()
     assert {p["name"] for p in stats["players"]} == {"Ann B.", "Ben"}
-    assert client.get(f"/api/games/{game['id']}", headers=auth(game["watch_token"])).get_json()["players"][0]["name"] == "Ann"
+    assert (
+        client.get(f"/api/games/{game['id']}", headers=auth(game["watch_token"])).get_json()["players"][0]["name"]
+        == "Ann"
+    )
     # The new name is what later games match.
     new_game(client, group, ["ann b.", "Ben"])
     assert roster(group_doc(client, group)) == {"Ann B.": ids["Ann"], "Ben": ids["Ben"]}
 
 
-@pytest.mark.parametrize(("body", "status", "message"), [
-    ({"name": "ben"}, 400, "'Ben' is already a player of this group"),
-    ({"name": ""}, 400, "The player has no name"),
-    ({"name": 3}, 400, "'name' must be the player's new name"),
-    ({}, 400, "The body needs 'name'"),
-])
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({"name": "ben"}, 400, "'Ben' is already a player of this group"),
+        ({"name": ""}, 400, "The player has no name"),
+        ({"name": 3}, 400, "'name' must be the player's new name"),
+        ({}, 400, "The body needs 'name'"),
+    ],
+)
 def test_a_bad_rename_is_refused(client: FlaskClient, body: dict[str, Any], status: int, message: str) -> None:
     group = new_group(client, players=["Ann", "Ben"])
-    answer = client.patch(f"/api/groups/{group['id']}/players/{roster(group)['Ann']}", json=body,
-                          headers=auth(group["token"]))
+    answer = client.patch(
+        f"/api/groups/{group['id']}/players/{roster(group)['Ann']}", json=body, headers=auth(group["token"])
+    )
     assert answer.status_code == status and message in answer.get_json()["error"]["message"]
     assert roster(group_doc(client, group)).keys() == {"Ann", "Ben"}
 
 
 def test_a_rename_that_only_changes_case_is_allowed(client: FlaskClient) -> None:
     group = new_group(client, players=["ann"])
-    answer = client.patch(f"/api/groups/{group['id']}/players/{roster(group)['ann']}", json={"name": "Ann"},
-                          headers=auth(group["token"]))
+    answer = client.patch(
+        f"/api/groups/{group['id']}/players/{roster(group)['ann']}", json={"name": "Ann"}, headers=auth(group["token"])
+    )
     assert answer.status_code == 200 and list(roster(answer.get_json())) == ["Ann"]
 
 
@@ -190,8 +231,11 @@ def test_merging_a_typo_moves_its_games_and_statistics_to_the_player_kept(app: F
     import_into(client, group, ["Ann", "Ben"], hands)
     typo = import_into(client, group, ["Anne", "Cy"], legal_hands(2, 3, seed=5))
     ids = roster(group_doc(client, group))
-    answer = client.post(f"/api/groups/{group['id']}/players/{ids['Anne']}/merge", json={"into": ids["Ann"]},
-                         headers=auth(group["token"]))
+    answer = client.post(
+        f"/api/groups/{group['id']}/players/{ids['Anne']}/merge",
+        json={"into": ids["Ann"]},
+        headers=auth(group["token"]),
+    )
     assert answer.status_code == 200, answer.get_json()
     doc = answer.get_json()
     assert roster(doc) == {"Ann": ids["Ann"], "Ben": ids["Ben"], "Cy": ids["Cy"]}
@@ -208,29 +252,39 @@ def test_two_players_who_sat_at_the_same_game_cannot_be_merged(app: Flask, clien
     group = new_group(client, players=["Ann", "Ben"])
     ids = roster(group)
     new_game(client, group, ["Ann", "Ben"])
-    answer = client.post(f"/api/groups/{group['id']}/players/{ids['Ben']}/merge", json={"into": ids["Ann"]},
-                         headers=auth(group["token"]))
+    answer = client.post(
+        f"/api/groups/{group['id']}/players/{ids['Ben']}/merge", json={"into": ids["Ann"]}, headers=auth(group["token"])
+    )
     assert answer.status_code == 422
     error = answer.get_json()["error"]
-    assert error == {"code": "rule_violation", "rule": "R4",
-                     "message": "Ben and Ann sat at the same game, so they are two people: each player holds one "
-                                "seat (R4). They cannot be merged."}
+    assert error == {
+        "code": "rule_violation",
+        "rule": "R4",
+        "message": "Ben and Ann sat at the same game, so they are two people: each player holds one "
+        "seat (R4). They cannot be merged.",
+    }
     assert roster(group_doc(client, group)) == ids
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(GroupSeat)) == 2
 
 
-@pytest.mark.parametrize(("into", "status", "message"), [
-    ("self", 400, "cannot be merged into themselves"),
-    ("ffffffffffffffff", 404, "This group has no player"),
-    (7, 400, "'into' must be the id"),
-    (None, 400, "'into' must be the id"),
-])
+@pytest.mark.parametrize(
+    ("into", "status", "message"),
+    [
+        ("self", 400, "cannot be merged into themselves"),
+        ("ffffffffffffffff", 404, "This group has no player"),
+        (7, 400, "'into' must be the id"),
+        (None, 400, "'into' must be the id"),
+    ],
+)
 def test_a_bad_merge_is_refused(client: FlaskClient, into: object, status: int, message: str) -> None:
     group = new_group(client, players=["Ann", "Ben"])
     ann = roster(group)["Ann"]
-    answer = client.post(f"/api/groups/{group['id']}/players/{ann}/merge", headers=auth(group["token"]),
-                         json={"into": ann if into == "self" else into})
+    answer = client.post(
+        f"/api/groups/{group['id']}/players/{ann}/merge",
+        headers=auth(group["token"]),
+        json={"into": ann if into == "self" else into},
+    )
     assert answer.status_code == status and message in answer.get_json()["error"]["message"]
     assert roster(group_doc(client, group)).keys() == {"Ann", "Ben"}
 
@@ -240,8 +294,11 @@ def test_renaming_or_merging_an_unknown_player_is_404(client: FlaskClient) -> No
     answer = client.patch(f"/api/groups/{group['id']}/players/nobody", json={"name": "X"}, headers=auth(group["token"]))
     assert answer.status_code == 404 and answer.get_json()["error"]["code"] == "not_found"
     other = new_group(client, players=["Eve"])  # a player of another group is unknown here
-    answer = client.post(f"/api/groups/{group['id']}/players/{roster(group)['Ann']}/merge",
-                         json={"into": roster(other)["Eve"]}, headers=auth(group["token"]))
+    answer = client.post(
+        f"/api/groups/{group['id']}/players/{roster(group)['Ann']}/merge",
+        json={"into": roster(other)["Eve"]},
+        headers=auth(group["token"]),
+    )
     assert answer.status_code == 404
 
 
@@ -264,20 +321,27 @@ def tokens(client: FlaskClient, group: dict[str, Any]) -> dict[str, str | None]:
     """Every token that must not open ``group``: none, a wrong one, another group's, its game's."""
     other = new_group(client, "Other")
     game = new_game(client, group, ["Ann", "Ben"])
-    return {"none": None, "made up": "x" * 32, "another group's": other["token"],
-            "its game's scorer": game["scorer_token"], "its game's watch": game["watch_token"]}
+    return {
+        "none": None,
+        "made up": "x" * 32,
+        "another group's": other["token"],
+        "its game's scorer": game["scorer_token"],
+        "its game's watch": game["watch_token"],
+    }
 
 
 @pytest.mark.parametrize(("method", "path", "body"), CALLS)
 def test_every_group_call_is_404_without_the_group_token(
-        app: Flask, client: FlaskClient, method: str, path: str, body: dict[str, Any] | None) -> None:
+    app: Flask, client: FlaskClient, method: str, path: str, body: dict[str, Any] | None
+) -> None:
     group = new_group(client, players=["Ann", "Ben"])
     ids = roster(group)
     for who, token in tokens(client, group).items():
         url = f"/api/groups/{group['id']}" + path.format(ann=ids["Ann"])
         data = {k: v.format(ben=ids["Ben"]) if isinstance(v, str) else v for k, v in (body or {}).items()}
-        answer = client.open(url, method=method, json=data if body is not None else None,
-                             headers=auth(token) if token else {})
+        answer = client.open(
+            url, method=method, json=data if body is not None else None, headers=auth(token) if token else {}
+        )
         assert answer.status_code == 404, (who, answer.status_code)
         assert answer.get_json()["error"]["code"] == "not_found", who
         assert "group" in answer.get_json()["error"]["message"]
@@ -318,8 +382,11 @@ def test_two_games_started_at_once_with_a_new_name_share_one_roster_player(app: 
         phone = app.test_client()
         try:
             barrier.wait(timeout=30)
-            answer = phone.post(f"/api/groups/{group['id']}/games", headers=auth(group["token"]),
-                                json={"players": ["Ann", "Eve" if index % 2 else " eve", "Ben"]})
+            answer = phone.post(
+                f"/api/groups/{group['id']}/games",
+                headers=auth(group["token"]),
+                json={"players": ["Ann", "Eve" if index % 2 else " eve", "Ben"]},
+            )
             answers[index] = answer.status_code
         except BaseException as error:  # noqa: BLE001 - reported below
             answers[index] = error

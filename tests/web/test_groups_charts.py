@@ -5,7 +5,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from scorekeeper.charts import HEIGHT, TOP, BOTTOM, margin_bars, outcome_rates, rate_bars
+from scorekeeper.charts import BOTTOM
+from scorekeeper.charts import HEIGHT
+from scorekeeper.charts import margin_bars
+from scorekeeper.charts import outcome_rates
+from scorekeeper.charts import rate_bars
+from scorekeeper.charts import TOP
 from scorekeeper.engine import PlayerStats
 from scorekeeper.groups.stats import Counts
 

@@ -15,11 +15,18 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, GroupSeat
+from scorekeeper.models import Game
+from scorekeeper.models import GroupSeat
 
-from .export_kit import lines, pages
-from .groups_kit import auth, expected_season, import_into, legal_hands, new_group
-from .pages_kit import csrf, text
+from .export_kit import lines
+from .export_kit import pages
+from .groups_kit import auth
+from .groups_kit import expected_season
+from .groups_kit import import_into
+from .groups_kit import legal_hands
+from .groups_kit import new_group
+from .pages_kit import csrf
+from .pages_kit import text
 
 
 def joined(client: FlaskClient, players: list[str] | None = None, name: str = "Friday night") -> dict[str, Any]:
@@ -45,8 +52,9 @@ def test_the_join_link_swaps_the_token_for_an_httponly_cookie(client: FlaskClien
 def test_group_pages_are_404_without_the_groups_cookie(client: FlaskClient) -> None:
     group = new_group(client, players=["Ann"])
     other = joined(client, name="Other")  # this phone holds another group's cookie
-    game = client.post(f"/api/groups/{group['id']}/games", json={"players": ["Ann", "Ben"]},
-                       headers=auth(group["token"])).get_json()
+    game = client.post(
+        f"/api/groups/{group['id']}/games", json={"players": ["Ann", "Ben"]}, headers=auth(group["token"])
+    ).get_json()
     client.get(f"/g/{game['id']}/join/{game['scorer_token']}")  # and the cookie of one of its games
     ann = group["players"][0]["id"]
     for path in ("", "/share", f"/players/{ann}", f"/games/{game['id']}"):
@@ -72,8 +80,10 @@ def test_the_home_page_lists_the_groups_this_phone_opened_and_forgets_them(clien
 
 
 def test_a_group_is_created_from_its_page_and_shared_with_a_qr_code(client: FlaskClient) -> None:
-    answer = client.post("/groups/new", data={"csrf_token": csrf(client, "/groups/new"), "name": "Friday night",
-                                              "players": "Ann, Ben\nCy"})
+    answer = client.post(
+        "/groups/new",
+        data={"csrf_token": csrf(client, "/groups/new"), "name": "Friday night", "players": "Ann, Ben\nCy"},
+    )
     assert answer.status_code == 302
     group_id = answer.headers["Location"].split("/")[2]
     share = text(client.get(answer.headers["Location"]))
@@ -85,13 +95,17 @@ def test_a_group_is_created_from_its_page_and_shared_with_a_qr_code(client: Flas
     assert "Ann" in text(other.get(f"/groups/{group_id}"))
 
 
-@pytest.mark.parametrize(("data", "message", "status"), [
-    ({"name": ""}, "The group has no name", 400),
-    ({"name": "Fri", "players": "Ann, ann"}, "Two players are called", 400),
-    ({"name": "Fri", "csrf_token": "stale"}, "out of date", 400),
-])
+@pytest.mark.parametrize(
+    ("data", "message", "status"),
+    [
+        ({"name": ""}, "The group has no name", 400),
+        ({"name": "Fri", "players": "Ann, ann"}, "Two players are called", 400),
+        ({"name": "Fri", "csrf_token": "stale"}, "out of date", 400),
+    ],
+)
 def test_a_bad_new_group_shows_the_form_again_with_a_sentence(
-        client: FlaskClient, data: dict[str, str], message: str, status: int) -> None:
+    client: FlaskClient, data: dict[str, str], message: str, status: int
+) -> None:
     answer = client.post("/groups/new", data={"csrf_token": csrf(client, "/groups/new"), **data})
     assert answer.status_code == status and message in text(answer)
     assert 'name="name"' in text(answer)
@@ -105,14 +119,17 @@ def test_roster_chips_fill_the_new_game_screen_and_the_game_joins_the_group(app:
     token = csrf(client, f"/new?group={group['id']}")
     form = {"csrf_token": token, "group": group["id"], "variant": "standard", "first_dealer": "0"}
     for name in ("Cy", "Ann"):
-        answer = client.post("/new", data={**form, "action": f"pick-{ids[name]}",
-                                           **{f"names-{i}": v for i, v in enumerate(rows(page))}})
+        answer = client.post(
+            "/new", data={**form, "action": f"pick-{ids[name]}", **{f"names-{i}": v for i, v in enumerate(rows(page))}}
+        )
         assert answer.status_code == 200
         page = text(answer)
     assert rows(page)[:2] == ["Cy", "Ann"]
     assert 'class="chip on" aria-pressed="true">Cy' in page
     # Tapping a chosen chip takes the name out again.
-    answer = client.post("/new", data={**form, "action": f"pick-{ids['Cy']}", **{f"names-{i}": v for i, v in enumerate(rows(page))}})
+    answer = client.post(
+        "/new", data={**form, "action": f"pick-{ids['Cy']}", **{f"names-{i}": v for i, v in enumerate(rows(page))}}
+    )
     assert rows(text(answer))[:2] == ["", "Ann"]
     answer = client.post("/new", data={**form, "action": "start", "names-0": "cy ", "names-1": "Ann", "names-2": "Eve"})
     assert answer.status_code == 302, text(answer)
@@ -135,9 +152,20 @@ def test_a_virtual_table_started_from_the_group_joins_it(client: FlaskClient) ->
     group = joined(client, ["Ann"])
     page = text(client.get(f"/t/new?group={group['id']}"))
     assert f'name="group" value="{group["id"]}"' in page and "joins the group" in page
-    answer = client.post("/t/new", data={"csrf_token": csrf(client, f"/t/new?group={group['id']}"), "group": group["id"],
-                                          "count": "2", "name-0": "ann", "bot-0": "", "name-1": "Robo", "bot-1": "basic",
-                                          "variant": "standard", "first_dealer": "1"})
+    answer = client.post(
+        "/t/new",
+        data={
+            "csrf_token": csrf(client, f"/t/new?group={group['id']}"),
+            "group": group["id"],
+            "count": "2",
+            "name-0": "ann",
+            "bot-0": "",
+            "name-1": "Robo",
+            "bot-1": "basic",
+            "variant": "standard",
+            "first_dealer": "1",
+        },
+    )
     assert answer.status_code == 303, text(answer)
     doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
     (game,) = doc["games"]
@@ -146,8 +174,11 @@ def test_a_virtual_table_started_from_the_group_joins_it(client: FlaskClient) ->
 
 def season(client: FlaskClient) -> tuple[dict[str, Any], list[tuple[list[str], list[Any]]]]:
     group = joined(client, ["Ann", "Ben", "Cy"])
-    games = [(["Ann", "Ben", "Cy"], legal_hands(3, 25, seed=21)), (["Ben", "Ann"], legal_hands(2, 6, seed=22)),
-             (["Cy", "Ann", "Ben"], legal_hands(3, 25, seed=23))]
+    games = [
+        (["Ann", "Ben", "Cy"], legal_hands(3, 25, seed=21)),
+        (["Ben", "Ann"], legal_hands(2, 6, seed=22)),
+        (["Cy", "Ann", "Ben"], legal_hands(3, 25, seed=23)),
+    ]
     for names, hands in games:
         import_into(client, group, names, hands)
     return group, games
@@ -176,11 +207,11 @@ def test_a_players_page_shows_charts_figures_and_head_to_head(client: FlaskClien
     page = text(client.get(f"/groups/{group['id']}/players/{ann}"))
     e = expected["Ann"]
     for label, value in (("Set", e.set), ("Over", e.over), ("Perfect", e.perfect)):
-        assert f"<dt>{label}</dt><dd class=\"{label[0]}\">{value}</dd>" in page
+        assert f'<dt>{label}</dt><dd class="{label[0]}">{value}</dd>' in page
     assert page.count('<svg class="chart') == 3  # S/O/P over time, by cards dealt, bid accuracy
     assert f"Bid <b>{e.bid}</b> tricks in all, took <b>{e.taken}</b>" in page
     for cards, line in e.by_cards.items():
-        assert f"<tr><th scope=\"row\">{cards}</th><td>{line['hands']}</td><td>{line['set']}</td>" in page
+        assert f'<tr><th scope="row">{cards}</th><td>{line["hands"]}</td><td>{line["set"]}</td>' in page
     vs_ben = pairs[frozenset(("Ann", "Ben"))]
     assert re.search(rf">Ben</a></th><td>{vs_ben['games']}</td><td>{vs_ben['Ann']}</td><td>{vs_ben['Ben']}</td>", page)
     assert "Best: " in page and "Worst: " in page
@@ -193,8 +224,9 @@ def test_a_player_is_renamed_and_merged_from_their_page(client: FlaskClient) -> 
     url = f"/groups/{group['id']}/players/{ids['Anne']}"
     answer = client.post(url, data={"csrf_token": csrf(client, url), "name": "Ann", "into": ""})
     assert answer.status_code == 400 and "already a player of this group" in text(answer)
-    answer = client.post(f"/groups/{group['id']}/players/{ids['Ben']}",
-                         data={"csrf_token": csrf(client, url), "into": ids["Ann"]})
+    answer = client.post(
+        f"/groups/{group['id']}/players/{ids['Ben']}", data={"csrf_token": csrf(client, url), "into": ids["Ann"]}
+    )
     assert answer.status_code == 422 and "sat at the same game" in text(answer) and "(R4)" in text(answer)
     answer = client.post(url, data={"csrf_token": csrf(client, url), "name": "Anne M.", "into": ""})
     assert answer.status_code == 303
@@ -214,8 +246,10 @@ def test_the_season_summary_prints_the_leaderboard_and_each_players_sop_line(cli
     printed = lines(answer.data)
     assert "Friday night" in printed
     for name, e in expected.items():
-        assert any(line.startswith(f"{name} {e.hands} {e.set} {e.over} {e.perfect} {e.overtricks} {e.bid} {e.taken}")
-                   for line in printed), (name, printed)
+        assert any(
+            line.startswith(f"{name} {e.hands} {e.set} {e.over} {e.perfect} {e.overtricks} {e.bid} {e.taken}")
+            for line in printed
+        ), (name, printed)
     by_bearer = client.get(f"/api/groups/{group['id']}/summary.pdf?paper=letter", headers=auth(group["token"]))
     assert by_bearer.status_code == 200
     assert client.get(f"/api/groups/{group['id']}/summary.pdf?paper=a3").status_code == 400
@@ -231,7 +265,12 @@ def test_stats_csv_has_one_row_per_player_with_the_statistics(client: FlaskClien
     for row in table:
         e = expected[row["player"]]
         assert (int(row["games"]), int(row["wins"]), int(row["hands"]), int(row["set"]), int(row["points"])) == (
-            e.games, e.wins, e.hands, e.set, e.points)
+            e.games,
+            e.wins,
+            e.hands,
+            e.set,
+            e.points,
+        )
         assert float(row["made_rate"]) == round((e.over + e.perfect) / e.hands, 3)
 
 

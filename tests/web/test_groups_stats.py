@@ -11,13 +11,23 @@ from sqlalchemy import event
 
 from scorekeeper.extensions import db
 
-from .groups_kit import auth, expected_season, import_into, legal_hands, new_group, schedule
+from .groups_kit import auth
+from .groups_kit import expected_season
+from .groups_kit import import_into
+from .groups_kit import legal_hands
+from .groups_kit import new_group
+from .groups_kit import schedule
 
 FIFTEEN = [f"P{i:02}" for i in range(15)]  # 15 players: 5 hands, 3 2 1 2 3 (R8)
 
 #: A finished 15-player game where P00 and P01 share first place with 30 points each (R21).
-TIED = [([1] * 15, [1, 1, 1] + [0] * 12), ([1] * 15, [1, 1] + [0] * 13), ([1] * 15, [0, 0, 1] + [0] * 12),
-        ([1] * 15, [1, 1] + [0] * 13), ([1] * 15, [1, 1, 1] + [0] * 12)]
+TIED = [
+    ([1] * 15, [1, 1, 1] + [0] * 12),
+    ([1] * 15, [1, 1] + [0] * 13),
+    ([1] * 15, [0, 0, 1] + [0] * 12),
+    ([1] * 15, [1, 1] + [0] * 13),
+    ([1] * 15, [1, 1, 1] + [0] * 12),
+]
 
 
 def stats_of(client: FlaskClient, group: dict[str, Any]) -> dict[str, Any]:
@@ -30,11 +40,11 @@ def season_games() -> list[tuple[list[str], list[tuple[list[int], list[int]]]]]:
     """Games of a season: names as typed (the case varies) and their complete hands."""
     three = ["Ann", "Ben", "Cy"]
     return [
-        (three, legal_hands(3, 25, seed=11)),                               # finished
-        (["ann", "CY", "Dee"], legal_hands(3, 25, seed=12)),                # finished, names typed otherwise
-        (["Ben", "Dee"], legal_hands(2, 9, seed=13)),                       # in progress
-        (FIFTEEN[:13] + ["Ann", "Ben"], legal_hands(15, 5, seed=14)),      # finished, 15 players
-        (FIFTEEN, TIED),                                                    # finished, a shared win
+        (three, legal_hands(3, 25, seed=11)),  # finished
+        (["ann", "CY", "Dee"], legal_hands(3, 25, seed=12)),  # finished, names typed otherwise
+        (["Ben", "Dee"], legal_hands(2, 9, seed=13)),  # in progress
+        (FIFTEEN[:13] + ["Ann", "Ben"], legal_hands(15, 5, seed=14)),  # finished, 15 players
+        (FIFTEEN, TIED),  # finished, a shared win
     ]
 
 
@@ -58,9 +68,37 @@ def test_every_statistic_matches_the_rule_book(client: FlaskClient) -> None:
     assert set(by_name) == set(expected)
     for name, e in expected.items():
         got = by_name[name]
-        assert list(got) == ["player_id", "name", "games", "finished", "wins", "hands", "set", "over", "perfect",
-                             "overtricks", "bid", "taken", "points", "made_rate", "perfect_rate", "by_cards"]
-        for key in ("games", "finished", "wins", "hands", "set", "over", "perfect", "overtricks", "bid", "taken", "points"):
+        assert list(got) == [
+            "player_id",
+            "name",
+            "games",
+            "finished",
+            "wins",
+            "hands",
+            "set",
+            "over",
+            "perfect",
+            "overtricks",
+            "bid",
+            "taken",
+            "points",
+            "made_rate",
+            "perfect_rate",
+            "by_cards",
+        ]
+        for key in (
+            "games",
+            "finished",
+            "wins",
+            "hands",
+            "set",
+            "over",
+            "perfect",
+            "overtricks",
+            "bid",
+            "taken",
+            "points",
+        ):
             assert got[key] == getattr(e, key), (name, key)
         assert got["made_rate"] == (round((e.over + e.perfect) / e.hands, 3) if e.hands else 0)
         assert got["perfect_rate"] == (round(e.perfect / e.hands, 3) if e.hands else 0)
@@ -85,24 +123,45 @@ def test_a_player_without_complete_hands_has_zero_rates(client: FlaskClient) -> 
     group = new_group(client, players=["Ann"])
     (ann,) = stats_of(client, group)["players"]
     assert ann | {"player_id": None} == {
-        "player_id": None, "name": "Ann", "games": 0, "finished": 0, "wins": 0, "hands": 0, "set": 0, "over": 0,
-        "perfect": 0, "overtricks": 0, "bid": 0, "taken": 0, "points": 0, "made_rate": 0, "perfect_rate": 0,
-        "by_cards": {}}
+        "player_id": None,
+        "name": "Ann",
+        "games": 0,
+        "finished": 0,
+        "wins": 0,
+        "hands": 0,
+        "set": 0,
+        "over": 0,
+        "perfect": 0,
+        "overtricks": 0,
+        "bid": 0,
+        "taken": 0,
+        "points": 0,
+        "made_rate": 0,
+        "perfect_rate": 0,
+        "by_cards": {},
+    }
     assert stats_of(client, group)["head_to_head"] == []
 
 
 def test_games_entered_hand_by_hand_and_virtual_games_count_alike(client: FlaskClient) -> None:
     group = new_group(client)
-    game = client.post(f"/api/groups/{group['id']}/games", json={"players": ["Ann", "Ben"]},
-                       headers=auth(group["token"])).get_json()
+    game = client.post(
+        f"/api/groups/{group['id']}/games", json={"players": ["Ann", "Ben"]}, headers=auth(group["token"])
+    ).get_json()
     hands = [([4, 5], [5, 8]), ([6, 6], [6, 6]), ([11, 1], [3, 8])]  # 13, 12, 11 cards (R7)
     for number, (bids, tricks) in enumerate(hands, start=1):
         for kind, values in (("bids", bids), ("tricks", tricks)):
-            answer = client.put(f"/api/games/{game['id']}/hands/{number}/{kind}", json={kind: values},
-                                headers=auth(game["scorer_token"]))
+            answer = client.put(
+                f"/api/games/{game['id']}/hands/{number}/{kind}",
+                json={kind: values},
+                headers=auth(game["scorer_token"]),
+            )
             assert answer.status_code == 200, answer.get_json()
-    table = client.post(f"/api/groups/{group['id']}/tables", headers=auth(group["token"]), json={
-        "seats": [{"name": "ann", "bot": "basic"}, {"name": "Robo", "bot": "random"}], "seed": 3}).get_json()
+    table = client.post(
+        f"/api/groups/{group['id']}/tables",
+        headers=auth(group["token"]),
+        json={"seats": [{"name": "ann", "bot": "basic"}, {"name": "Robo", "bot": "random"}], "seed": 3},
+    ).get_json()
     played = client.get(f"/api/games/{table['game_id']}", headers=auth(table["host_token"])).get_json()
     virtual = [(h["bids"], h["tricks"]) for h in played["hands"] if h["tricks"] is not None]
     assert len(virtual) == len(schedule(2))  # bots play the whole game at once
@@ -110,7 +169,11 @@ def test_games_entered_hand_by_hand_and_virtual_games_count_alike(client: FlaskC
     by_name = {p["name"]: p for p in stats_of(client, group)["players"]}
     for name, e in expected.items():
         assert (by_name[name]["hands"], by_name[name]["points"], by_name[name]["set"], by_name[name]["wins"]) == (
-            e.hands, e.points, e.set, e.wins)
+            e.hands,
+            e.points,
+            e.set,
+            e.wins,
+        )
     assert by_name["Ann"]["by_cards"]["13"]["hands"] == 3  # 13 cards: hand 1 of both games and the last one
 
 
