@@ -340,3 +340,22 @@ def test_the_page_scripts_get_plural_forms_for_each_cldr_category(client: FlaskC
                                     "few": "Осталось распределить {n} взятки",
                                     "many": "Осталось распределить {n} взяток"}
     assert messages["player"] == "Игрок %(n)s"
+
+
+# -- hidden cards stay hidden in every language -----------------------------------------------------------
+@pytest.mark.parametrize("lang, expected", [
+    ("en", "That card is not in your hand (R15)."),
+    ("ru", "Эта карта — не из вашей руки (R15)."),
+    ("eo", "Tiu karto ne estas en via mano (R15)."),
+])
+def test_a_card_the_seat_cannot_see_is_redacted_in_its_language(app: Flask, lang: str, expected: str) -> None:
+    """views.redact finds a hidden card by its label in the reader's language (Д♠ in Russian, D♠ in Esperanto)."""
+    from scorekeeper.engine.tricks import check_play
+    from scorekeeper.virtual.views import redact
+
+    with pytest.raises(RulesError) as error:
+        check_play(Card.parse("QS"), [Card.parse("2H")], None, None)
+    with app.test_request_context(f"/?lang={lang}"):
+        assert redact(rules_message(error.value), visible={"2H"}) == expected
+        shown = redact(rules_message(error.value), visible={"2H", "QS"})
+        assert card_label(Card.parse("QS")) in shown
