@@ -9,6 +9,7 @@ so the engine stays standard-library only and every language keeps the rule numb
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
@@ -176,8 +177,15 @@ def plural_forms(singular: str, plural: str) -> dict[str, str]:
 def script_messages() -> dict[str, str | dict[str, str]]:
     """Everything static/app.js and static/virtual.js write on a page, in the page's language.
 
-    Templates use ``{name}`` (Python) or ``%(name)s`` (templates); the scripts fill either.
+    Templates use ``{name}`` (Python) or ``%(name)s`` (templates); the scripts fill either. Built
+    once per language and process: every page carries it, and the catalogs do not change.
     """
+    return _script_messages(current())
+
+
+@functools.cache
+def _script_messages(lang: str) -> dict[str, str | dict[str, str]]:
+    """:func:`script_messages` for ``lang``, the language of the request that first asks for it."""
     return {
         "bid_for": plural_forms("{total} bid for {n} card", "{total} bid for {n} cards"),
         "to_go": plural_forms("{bid_for} — {n} player to go", "{bid_for} — {n} players to go"),
