@@ -16,6 +16,8 @@ from wtforms import BooleanField, FieldList, IntegerField, StringField
 from wtforms.validators import InputRequired
 from wtforms.widgets import HiddenInput
 
+from .service import NOT_NOTED
+
 #: The rows the new-game form starts with (Bluke is best with 3 or 4, R4) and the most it offers.
 START_ROWS, MAX_ROWS = 4, 15
 NUMBER = re.compile(r"-?[0-9]{1,9}")
@@ -79,9 +81,15 @@ class BidsBase(HandForm):
     kind = "bid"
     trump = StringField()
 
-    def trump_value(self) -> str | None:
-        """``"S"`` … ``"C"``; empty means no trump (or not noted)."""
-        return (self.trump.data or "").strip() or None
+    def trump_choice(self) -> str:
+        """The trump button tapped: ``"S"`` … ``"C"``, ``"none"`` (no trump, R12) or ``""`` (not noted)."""
+        return (self.trump.data or "").strip()
+
+    def trump_value(self) -> Any:
+        """The trump for :func:`service.record_bids`: a suit letter, ``None`` for no trump (R12),
+        :data:`service.NOT_NOTED` when nobody noted it (the default)."""
+        choice = self.trump_choice()
+        return NOT_NOTED if not choice else None if choice == "none" else choice
 
 
 class TricksBase(HandForm):

@@ -73,7 +73,7 @@ bp.add_app_template_filter(minus, "minus")
 @bp.app_context_processor
 def helpers() -> dict[str, Any]:
     """Names the table templates use (also available to the virtual-mode templates)."""
-    return {"trumps": screens.TRUMPS, "trump_label": screens.trump_label, "outcome_names": screens.OUTCOMES,
+    return {"trumps": screens.TRUMPS, "trump_label": screens.trump_label, "trump_of": screens.trump_of, "outcome_names": screens.OUTCOMES,
             "bidding_order": screens.bidding_order, "bid_for": screens.bid_for, "ago": screens.ago, "max_name": games.MAX_NAME}
 
 
@@ -163,6 +163,8 @@ def render_game(opened: Access, panel: screens.HandPanel | None = None, message:
     if panel is None and opened.can_write and current is not None:
         step = "bids" if current.bids is None else "tricks"
         panel = screens.hand_panel(game, card, rules, current.number, step)
+        if step == "bids" and not panel.trump:  # after an undo, the trump that went with the bids
+            panel.trump = screens.trump_choice(request.args.get("trump"))
     latest = max((h.number for h in card.hands if h.bids is not None), default=None)
     undo = UndoForm(formdata=None, version=game.version, number=latest) if latest else None
     return render_template(
@@ -198,7 +200,7 @@ def render_hand(opened: Access, number: int, form: HandForm, errors: dict[int, s
     if not 1 <= number <= reachable or (form.step == "tricks" and card.hands[number - 1].bids is None):
         return render_game(opened, message=message, status=status)
     on_play = current is not None and current.number == number and (current.bids is None) == (form.step == "bids")
-    trump = form.trump_value() if isinstance(form, BidsBase) else None
+    trump = form.trump_choice() if isinstance(form, BidsBase) else ""
     panel = screens.hand_panel(game, card, rules, number, form.step, form.values(), trump, errors, message,
                                editing=not on_play)
     if on_play:
@@ -265,7 +267,9 @@ def undo(game_id: str) -> Any:
     number = form.number.data
     if number is None:  # InputRequired has refused it already
         return render_game(opened, message=OUT_OF_DATE, status=400)
-    had_tricks = any(h.number == number and h.tricks is not None for h in opened.game.hands)
+    entry = next((h for h in opened.game.hands if h.number == number), None)
+    had_tricks = entry is not None and entry.tricks is not None
+    trump = screens.trump_label(entry.trump) if entry is not None and not had_tricks and entry.trump else None
     try:
         service.undo(game_id, number, form.version.data, whole_hand=False)
     except Conflict as conflict:
@@ -273,6 +277,9 @@ def undo(game_id: str) -> Any:
         return render_game(opened, message=conflict.message, status=409)
     except (RulesError, ServiceError) as error:
         return render_game(opened, message=error.message, status=getattr(error, "status", 422))
+    if trump:  # the bids go and the trump with them: the hand screen offers it again, and says so
+        flash(f"Undone: the bids of hand {number}. Enter them again below: the trump, {trump}, is still chosen.")
+        return redirect(url_for(".game", game_id=game_id, trump=entry.trump))
     flash(f"Undone: the {'tricks' if had_tricks else 'bids'} of hand {number}. Enter them again below.")
     return redirect(url_for(".game", game_id=game_id))
 

@@ -16,9 +16,9 @@ import segno
 from flask import url_for
 from markupsafe import Markup
 
-from ..engine import Card, DrawResult, Rules, RulesError, Scorecard, Suit, check_bid, check_taken, order_from, points
+from ..engine import Card, DrawResult, HandLine, Rules, RulesError, Scorecard, Suit, check_bid, check_taken, order_from, points
 from ..engine.rules import MAX_PLAYERS, MIN_PLAYERS
-from ..models import Correction, Game, utcnow
+from ..models import NO_TRUMP, Correction, Game, utcnow
 
 OUTCOMES = {"S": "Set: took fewer than bid", "O": "Overtricks: took more than bid", "P": "Perfect: took exactly the bid"}
 TRUMPS = [("S", "♠", "Spades"), ("H", "♥", "Hearts"), ("D", "♦", "Diamonds"), ("C", "♣", "Clubs")]
@@ -66,7 +66,7 @@ class HandPanel:
     first_bidder: str
     rows: list[Row]
     version: int
-    trump: str | None = None
+    trump: str = ""  # the trump button: a suit letter, "none" (no trump, R12) or "" (not noted)
     turn_up: bool = True
     bids: list[int] | None = None
     autosubmit: bool = False
@@ -138,7 +138,7 @@ def totals_before(card: Scorecard, number: int) -> list[int]:
 
 def hand_panel(
     game: Game, card: Scorecard, rules: Rules, number: int, step: str,
-    values: Sequence[Any] | None = None, trump: str | None = None,
+    values: Sequence[Any] | None = None, trump: str = "",
     errors: dict[int, str] | None = None, message: str | None = None, editing: bool = False,
 ) -> HandPanel:
     """The bids or tricks step of hand ``number``; ``values`` are a re-rendered form's, else the stored ones."""
@@ -149,7 +149,7 @@ def hand_panel(
     stored = line.bids if step == "bids" else line.tricks
     if values is None:
         values = list(stored) if stored is not None else [None] * n
-        trump = line.trump
+        trump = trump_of(line)
     errors = errors or {}
     rows = []
     for position, seat in enumerate(order, start=1):  # both steps in bidding order: one badge, one player
@@ -230,9 +230,25 @@ class Change:
     details: list[str] = field(default_factory=list)
 
 
+def trump_of(line: HandLine) -> str:
+    """A hand's trump as the hand screen's buttons name it: a suit letter, ``none`` when the hand
+    is known to have no trump (a Bluke was turned, or every card dealt: R10, R12), ``""`` when
+    nobody noted it. A forgotten trump must not read as a hand without trump."""
+    return line.trump or ("none" if line.no_trump else "")
+
+
+def trump_choice(stored: str | None) -> str:
+    """The trump button for a stored trump (``-`` is "none"); anything else is "" (not noted)."""
+    if stored == NO_TRUMP:
+        return "none"
+    return stored if stored in {code for code, _, _ in TRUMPS} else ""
+
+
 def trump_label(value: str | None) -> str:
-    """``♥``, or ``no trump`` (also when none was noted)."""
-    return Suit(value).symbol if value else "no trump"
+    """``♥``; ``no trump`` (a button's ``none`` or the stored ``-``, R12); ``not noted``."""
+    if not value:
+        return "not noted"
+    return "no trump" if value in ("none", NO_TRUMP) else Suit(value).symbol
 
 
 def ago(then: datetime, now: datetime | None = None) -> str:
@@ -290,7 +306,7 @@ def _value(value: Any) -> str:
 
 
 def _trump(value: Any) -> str:
-    return trump_label(value) if value in ("S", "H", "D", "C", None) else _value(value)
+    return trump_label(value) if value in ("S", "H", "D", "C", NO_TRUMP, None) else _value(value)
 
 
 def _numbers(values: list[Any]) -> str:

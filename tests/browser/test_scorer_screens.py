@@ -207,3 +207,55 @@ def test_the_share_page_puts_the_watch_link_first_and_the_scorer_link_behind_a_s
     page.wait_for_function("() => window.__shared === true")
     assert [d["url"] for d in shared] == [made["watch_url"]]
     context.close()
+
+
+def test_trump_not_noted_is_apart_from_no_trump_on_the_screens_and_the_pdf(browser: Any, server: str) -> None:
+    made = api_game(server, ["Ann", "Ben", "Cy"], 0, [([4, 5, 3], [5, 3, 5])])
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(made["scorer_url"])
+    expect(page.locator("#t2-")).to_be_checked()  # "not noted" is the default, not "no trump"
+    expect(page.locator("label[for=t2-]")).to_have_text("not noted")
+    expect(page.locator("label[for=t2none]")).to_contain_text("no trump")
+    for label in page.locator(".trumps label").all():
+        box = label.bounding_box()
+        assert box["width"] >= 43.5 and box["height"] >= 43.5, box
+    page.locator("label[for=t2none]").tap()  # a Bluke was turned (R12)
+    for selector in ("label[for=bid2-4]", "label[for=bid0-2]", "label[for=bid1-6]"):
+        page.locator(selector).tap()
+    expect(page.locator("form.hand.tricks")).to_be_visible()
+    expect(page.locator(".hand-meta").nth(1)).to_contain_text("No trump — a Bluke was turned")
+    expect(page.locator("#hand-1 .trump-mark")).to_have_text("–")  # hand 1: not noted
+    expect(page.locator("#hand-2 .trump-mark")).to_have_text("NT")
+    expect(page.locator(".legend")).to_contain_text("NT: no trump, a Bluke was turned; –: not noted")
+
+    # Undoing the bids says what becomes of the trump, and keeps it chosen.
+    page.locator("label[for=tricks0-2]").tap()
+    page.locator("label[for=tricks1-7]").tap()
+    page.locator("button[type=submit].primary").tap()
+    page.locator("label[for=t3H]").tap()
+    for selector in ("label[for=bid0-1]", "label[for=bid1-1]", "label[for=bid2-1]"):
+        page.locator(selector).tap()
+    expect(page.locator("form.hand.tricks")).to_be_visible()
+    page.locator("button[form=undo-form]").tap()
+    expect(page.locator(".note")).to_have_text(
+        "Undone: the bids of hand 3. Enter them again below: the trump, ♥, is still chosen.")
+    expect(page.locator("#t3H")).to_be_checked()
+    page.goto(f"{server}/g/{made['id']}")  # a reload does not carry it on: the stored hand has none
+    expect(page.locator("#t3-")).to_be_checked()
+
+    watcher = phone(browser, "360")
+    watch = watcher.new_page()
+    watch.goto(made["watch_url"])
+    expect(watch.locator("#hand-2 .trump-mark")).to_have_text("NT")
+    watcher.close()
+    pdf = requests.get(f"{server}/api/games/{made['id']}/scorecard.pdf",
+                       headers={"Authorization": f"Bearer {made['watch_token']}"}, timeout=60)
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    printed = PdfReader(BytesIO(pdf.content)).pages[0].extract_text()
+    assert "12/13 –" in printed and "12/12 NT" in printed
+    assert "NT: no trump, a Bluke was turned or every card dealt; –: trump not noted" in " ".join(printed.split())
+    context.close()

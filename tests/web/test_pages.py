@@ -218,6 +218,21 @@ def test_a_double_tap_stores_once(app: Flask, client: FlaskClient) -> None:
     assert "Corrections" not in text(client.get(f"/g/{game_id}"))
 
 
+@pytest.mark.parametrize(("tapped", "trump", "no_trump", "shown"), [
+    ("", None, False, "Trump not noted"),  # the default: nothing noted is not "no trump"
+    ("none", None, True, "No trump</b> — a Bluke was turned"),  # R12
+    ("D", "D", False, "Trump <b"),
+])
+def test_the_trump_buttons_keep_not_noted_apart_from_no_trump(
+    app: Flask, client: FlaskClient, tapped: str, trump: str | None, no_trump: bool, shown: str,
+) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    assert post_hand(client, game_id, 1, "bids", [4, 5, 3], 1, trump=tapped).status_code == 302
+    hand = document(app, game_id)["hands"][0]
+    assert (hand["trump"], hand["no_trump"]) == (trump, no_trump)
+    assert shown in text(client.get(f"/g/{game_id}"))
+
+
 @pytest.mark.parametrize("version", [None, "", "abc"])
 def test_a_form_without_a_good_version_is_refused(app: Flask, client: FlaskClient, version: str | None) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
