@@ -195,6 +195,25 @@
     });
   }
 
+  /* The scorer's screen follows another scorer's saves live, as the watch page does: the same
+     cheap ?since=<version> poll (204 until something changes). Untouched, the page reloads; with
+     taps on it, it says so and keeps them (saving then shows what the other scorer entered). */
+  function followOtherScorers() {
+    var url = document.body.dataset.poll;
+    if (!url || !window.fetch) return;
+    var timer = setInterval(function () {
+      if (document.visibilityState !== "visible") return;
+      fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (answer) {
+        if (answer.status !== 200) return;
+        clearInterval(timer);
+        var tapped = all("form.hand .prow[data-manual]").length > 0;
+        if (!tapped) { location.reload(); return; }
+        var note = document.getElementById("changed-elsewhere");
+        if (note) note.hidden = false;
+      }).catch(function () {});
+    }, 2000);
+  }
+
   /* The system share sheet (Web Share API) where the browser has one. */
   function shareButtons() {
     if (!navigator.share) return;
@@ -223,6 +242,7 @@
     all("form[method=post]").forEach(sendOnce);
     copyButtons();
     shareButtons();
+    followOtherScorers();
     all("form.hand").forEach(handForm);
     all("form.setup").forEach(setupForm);
   }

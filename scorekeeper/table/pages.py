@@ -93,8 +93,21 @@ def home() -> Any:
     return render_template("home.html", games=opened_games[:HOME_LIMIT], groups=groups.opened_groups())
 
 
+def again(game: Any) -> NewGameForm:
+    """The set-up of a new game with the same players, rules and options, seats rotated so that
+    the player after the last dealer deals first (R5): the deal follows on from the game before."""
+    rules = games.rules_of(game)
+    follows = (games.scorecard_of(game).hands[-1].dealer + 1) % rules.players
+    names = game.players[follows:] + game.players[:follows]
+    return NewGameForm(formdata=None, data={"names": names, "variant": game.variant, "first_dealer": "0",
+                                            **{k: bool(v) for k, v in game.options.items()}})
+
+
 def render_new(form: NewGameForm, message: str | None = None, status: int = 200) -> Any:
-    return render_template("new.html", form=form, alert=message, limits=screens.option_limits()), status
+    named = [name for name in (entry.data or "" for entry in form.names) if name.strip()]
+    sheet = url_for("printing.blank_pdf", players=named if len(named) >= 2 else len(form.names))
+    return render_template("new.html", form=form, alert=message, limits=screens.option_limits(),
+                           blank_sheet=sheet), status
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -105,6 +118,8 @@ def new_game() -> Any:
     With ``group=<id>`` the game starts in that group (its roster offered as chips).
     """
     form = NewGameForm()
+    if request.method == "GET" and request.args.get("again"):
+        form = again(page_access(request.args["again"]).game)
     if request.method == "GET" or form.rearrange() or groups.pick_chip(form, groups.group_of_request()):
         return render_new(form)
     if not form.validate_on_submit():
@@ -154,12 +169,34 @@ def forget(game_id: str) -> Any:
 
 
 # -- the game page -----------------------------------------------------------------------------
+DRAFT = "clash"
+
+
+def kept_draft(game_id: str) -> screens.Clash | None:
+    """This scorer's taps refused because another scorer saved first (409), with what is stored
+    now; ``?drop=1`` forgets them. Kept in the signed session until applied or dropped."""
+    draft = session.get(DRAFT)
+    if not draft or draft.get("game") != game_id:
+        return None
+    if request.args.get("drop"):
+        session.pop(DRAFT)
+        return None
+    return screens.Clash(draft["number"], draft["step"], draft["values"], draft["trump"])
+
+
 def render_game(opened: Access, panel: screens.HandPanel | None = None, message: str | None = None,
                 status: int = 200) -> Any:
     """The game page: the current hand (scorer), the creative scorecard, history, or the result."""
     game = opened.game
     rules, card = games.rules_of(game), games.scorecard_of(game)
     current = card.current
+    clash = kept_draft(game.id) if opened.can_write and panel is None else None
+    if clash and not clash.fits(card):
+        session.pop(DRAFT)
+        clash = None
+    if clash:
+        panel = screens.hand_panel(game, card, rules, clash.number, clash.step, clash.values, clash.trump,
+                                   editing=clash.stored(card) is not None)
     if panel is None and opened.can_write and current is not None:
         step = "bids" if current.bids is None else "tricks"
         panel = screens.hand_panel(game, card, rules, current.number, step)
@@ -168,7 +205,7 @@ def render_game(opened: Access, panel: screens.HandPanel | None = None, message:
     latest = max((h.number for h in card.hands if h.bids is not None), default=None)
     undo = UndoForm(formdata=None, version=game.version, number=latest) if latest else None
     return render_template(
-        "game.html", game=game, card=card, rules=rules, role=opened.role, panel=panel, alert=message,
+        "game.html", game=game, card=card, rules=rules, role=opened.role, panel=panel, alert=message, clash=clash,
         undo=undo, latest=card.hands[latest - 1] if latest else None,
         changes=screens.changes(game.corrections, game.players), change_count=len(game.corrections),
         standings=screens.standings(card, game.players),
@@ -226,12 +263,17 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], objec
     editing = any(h.number == number and getattr(h, form.step) is not None for h in game.hands)
     try:
         write()
-    except Conflict as conflict:
-        db.session.expire_all()
-        return render_game(opened, message=conflict.message, status=409)
+    except Conflict:
+        # Post/Redirect/Get: this scorer's taps wait in the session, beside what the other scorer
+        # stored, and the browser lands on the game's own address (a reload never re-posts).
+        trump = form.trump_choice() if isinstance(form, BidsBase) else ""
+        session[DRAFT] = {"game": game.id, "number": number, "step": form.step, "values": form.values(),
+                          "trump": trump}
+        return redirect(url_for(".game", game_id=game.id), 303)
     except (RulesError, ServiceError) as error:
         status = error.status if isinstance(error, ServiceError) else 422
         return render_hand(opened, number, form, message=error.message, status=status)
+    session.pop(DRAFT, None)
     if editing:
         flash(f"Hand {number} corrected; every later total is recomputed.")
     return redirect(url_for(".game", game_id=game.id))
@@ -272,9 +314,9 @@ def undo(game_id: str) -> Any:
     trump = screens.trump_label(entry.trump) if entry is not None and not had_tricks and entry.trump else None
     try:
         service.undo(game_id, number, form.version.data, whole_hand=False)
-    except Conflict as conflict:
-        db.session.expire_all()
-        return render_game(opened, message=conflict.message, status=409)
+    except Conflict as conflict:  # Post/Redirect/Get, as for a refused save
+        flash(f"{conflict.message} Nothing was undone: check the scorecard and undo again if needed.")
+        return redirect(url_for(".game", game_id=game_id), 303)
     except (RulesError, ServiceError) as error:
         return render_game(opened, message=error.message, status=getattr(error, "status", 422))
     if trump:  # the bids go and the trump with them: the hand screen offers it again, and says so
@@ -282,6 +324,13 @@ def undo(game_id: str) -> Any:
         return redirect(url_for(".game", game_id=game_id, trump=entry.trump))
     flash(f"Undone: the {'tricks' if had_tricks else 'bids'} of hand {number}. Enter them again below.")
     return redirect(url_for(".game", game_id=game_id))
+
+
+@bp.get("/g/<game_id>/hands/<int:number>/<any(bids, tricks):step>")
+@bp.get("/g/<game_id>/undo")
+def form_address(game_id: str, **_: Any) -> Any:
+    """A form's own address opened with GET (a reload or Back after a refused save): the game."""
+    return redirect(url_for(".game", game_id=game_id), 303)
 
 
 # -- editing an earlier hand -------------------------------------------------------------------

@@ -93,6 +93,27 @@ class HandPanel:
         return tricks_status(known, len(values), self.cards)
 
 
+@dataclass
+class Clash:
+    """A save refused because another scorer changed the game first (409): this scorer's taps."""
+
+    number: int
+    step: str  # "bids" or "tricks"
+    values: list[Any]
+    trump: str = ""
+
+    def fits(self, card: Scorecard) -> bool:
+        """Whether the taps still have a place: the hand is reached and, for tricks, has its bids (R25)."""
+        current = card.current
+        reached = current.number if current else len(card.hands)
+        return 1 <= self.number <= reached and (self.step == "bids" or card.hands[self.number - 1].bids is not None)
+
+    def stored(self, card: Scorecard) -> list[int] | None:
+        """What is stored now for the same hand and step: what the other scorer entered."""
+        line = card.hands[self.number - 1]
+        return line.bids if self.step == "bids" else line.tricks
+
+
 def bid_for(total: int, cards: int) -> str:
     """``9 bid for 13 cards``: the table's bids against the cards dealt (R28's left column)."""
     return f"{total} bid for {cards} card{'s' if cards != 1 else ''}"
@@ -202,6 +223,7 @@ class Standing:
     total: int
     stats: Any
     winner: bool = False
+    behind: int = 0  # points short of the leader (0 for the leaders)
 
     def rate(self, count: int) -> str:
         """A share of the hands played, as a whole percentage."""
@@ -212,10 +234,12 @@ class Standing:
 def standings(card: Scorecard, names: Sequence[str]) -> list[Standing]:
     """Players by total, equal totals sharing a rank; winners as the engine names them (R21)."""
     seats = sorted(range(len(names)), key=lambda s: -card.totals[s])
+    best = max(card.totals, default=0)
     out: list[Standing] = []
     for place, seat in enumerate(seats, start=1):
         rank = out[-1].rank if out and out[-1].total == card.totals[seat] else place
-        out.append(Standing(rank, seat, names[seat], card.totals[seat], card.stats[seat], seat in card.winners))
+        out.append(Standing(rank, seat, names[seat], card.totals[seat], card.stats[seat], seat in card.winners,
+                            best - card.totals[seat]))
     return out
 
 

@@ -259,3 +259,114 @@ def test_trump_not_noted_is_apart_from_no_trump_on_the_screens_and_the_pdf(brows
     assert "12/13 –" in printed and "12/12 NT" in printed
     assert "NT: no trump, a Bluke was turned or every card dealt; –: trump not noted" in " ".join(printed.split())
     context.close()
+
+
+def test_standings_are_one_tap_from_the_hand_screen_and_on_the_watch_page(browser: Any, server: str) -> None:
+    # RULES.md's worked example: after hand 2 Ann 61, Ben 11, Cy −8.
+    made = api_game(server, ["Ann", "Ben", "Cy"], 0, [([4, 5, 3], [5, 3, 5]), ([2, 6, 4], [2, 7, 3])])
+    expected = [["1", "Ann", "S 0 · O 1 · P 1", "61", "leads"], ["2", "Ben", "S 1 · O 1 · P 0", "11", "50 behind"],
+                ["3", "Cy", "S 1 · O 1 · P 0", "−8", "69 behind"]]
+
+    def rows(page: Any) -> list[list[str]]:
+        return [[li.locator(sel).inner_text().replace("\xa0", " ") for sel in (".rank", ".pl b", ".sop", ".total", ".gap")]
+                for li in page.locator("#standings li").all()]
+
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(made["scorer_url"])
+    expect(page.locator("form.hand.bids")).to_be_visible()
+    standings = page.locator("#standings")
+    assert not standings.evaluate("e => e.getBoundingClientRect().top < innerHeight")  # below the hand
+    page.get_by_role("link", name="Standings: who leads, by how much").tap()
+    page.wait_for_function("() => { const r = document.querySelector('#standings').getBoundingClientRect();"
+                           " return r.top >= 0 && r.top < innerHeight / 2; }")
+    expect(standings.locator("h2")).to_contain_text("after 2 of 25 hands")
+    assert rows(page) == expected
+    context.close()
+
+    watcher = phone(browser, "360")
+    page = watcher.new_page()
+    page.goto(made["watch_url"])
+    expect(page.locator("#standings")).to_be_visible()
+    assert rows(page) == expected
+    watcher.close()
+
+
+def test_game_over_offers_a_new_game_with_the_same_players_rotated(browser: Any, server: str) -> None:
+    finished = finished_game(server)  # Ann, Ben, Cy; 25 hands, so Ann dealt the last (R5): Ben follows
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(finished["scorer_url"])
+    page.get_by_role("link", name="New game with the same players").tap()
+    expect(page.locator("form.setup")).to_be_visible()
+    names = [page.locator(f"#names-{i}").input_value() for i in range(3)]
+    assert names == ["Ben", "Cy", "Ann"]
+    page.locator("button.start").tap()
+    expect(page.locator(".created h1")).to_have_text("Game ready")
+    page.get_by_text("Start hand 1").tap()
+    expect(page.locator(".hand-meta").first).to_contain_text("13 cards · Ben deals · Cy bids first")
+    context.close()
+
+
+def test_the_blank_sheet_and_the_chart_are_offered_in_the_interface(browser: Any, server: str) -> None:
+    made = api_game(server, ["Ann", "Ben", "Cy"], 0, [([4, 5, 3], [5, 3, 5])])
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(server + "/new")
+    sheet = page.get_by_role("link", name="Keeping score on paper? Print a blank sheet")
+    answer = requests.get(server + sheet.get_attribute("href"), timeout=60)
+    assert answer.status_code == 200 and answer.headers["Content-Type"] == "application/pdf"
+    page.goto(made["scorer_url"])
+    chart = page.get_by_role("link", name="PDF with score chart")
+    expect(chart).to_be_visible()
+    answer = context.request.get(server + chart.get_attribute("href"))  # with this phone's cookie
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    printed = " ".join(p.extract_text() for p in PdfReader(BytesIO(answer.body())).pages)
+    assert "Score progression" in printed
+    context.close()
+
+
+def test_two_scorers_see_each_other_live_and_a_refused_save_keeps_the_taps(browser: Any, server: str) -> None:
+    made = api_game(server, ["Ann", "Ben", "Cy"], 0, [([4, 5, 3], [5, 3, 5])])
+    first, second = phone(browser, "360"), phone(browser, "360")
+    one, two = first.new_page(), second.new_page()
+    problems: list[str] = []
+    two.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    for page in (one, two):
+        page.goto(made["scorer_url"])
+        expect(page.locator("form.hand.bids")).to_be_visible()
+
+    # Live: the first scorer records hand 2's bids; the untouched second screen follows by itself.
+    for selector in ("label[for=bid2-4]", "label[for=bid0-2]", "label[for=bid1-6]"):
+        one.locator(selector).tap()
+    expect(one.locator("form.hand.tricks")).to_be_visible()
+    expect(two.locator("form.hand.tricks")).to_be_visible(timeout=6000)
+
+    # A refused save: both tap tricks; the second, already tapping, is told and keeps its taps.
+    two.locator("label[for=tricks2-3]").tap()
+    one.locator("label[for=tricks2-3]").tap()
+    one.locator("label[for=tricks0-2]").tap()
+    one.locator("button[type=submit].primary").tap()
+    expect(one.locator(".hand-title h1")).to_contain_text("Hand 3")
+    expect(two.locator("#changed-elsewhere")).to_be_visible(timeout=6000)
+    two.locator("label[for=tricks0-1]").tap()  # the second scorer's own count: Ann 1, Cy 3, Ben 8
+    two.locator("button[type=submit].primary").tap()
+    expect(two.locator(".clash h2")).to_have_text("Another scorer saved first")
+    assert two.url == f"{server}/g/{made['id']}"  # Post/Redirect/Get: not the form's address
+    two.reload()  # a reload shows the same, never "GET is not possible at this address"
+    expect(two.locator(".clash")).to_contain_text("They entered the tricks of hand 2:")
+    expect(two.locator(".clash .theirs li")).to_have_text(["Cy 3", "Ann 2", "Ben 7"])
+    for seat, taken in ((0, 1), (1, 8), (2, 3)):
+        expect(two.locator(f"#tricks{seat}-{taken}")).to_be_checked()
+    two.locator("button[type=submit].primary").tap()  # apply mine
+    expect(two.locator(".note")).to_contain_text("Hand 2 corrected")
+    doc = requests.get(f"{server}/api/games/{made['id']}",
+                       headers={"Authorization": f"Bearer {made['watch_token']}"}, timeout=10).json()
+    assert doc["hands"][1]["tricks"] == [1, 8, 3]
+    expect(one.locator(".sheet #hand-2 .mk").nth(0)).to_have_text("1/2", timeout=6000)  # live again
+    first.close()
+    second.close()
+    assert problems == []
