@@ -143,8 +143,8 @@ class NewGameForm(FlaskForm):
     """Set-up on one screen: names in seating order, variant, options, first dealer (R4–R13).
 
     ``action`` is the button pressed: ``start``, or a rearrangement that re-renders the form
-    without JavaScript: ``enter`` (the hidden default button: on to the next name), ``add``,
-    ``up-<row>``, ``down-<row>``.
+    without JavaScript: ``enter`` (the hidden default button: on to the next empty name, else to
+    the start button, never a new empty row), ``add``, ``up-<row>`` (a player up a seat).
     """
 
     names = FieldList(StringField(), min_entries=START_ROWS)
@@ -156,6 +156,7 @@ class NewGameForm(FlaskForm):
     action = StringField(default="start")
 
     focus: int | None = None
+    focus_start = False
 
     def options(self) -> dict[str, bool]:
         """The options mapping of API.md."""
@@ -185,20 +186,21 @@ class NewGameForm(FlaskForm):
         action = (self.action.data or "start").strip()
         rows = [entry.data or "" for entry in self.names]
         dealer = self.first_dealer.data
-        if action == "add" or (action == "enter" and all(r.strip() for r in rows)):
+        if action == "add":
             if len(rows) < MAX_ROWS:
                 self.names.append_entry("")
             self.focus = len(self.names) - 1
             return True
         if action == "enter":
-            self.focus = next(i for i, r in enumerate(rows) if not r.strip())
+            self.focus = next((i for i, r in enumerate(rows) if not r.strip()), None)
+            self.focus_start = self.focus is None
             return True
-        move = re.fullmatch(r"(up|down)-([0-9]{1,2})", action)
+        move = re.fullmatch(r"up-([0-9]{1,2})", action)
         if not move:
             return False
-        row = int(move.group(2))
-        other = row - 1 if move.group(1) == "up" else row + 1
-        if 0 <= row < len(rows) and 0 <= other < len(rows):
+        row = int(move.group(1))
+        other = row - 1
+        if 0 <= other < row < len(rows):
             self.names[row].data, self.names[other].data = rows[other], rows[row]
             if dealer in (str(row), str(other)):  # the dealer choice moves with the name
                 self.first_dealer.data = str(other if dealer == str(row) else row)

@@ -370,3 +370,30 @@ def test_two_scorers_see_each_other_live_and_a_refused_save_keeps_the_taps(brows
     first.close()
     second.close()
     assert problems == []
+
+
+def test_the_new_game_rows_are_calm_and_the_dealer_is_chosen_once(browser: Any, server: str) -> None:
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(server + "/new")
+    for row in page.locator(".name-row").all():  # a name and at most one button per row
+        assert row.locator("button, select, input[type=radio]").count() <= 1
+    assert page.locator("select#first-dealer").count() == 1
+    page.locator("#names-0").tap()
+    for name in ("Ann", "Ben", "Cy", "Dee"):
+        page.keyboard.type(name)
+        page.keyboard.press("Enter")
+    expect(page.locator("button.start")).to_be_focused()  # after the last name: on to start
+    expect(page.locator(".name-row")).to_have_count(4)  # and no empty row
+    expect(page.locator("#first-dealer option")).to_have_text(["Draw cards for it", "Ann", "Ben", "Cy", "Dee"])
+    page.locator("#first-dealer").select_option("2")  # Cy deals
+    page.locator("button[value=up-2]").tap()  # Cy moves up a seat, and stays the dealer
+    expect(page.locator("#names-1")).to_have_value("Cy")
+    expect(page.locator("#first-dealer")).to_have_value("1")
+    sheet = page.get_by_role("link", name="Keeping score on paper? Print a blank sheet")
+    assert sheet.get_attribute("href").endswith("?players=Ann&players=Cy&players=Ben&players=Dee")
+    page.locator("button.start").tap()
+    expect(page.locator(".created h1")).to_have_text("Game ready")
+    page.get_by_text("Start hand 1").tap()
+    expect(page.locator(".hand-meta").first).to_contain_text("13 cards · Cy deals · Ben bids first")
+    context.close()

@@ -79,10 +79,11 @@ def test_a_bad_set_up_is_explained_and_stores_nothing(app: Flask, client: FlaskC
 
 @pytest.mark.parametrize(("action", "names", "dealer", "expect", "dealer_after"), [
     ("up-1", ["Ann", "Ben", "Cy"], "1", ["Ben", "Ann", "Cy", ""], "0"),
-    ("down-0", ["Ann", "Ben", "Cy"], "2", ["Ben", "Ann", "Cy", ""], "2"),
+    ("up-2", ["Ann", "Ben", "Cy"], "2", ["Ann", "Cy", "Ben", ""], "1"),
     ("up-0", ["Ann", "Ben", "Cy"], "draw", ["Ann", "Ben", "Cy", ""], "draw"),
     ("add", ["Ann", "Ben", "Cy", "Dee"], "draw", ["Ann", "Ben", "Cy", "Dee", ""], "draw"),
     ("enter", ["Ann", "", "Cy", ""], "draw", ["Ann", "", "Cy", ""], "draw"),
+    ("enter", ["Ann", "Ben", "Cy", "Dee"], "0", ["Ann", "Ben", "Cy", "Dee"], "0"),  # no empty row added
 ])
 def test_the_set_up_rows_rearrange_without_javascript(app: Flask, client: FlaskClient, action: str,
                                                       names: list[str], dealer: str, expect: list[str],
@@ -91,14 +92,18 @@ def test_the_set_up_rows_rearrange_without_javascript(app: Flask, client: FlaskC
             **{f"names-{i}": n for i, n in enumerate(names)}}
     page = text(client.post("/new", data=data))
     assert re.findall(r'name="names-\d+" id="names-\d+" value="([^"]*)"', page) == expect
-    assert re.search(rf'name="first_dealer" value="{dealer_after}"[^>]*checked', page)
+    chosen = re.findall(r'<option value="(\w+)" selected>', page)
+    assert chosen == ([] if dealer_after == "draw" else [dealer_after])  # "draw", the first option, by default
     assert games_stored(app) == 0
 
 
-def test_enter_moves_to_the_first_empty_name(client: FlaskClient) -> None:
+def test_enter_moves_to_the_first_empty_name_and_after_the_last_to_start(client: FlaskClient) -> None:
     data = {"csrf_token": csrf(client), "action": "enter", "names-0": "Ann", "names-1": "", "names-2": ""}
     page = text(client.post("/new", data=data))
     assert re.search(r'id="names-1"[^>]*autofocus', page)
+    data = {"csrf_token": csrf(client), "action": "enter", **{f"names-{i}": n for i, n in enumerate("ABCD")}}
+    page = text(client.post("/new", data=data))
+    assert re.search(r'class="button primary big start" autofocus', page) and "names-4" not in page
 
 
 # -- a hand, step by step ------------------------------------------------------------------------
