@@ -55,7 +55,7 @@ def records_from(hands: Iterable[Any]) -> list[HandRecord]:
             tuple(h.bids) if h and h.bids is not None else None,
             tuple(h.tricks) if h and h.tricks is not None else None,
             Suit.parse(h.trump) if h and h.trump != NO_TRUMP else None,
-            no_trump=bool(h) and h.trump == NO_TRUMP,
+            no_trump=h is not None and h.trump == NO_TRUMP,
         )
         for h in (by_number.get(n) for n in range(1, last + 1))
     ]

@@ -311,7 +311,7 @@ def undo(game_id: str) -> Any:
         return render_game(opened, message=OUT_OF_DATE, status=400)
     entry = next((h for h in opened.game.hands if h.number == number), None)
     had_tricks = entry is not None and entry.tricks is not None
-    trump = screens.trump_label(entry.trump) if entry is not None and not had_tricks and entry.trump else None
+    kept = entry.trump if entry is not None and not had_tricks else None  # goes with the bids
     try:
         service.undo(game_id, number, form.version.data, whole_hand=False)
     except Conflict as conflict:  # Post/Redirect/Get, as for a refused save
@@ -319,9 +319,10 @@ def undo(game_id: str) -> Any:
         return redirect(url_for(".game", game_id=game_id), 303)
     except (RulesError, ServiceError) as error:
         return render_game(opened, message=error.message, status=getattr(error, "status", 422))
-    if trump:  # the bids go and the trump with them: the hand screen offers it again, and says so
-        flash(f"Undone: the bids of hand {number}. Enter them again below: the trump, {trump}, is still chosen.")
-        return redirect(url_for(".game", game_id=game_id, trump=entry.trump))
+    if kept:  # the bids go and the trump with them: the hand screen offers it again, and says so
+        flash(f"Undone: the bids of hand {number}. Enter them again below: "
+              f"the trump, {screens.trump_label(kept)}, is still chosen.")
+        return redirect(url_for(".game", game_id=game_id, trump=kept))
     flash(f"Undone: the {'tricks' if had_tricks else 'bids'} of hand {number}. Enter them again below.")
     return redirect(url_for(".game", game_id=game_id))
 
