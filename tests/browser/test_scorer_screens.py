@@ -356,6 +356,7 @@ def test_two_scorers_see_each_other_live_and_a_refused_save_keeps_the_taps(brows
     two.locator("button[type=submit].primary").tap()
     expect(two.locator(".clash h2")).to_have_text("Another scorer saved first")
     assert two.url == f"{server}/g/{made['id']}"  # Post/Redirect/Get: not the form's address
+    page_checks(two, "a refused save beside what the other scorer entered")
     two.reload()  # a reload shows the same, never "GET is not possible at this address"
     expect(two.locator(".clash")).to_contain_text("They entered the tricks of hand 2:")
     expect(two.locator(".clash .theirs li")).to_have_text(["Cy 3", "Ann 2", "Ben 7"])
