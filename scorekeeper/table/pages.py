@@ -14,21 +14,46 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint
+from flask import flash
+from flask import redirect
+from flask import render_template
+from flask import request
+from flask import Response
+from flask import session
+from flask import url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import games, limits
+from .. import games
+from .. import limits
 from ..charts import progression
-from ..engine import RulesError, draw_for_deal
-from ..errors import WATCH_ONLY, Conflict, Forbidden, NotFound, ServiceError
-from ..extensions import csrf, db
-from ..figures import minus, signed
+from ..engine import draw_for_deal
+from ..engine import RulesError
+from ..errors import Conflict
+from ..errors import Forbidden
+from ..errors import NotFound
+from ..errors import ServiceError
+from ..errors import WATCH_ONLY
+from ..extensions import csrf
+from ..figures import minus
+from ..figures import signed
 from ..games import Access
 from ..groups import pages as groups
 from ..tokens import matches
-from ..web import COOKIE_AGE, COOKIE_PREFIX, WATCH_PREFIX, cookie_token
-from . import screens, service
-from .forms import OUT_OF_DATE, BidsBase, ForgetForm, HandForm, NewGameForm, UndoForm, bids_form, tricks_form
+from ..web import COOKIE_AGE
+from ..web import COOKIE_PREFIX
+from ..web import cookie_token
+from ..web import WATCH_PREFIX
+from . import screens
+from . import service
+from .forms import bids_form
+from .forms import BidsBase
+from .forms import ForgetForm
+from .forms import HandForm
+from .forms import NewGameForm
+from .forms import OUT_OF_DATE
+from .forms import tricks_form
+from .forms import UndoForm
 
 bp = Blueprint("pages", __name__)
 csrf.exempt(bp)
@@ -73,8 +98,9 @@ bp.add_app_template_filter(minus, "minus")
 @bp.app_context_processor
 def helpers() -> dict[str, Any]:
     """Names the table templates use (also available to the virtual-mode templates)."""
-    return {"trumps": screens.TRUMPS, "trump_label": screens.trump_label, "trump_of": screens.trump_of, "outcome_names": screens.OUTCOMES,
-            "bidding_order": screens.bidding_order, "bid_for": screens.bid_for, "ago": screens.ago, "max_name": games.MAX_NAME}
+    return {"trumps": screens.TRUMPS, "trump_label": screens.trump_label, "trump_of": screens.trump_of,
+            "outcome_names": screens.OUTCOMES, "bidding_order": screens.bidding_order, "bid_for": screens.bid_for,
+            "ago": screens.ago, "max_name": games.MAX_NAME}
 
 
 # -- home and new game -------------------------------------------------------------------------

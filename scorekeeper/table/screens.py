@@ -7,8 +7,10 @@ buttons, and which engine message goes beside which row.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from datetime import datetime
 from typing import Any
 
@@ -16,9 +18,23 @@ import segno
 from flask import url_for
 from markupsafe import Markup
 
-from ..engine import Card, DrawResult, HandLine, Rules, RulesError, Scorecard, Suit, check_bid, check_taken, order_from, points
-from ..engine.rules import MAX_PLAYERS, MIN_PLAYERS
-from ..models import NO_TRUMP, Correction, Game, utcnow
+from ..engine import Card
+from ..engine import check_bid
+from ..engine import check_taken
+from ..engine import DrawResult
+from ..engine import HandLine
+from ..engine import order_from
+from ..engine import points
+from ..engine import Rules
+from ..engine import RulesError
+from ..engine import Scorecard
+from ..engine import Suit
+from ..engine.rules import MAX_PLAYERS
+from ..engine.rules import MIN_PLAYERS
+from ..models import Correction
+from ..models import Game
+from ..models import NO_TRUMP
+from ..models import utcnow
 
 OUTCOMES = {"S": "Set: took fewer than bid", "O": "Overtricks: took more than bid", "P": "Perfect: took exactly the bid"}
 TRUMPS = [("S", "♠", "Spades"), ("H", "♥", "Hearts"), ("D", "♦", "Diamonds"), ("C", "♣", "Clubs")]

@@ -11,7 +11,8 @@ from .accessibility import assert_accessible
 PHONES = {"360": {"width": 360, "height": 740}, "pixel7": {"width": 412, "height": 915}}
 
 #: Everything a finger can tap; links inside a sentence are exempt (WCAG 2.5.8, "inline").
-TAPPABLE = "a[href], button, summary, select, label[for], input:not([type=hidden]):not([type=radio]):not([type=checkbox])"
+TAPPABLE = ("a[href], button, summary, select, label[for], "
+            "input:not([type=hidden]):not([type=radio]):not([type=checkbox])")
 
 
 def phone(browser: Any, size: str, scheme: str = "light", **options: Any) -> Any:

@@ -11,7 +11,9 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from .phone_kit import Taps, page_checks, phone
+from .phone_kit import page_checks
+from .phone_kit import phone
+from .phone_kit import Taps
 
 pytestmark = pytest.mark.browser
 
@@ -268,7 +270,8 @@ def test_standings_are_one_tap_from_the_hand_screen_and_on_the_watch_page(browse
                 ["3", "Cy", "S 1 · O 1 · P 0", "−8", "69 behind"]]
 
     def rows(page: Any) -> list[list[str]]:
-        return [[li.locator(sel).inner_text().replace("\xa0", " ") for sel in (".rank", ".pl b", ".sop", ".total", ".gap")]
+        cells = (".rank", ".pl b", ".sop", ".total", ".gap")
+        return [[li.locator(sel).inner_text().replace("\xa0", " ") for sel in cells]
                 for li in page.locator("#standings li").all()]
 
     context = phone(browser, "360")
