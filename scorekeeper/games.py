@@ -24,7 +24,7 @@ from .engine import HandRecord, Rules, RulesError, Scorecard, Suit, build_scorec
 from .errors import NO_GAME, WATCH_ONLY, BadRequest, Conflict, Forbidden, NotFound
 from .i18n import _
 from .extensions import WRITE, db
-from .models import Correction, Game, HandEntry, VirtualTable
+from .models import NO_TRUMP, Correction, Game, HandEntry, VirtualTable
 from .tokens import matches, new_id, new_token, token_hash
 
 MAX_NAME = 40
@@ -55,10 +55,16 @@ def records_from(hands: Iterable[Any]) -> list[HandRecord]:
         HandRecord(
             tuple(h.bids) if h and h.bids is not None else None,
             tuple(h.tricks) if h and h.tricks is not None else None,
-            Suit.parse(h.trump) if h else None,
+            Suit.parse(h.trump) if h and h.trump != NO_TRUMP else None,
+            no_trump=h is not None and h.trump == NO_TRUMP,
         )
         for h in (by_number.get(n) for n in range(1, last + 1))
     ]
+
+
+def stored_trump(trump: Suit | None, no_trump: bool) -> str | None:
+    """A hand's trump as stored: the suit's letter, :data:`NO_TRUMP` (noted as none, R12), or ``None`` (not noted)."""
+    return trump.value if trump else NO_TRUMP if no_trump else None
 
 
 def scorecard_of(game: Game) -> Scorecard:
@@ -370,7 +376,7 @@ def import_game(
         game.created_at = created_at
     game.hands = [
         HandEntry(number=number, bids=list(r.bids), tricks=list(r.tricks) if r.tricks is not None else None,
-                  trump=r.trump.value if r.trump else None)
+                  trump=stored_trump(r.trump, r.no_trump))
         for number, r in enumerate(records, start=1) if r.bids is not None
     ]
     game.corrections = [

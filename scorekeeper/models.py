@@ -11,6 +11,10 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from .extensions import db
 
 
+#: The stored trump of a hand noted as having none (R12): apart from ``None``, "not noted".
+NO_TRUMP = "-"
+
+
 def utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
@@ -50,6 +54,8 @@ class HandEntry(db.Model):  # type: ignore[name-defined,misc]
     number: Mapped[int] = mapped_column(primary_key=True)
     bids: Mapped[list[int] | None] = mapped_column(JSON)
     tricks: Mapped[list[int] | None] = mapped_column(JSON)
+    #: "S", "H", "D", "C"; :data:`NO_TRUMP` when the scorer noted that a Bluke was turned (R12);
+    #: ``None`` while the trump is not noted.
     trump: Mapped[str | None] = mapped_column(String(1))
 
     game: Mapped[Game] = relationship(back_populates="hands")

@@ -130,34 +130,52 @@
     else button.disabled = false;
   }
 
-  /* The set-up form: Enter moves on, arrows reorder, options grey out where the engine refuses them. */
+  /* The set-up form: Enter moves on (after the last name, to the start button: no empty row is
+     added), ↑ moves a player up a seat, the one first-dealer list follows the names, options grey
+     out where the engine refuses them. */
   function setupForm(form) {
     var list = form.querySelector(".names-list"), limits = JSON.parse(form.dataset.limits || "{}");
     var start = form.querySelector(".start"), add = form.querySelector(".add-row");
+    var dealer = form.querySelector("#first-dealer"), sheet = form.querySelector("#blank-sheet");
     function rows() { return all(".name-row", list); }
     function text(row) { return row.querySelector("input[type=text]"); }
 
+    /* The first-dealer list and the blank sheet's link name the players as they are typed. */
+    function names() {
+      var chosen = dealer.value;
+      all("option", dealer).slice(1).forEach(function (option) { option.remove(); });
+      rows().forEach(function (row, i) {
+        var option = document.createElement("option");
+        option.value = String(i);
+        option.textContent = text(row).value.trim() || "Player " + (i + 1);
+        dealer.appendChild(option);
+      });
+      dealer.value = chosen;
+      if (dealer.selectedIndex < 0) dealer.value = "draw";
+      if (sheet) {
+        var typed = rows().map(function (row) { return text(row).value.trim(); }).filter(Boolean);
+        var query = typed.length >= 2 ? typed.map(function (n) { return "players=" + encodeURIComponent(n); }).join("&")
+          : "players=" + Math.max(rows().length, 2);
+        sheet.setAttribute("href", sheet.getAttribute("href").split("?")[0] + "?" + query);
+      }
+    }
     function renumber() {
       rows().forEach(function (row, i) {
-        var input = text(row), deal = row.querySelector("input[type=radio]"), label = row.querySelector(".dealbtn");
+        var input = text(row), move = row.querySelector(".move");
         input.name = input.id = "names-" + i;
         input.placeholder = say("player", { n: i + 1 });
         input.setAttribute("aria-label", say("player", { n: i + 1 }));
-        deal.value = String(i); deal.id = "deal-" + i; label.htmlFor = "deal-" + i;
-        label.querySelector(".sr").textContent = say("deals_first", { n: i + 1 });
-        var moves = row.querySelectorAll(".move");
-        moves[0].setAttribute("aria-label", say("move_up", { n: i + 1 }));
-        moves[1].setAttribute("aria-label", say("move_down", { n: i + 1 }));
-        moves[0].value = "up-" + i; moves[0].disabled = i === 0;
-        moves[1].value = "down-" + i; moves[1].disabled = i === rows().length - 1;
+        row.querySelector(".seatno").textContent = String(i + 1);
+        if (move) { move.value = "up-" + i; move.setAttribute("aria-label", say("move_up", { n: i + 1 })); }
       });
       if (add) add.disabled = rows().length >= 15;
+      names();
       options();
     }
     function addRow() {
       var all_ = rows(); if (all_.length >= 15) return null;
       var copy = all_[all_.length - 1].cloneNode(true);
-      text(copy).value = ""; copy.querySelector("input[type=radio]").checked = false;
+      text(copy).value = "";
       list.appendChild(copy); renumber();
       return copy;
     }
@@ -173,30 +191,30 @@
     list.addEventListener("keydown", function (event) {
       if (event.key !== "Enter" || event.target.type !== "text") return;
       event.preventDefault();
-      var row = event.target.closest(".name-row");
-      if (!event.target.value.trim()) { start.focus(); return; }
-      var next = row.nextElementSibling || addRow();
+      var next = event.target.value.trim() && event.target.closest(".name-row").nextElementSibling;
       if (next) text(next).focus(); else start.focus();
     });
-    list.addEventListener("input", options);
+    list.addEventListener("input", function () { names(); options(); });
     form.addEventListener("click", function (event) {
       var button = event.target.closest("button[name=action]");
       if (!button) return;
-      var move = /^(up|down)-(\d+)$/.exec(button.value);
+      var move = /^up-(\d+)$/.exec(button.value);
       if (button.value === "add") {
         event.preventDefault();
         var row = addRow(); if (row) text(row).focus();
       } else if (move) {
         event.preventDefault();
-        var i = +move[2], j = move[1] === "up" ? i - 1 : i + 1, r = rows();
+        var i = +move[1], j = i - 1, r = rows();
         if (!r[j]) return;
         var a = text(r[i]), b = text(r[j]), tmp = a.value;
         a.value = b.value; b.value = tmp;
-        var da = r[i].querySelector("input[type=radio]"), db = r[j].querySelector("input[type=radio]"), dc = da.checked;
-        da.checked = db.checked; db.checked = dc;
-        r[j].querySelector(".move[value^=" + move[1] + "]").focus();
+        if (dealer.value === String(i)) dealer.value = String(j);  // the dealer moves with the name
+        else if (dealer.value === String(j)) dealer.value = String(i);
+        names();
+        (r[j].querySelector(".move") || button).focus();
       }
     });
+    names();
     options();
   }
 
@@ -210,6 +228,25 @@
         navigator.clipboard.writeText(input.value).then(function () { button.textContent = say("copied"); });
       });
     });
+  }
+
+  /* The scorer's screen follows another scorer's saves live, as the watch page does: the same
+     cheap ?since=<version> poll (204 until something changes). Untouched, the page reloads; with
+     taps on it, it says so and keeps them (saving then shows what the other scorer entered). */
+  function followOtherScorers() {
+    var url = document.body.dataset.poll;
+    if (!url || !window.fetch) return;
+    var timer = setInterval(function () {
+      if (document.visibilityState !== "visible") return;
+      fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (answer) {
+        if (answer.status !== 200) return;
+        clearInterval(timer);
+        var tapped = all("form.hand .prow[data-manual]").length > 0;
+        if (!tapped) { location.reload(); return; }
+        var note = document.getElementById("changed-elsewhere");
+        if (note) note.hidden = false;
+      }).catch(function () {});
+    }, 2000);
   }
 
   /* The system share sheet (Web Share API) where the browser has one. */
@@ -240,6 +277,7 @@
     all("form[method=post]").forEach(sendOnce);
     copyButtons();
     shareButtons();
+    followOtherScorers();
     all("form.hand").forEach(handForm);
     all("form.setup").forEach(setupForm);
   }

@@ -172,7 +172,7 @@ class Game:
 
     def _finish_hand(self) -> None:
         bids = tuple(b for b in self.bids if b is not None)
-        self.records.append(HandRecord(bids, tuple(self.taken), self.trump))
+        self.records.append(HandRecord(bids, tuple(self.taken), self.trump, no_trump=self.trump is None))
         self.to_act = None
         self.phase = "finished" if self.number == self.rules.hand_count else "dealing"
 
@@ -261,7 +261,7 @@ class Game:
             last_trick=_unplays(data["last_trick"]),
             to_act=data["to_act"],
             records=[
-                HandRecord(tuple(r["bids"]), tuple(r["tricks"]), Suit.parse(r["trump"]))
+                HandRecord(tuple(r["bids"]), tuple(r["tricks"]), Suit.parse(r["trump"]), no_trump=r["trump"] is None)
                 for r in data["records"]
             ],
         )

@@ -17,6 +17,8 @@ class HandRecord:
     """What the scorer wrote down for one hand; ``None`` where nothing is recorded yet.
 
     ``cards`` and ``dealer`` are optional claims (from an imported file) checked against R24.
+    ``trump`` ``None`` alone means the trump was not noted; with ``no_trump`` the scorer noted
+    that the hand has none (a Bluke was turned, R12): a forgotten trump must not pass for one.
     """
 
     bids: tuple[int, ...] | None = None
@@ -24,6 +26,7 @@ class HandRecord:
     trump: Suit | None = None
     cards: int | None = None
     dealer: int | None = None
+    no_trump: bool = False
 
     @property
     def complete(self) -> bool:
@@ -135,6 +138,10 @@ def check_records(
                 "R24", number=number, dealer=_who(dealer, names), given=_who(record.dealer, names),
             )
         check_trump(rules, number, record.trump)
+        if record.no_trump and record.trump is not None:
+            raise ScheduleError(
+                f"Hand {number} cannot have trump {record.trump.symbol} and no trump at once (R12).", "R12"
+            )
         if record.tricks is not None and record.bids is None:
             raise OrderError("Hand {number} has tricks but no bids: bids come first (R25).", "R25", number=number)
         if record.bids is not None:
@@ -163,6 +170,7 @@ class HandLine:
     points: list[int] | None = None
     totals: list[int] | None = None
     outcomes: list[str] | None = None
+    no_trump: bool = False  # known to have no trump: noted so (R12), or the all-cards hand (R10)
 
     @property
     def bids_total(self) -> int | None:
@@ -254,6 +262,7 @@ def build_scorecard(rules: Rules, first_dealer: int, records: Sequence[HandRecor
         record = records[number - 1] if number <= len(records) else HandRecord()
         line = HandLine(number, cards, dealer_of(number, first_dealer, n))
         line.trump = record.trump.value if record.trump else None
+        line.no_trump = record.no_trump or not rules.has_turn_up(number)
         if record.bids is not None:
             line.bids = list(record.bids)
         if record.bids is not None and record.tricks is not None:

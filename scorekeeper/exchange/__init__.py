@@ -70,7 +70,7 @@ def export_csv(game: Game) -> str:
     for hand in card.hands:
         for seat, name in enumerate(names):
             writer.writerow([
-                hand.number, hand.cards, names[hand.dealer], hand.trump or "", name,
+                hand.number, hand.cards, names[hand.dealer], hand.trump or ("none" if hand.no_trump else ""), name,
                 *(values[seat] if values is not None else "" for values in
                   (hand.bids, hand.tricks, hand.points, hand.totals, hand.outcomes)),
             ])
@@ -166,10 +166,12 @@ def read_hands(data: Mapping[str, Any]) -> list[HandRecord]:
         if number != index + 1:
             raise OrderError("The file lists hand {number} where hand {place} belongs: hands must be listed in order, 1, 2, 3… (R25).", "R25", number=number, place=index + 1)
         trump = _get(hand, "trump", (str,), where, _("S, H, D, C or null"), required=False)
+        no_trump = _get(hand, "no_trump", (bool,), where, _("true or false"), required=False)
         records.append(HandRecord(
             bids=_numbers(hand, "bids", where),
             tricks=_numbers(hand, "tricks", where),
             trump=Suit.parse(trump),
+            no_trump=bool(no_trump),
             cards=_get(hand, "cards", (int,), where, _("the number of cards dealt"), required=False),
             dealer=_get(hand, "dealer", (int,), where, _("the dealer's seat number"), required=False),
         ))

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from flask import current_app, render_template
-from flask_babel import format_date
+from flask_babel import format_date, pgettext
 
 from .. import charts
 from ..figures import minus
@@ -52,7 +52,7 @@ class Row:
 
     number: int
     cards: int
-    trump: str  # the suit's pip, or "" when none is recorded
+    trump: str  # the suit's pip, "NT" (no trump, R12), "–" (not noted), or "" before the bids
     bids_total: int | None
     cells: list[Cell]
     turn: bool  # the first hand after the deal turns (13…1 | 2…13): a rule, and a page break when long
@@ -186,9 +186,10 @@ def build_sheet(
             )
             for seat in range(rules.players)
         ]
-        trump = Suit.parse(line.trump) if line.trump and not blank else None
+        trump = Suit.parse(line.trump)
+        mark = "" if blank or line.bids is None else trump.symbol if trump else pgettext("no trump, short", "NT") if line.no_trump else "\N{EN DASH}"
         rows.append(Row(
-            number=line.number, cards=line.cards, trump=trump.symbol if trump else "",
+            number=line.number, cards=line.cards, trump=mark,
             bids_total=None if blank else line.bids_total, cells=cells,
             turn=line.number == turn,
         ))

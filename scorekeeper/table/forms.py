@@ -17,6 +17,7 @@ from wtforms.validators import InputRequired
 from wtforms.widgets import HiddenInput
 
 from ..i18n import N_, _
+from .service import NOT_NOTED
 
 #: The rows the new-game form starts with (Bluke is best with 3 or 4, R4) and the most it offers.
 START_ROWS, MAX_ROWS = 4, 15
@@ -84,9 +85,15 @@ class BidsBase(HandForm):
     kind = "bid"
     trump = StringField()
 
-    def trump_value(self) -> str | None:
-        """``"S"`` … ``"C"``; empty means no trump (or not noted)."""
-        return (self.trump.data or "").strip() or None
+    def trump_choice(self) -> str:
+        """The trump button tapped: ``"S"`` … ``"C"``, ``"none"`` (no trump, R12) or ``""`` (not noted)."""
+        return (self.trump.data or "").strip()
+
+    def trump_value(self) -> Any:
+        """The trump for :func:`service.record_bids`: a suit letter, ``None`` for no trump (R12),
+        :data:`service.NOT_NOTED` when nobody noted it (the default)."""
+        choice = self.trump_choice()
+        return NOT_NOTED if not choice else None if choice == "none" else choice
 
 
 class TricksBase(HandForm):
@@ -140,8 +147,8 @@ class NewGameForm(FlaskForm):
     """Set-up on one screen: names in seating order, variant, options, first dealer (R4–R13).
 
     ``action`` is the button pressed: ``start``, or a rearrangement that re-renders the form
-    without JavaScript: ``enter`` (the hidden default button: on to the next name), ``add``,
-    ``up-<row>``, ``down-<row>``.
+    without JavaScript: ``enter`` (the hidden default button: on to the next empty name, else to
+    the start button, never a new empty row), ``add``, ``up-<row>`` (a player up a seat).
     """
 
     names = FieldList(StringField(), min_entries=START_ROWS)
@@ -153,6 +160,7 @@ class NewGameForm(FlaskForm):
     action = StringField(default="start")
 
     focus: int | None = None
+    focus_start = False
 
     def options(self) -> dict[str, bool]:
         """The options mapping of API.md."""
@@ -182,20 +190,21 @@ class NewGameForm(FlaskForm):
         action = (self.action.data or "start").strip()
         rows = [entry.data or "" for entry in self.names]
         dealer = self.first_dealer.data
-        if action == "add" or (action == "enter" and all(r.strip() for r in rows)):
+        if action == "add":
             if len(rows) < MAX_ROWS:
                 self.names.append_entry("")
             self.focus = len(self.names) - 1
             return True
         if action == "enter":
-            self.focus = next(i for i, r in enumerate(rows) if not r.strip())
+            self.focus = next((i for i, r in enumerate(rows) if not r.strip()), None)
+            self.focus_start = self.focus is None
             return True
-        move = re.fullmatch(r"(up|down)-([0-9]{1,2})", action)
+        move = re.fullmatch(r"up-([0-9]{1,2})", action)
         if not move:
             return False
-        row = int(move.group(2))
-        other = row - 1 if move.group(1) == "up" else row + 1
-        if 0 <= row < len(rows) and 0 <= other < len(rows):
+        row = int(move.group(1))
+        other = row - 1
+        if 0 <= other < row < len(rows):
             self.names[row].data, self.names[other].data = rows[other], rows[row]
             if dealer in (str(row), str(other)):  # the dealer choice moves with the name
                 self.first_dealer.data = str(other if dealer == str(row) else row)

@@ -14,22 +14,48 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint
+from flask import flash
+from flask import redirect
+from flask import render_template
+from flask import request
+from flask import Response
+from flask import session
+from flask import url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import games, limits
+from .. import games
+from .. import limits
 from ..charts import progression
-from ..engine import RulesError, draw_for_deal
-from ..errors import WATCH_ONLY, Conflict, Forbidden, NotFound, ServiceError
-from ..i18n import _, error_message
-from ..extensions import csrf, db
-from ..figures import minus, signed
+from ..engine import draw_for_deal
+from ..engine import RulesError
+from ..errors import Conflict
+from ..errors import Forbidden
+from ..errors import NotFound
+from ..errors import ServiceError
+from ..errors import WATCH_ONLY
+from ..extensions import csrf
+from ..figures import minus
+from ..figures import signed
+from ..i18n import _
+from ..i18n import error_message
 from ..games import Access
 from ..groups import pages as groups
 from ..tokens import matches
-from ..web import COOKIE_AGE, COOKIE_PREFIX, WATCH_PREFIX, cookie_token
-from . import screens, service
-from .forms import OUT_OF_DATE, BidsBase, ForgetForm, HandForm, NewGameForm, UndoForm, bids_form, tricks_form
+from ..web import COOKIE_AGE
+from ..web import COOKIE_PREFIX
+from ..web import cookie_token
+from ..web import WATCH_PREFIX
+from . import screens
+from . import service
+from .forms import bids_form
+from .forms import BidsBase
+from .forms import ForgetForm
+from .forms import HandForm
+from .forms import NewGameForm
+from .forms import OUT_OF_DATE
+from .forms import tricks_form
+from .forms import UndoForm
 
 bp = Blueprint("pages", __name__)
 csrf.exempt(bp)
@@ -74,8 +100,9 @@ bp.add_app_template_filter(minus, "minus")
 @bp.app_context_processor
 def helpers() -> dict[str, Any]:
     """Names the table templates use (also available to the virtual-mode templates)."""
-    return {"trumps": screens.TRUMPS, "trump_label": screens.trump_label, "outcome_names": screens.OUTCOMES,
-            "bidding_order": screens.bidding_order, "bid_for": screens.bid_for, "ago": screens.ago, "max_name": games.MAX_NAME}
+    return {"trumps": screens.TRUMPS, "trump_label": screens.trump_label, "trump_of": screens.trump_of,
+            "outcome_names": screens.OUTCOMES, "bidding_order": screens.bidding_order, "bid_for": screens.bid_for,
+            "ago": screens.ago, "max_name": games.MAX_NAME}
 
 
 # -- home and new game -------------------------------------------------------------------------
@@ -94,8 +121,21 @@ def home() -> Any:
     return render_template("home.html", games=opened_games[:HOME_LIMIT], groups=groups.opened_groups())
 
 
+def again(game: Any) -> NewGameForm:
+    """The set-up of a new game with the same players, rules and options, seats rotated so that
+    the player after the last dealer deals first (R5): the deal follows on from the game before."""
+    rules = games.rules_of(game)
+    follows = (games.scorecard_of(game).hands[-1].dealer + 1) % rules.players
+    names = game.players[follows:] + game.players[:follows]
+    return NewGameForm(formdata=None, data={"names": names, "variant": game.variant, "first_dealer": "0",
+                                            **{k: bool(v) for k, v in game.options.items()}})
+
+
 def render_new(form: NewGameForm, message: str | None = None, status: int = 200) -> Any:
-    return render_template("new.html", form=form, alert=message, limits=screens.option_limits()), status
+    named = [name for name in (entry.data or "" for entry in form.names) if name.strip()]
+    sheet = url_for("printing.blank_pdf", players=named if len(named) >= 2 else len(form.names))
+    return render_template("new.html", form=form, alert=message, limits=screens.option_limits(),
+                           blank_sheet=sheet), status
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -106,6 +146,8 @@ def new_game() -> Any:
     With ``group=<id>`` the game starts in that group (its roster offered as chips).
     """
     form = NewGameForm()
+    if request.method == "GET" and request.args.get("again"):
+        form = again(page_access(request.args["again"]).game)
     if request.method == "GET" or form.rearrange() or groups.pick_chip(form, groups.group_of_request()):
         return render_new(form)
     if not form.validate_on_submit():
@@ -155,19 +197,43 @@ def forget(game_id: str) -> Any:
 
 
 # -- the game page -----------------------------------------------------------------------------
+DRAFT = "clash"
+
+
+def kept_draft(game_id: str) -> screens.Clash | None:
+    """This scorer's taps refused because another scorer saved first (409), with what is stored
+    now; ``?drop=1`` forgets them. Kept in the signed session until applied or dropped."""
+    draft = session.get(DRAFT)
+    if not draft or draft.get("game") != game_id:
+        return None
+    if request.args.get("drop"):
+        session.pop(DRAFT)
+        return None
+    return screens.Clash(draft["number"], draft["step"], draft["values"], draft["trump"])
+
+
 def render_game(opened: Access, panel: screens.HandPanel | None = None, message: str | None = None,
                 status: int = 200) -> Any:
     """The game page: the current hand (scorer), the creative scorecard, history, or the result."""
     game = opened.game
     rules, card = games.rules_of(game), games.scorecard_of(game)
     current = card.current
+    clash = kept_draft(game.id) if opened.can_write and panel is None else None
+    if clash and not clash.fits(card):
+        session.pop(DRAFT)
+        clash = None
+    if clash:
+        panel = screens.hand_panel(game, card, rules, clash.number, clash.step, clash.values, clash.trump,
+                                   editing=clash.stored(card) is not None)
     if panel is None and opened.can_write and current is not None:
         step = "bids" if current.bids is None else "tricks"
         panel = screens.hand_panel(game, card, rules, current.number, step)
+        if step == "bids" and not panel.trump:  # after an undo, the trump that went with the bids
+            panel.trump = screens.trump_choice(request.args.get("trump"))
     latest = max((h.number for h in card.hands if h.bids is not None), default=None)
     undo = UndoForm(formdata=None, version=game.version, number=latest) if latest else None
     return render_template(
-        "game.html", game=game, card=card, rules=rules, role=opened.role, panel=panel, alert=message,
+        "game.html", game=game, card=card, rules=rules, role=opened.role, panel=panel, alert=message, clash=clash,
         undo=undo, latest=card.hands[latest - 1] if latest else None,
         changes=screens.changes(game.corrections, game.players), change_count=len(game.corrections),
         standings=screens.standings(card, game.players),
@@ -199,7 +265,7 @@ def render_hand(opened: Access, number: int, form: HandForm, errors: dict[int, s
     if not 1 <= number <= reachable or (form.step == "tricks" and card.hands[number - 1].bids is None):
         return render_game(opened, message=message, status=status)
     on_play = current is not None and current.number == number and (current.bids is None) == (form.step == "bids")
-    trump = form.trump_value() if isinstance(form, BidsBase) else None
+    trump = form.trump_choice() if isinstance(form, BidsBase) else ""
     panel = screens.hand_panel(game, card, rules, number, form.step, form.values(), trump, errors, message,
                                editing=not on_play)
     if on_play:
@@ -225,12 +291,17 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], objec
     editing = any(h.number == number and getattr(h, form.step) is not None for h in game.hands)
     try:
         write()
-    except Conflict as conflict:
-        db.session.expire_all()
-        return render_game(opened, message=conflict.message, status=409)
+    except Conflict:
+        # Post/Redirect/Get: this scorer's taps wait in the session, beside what the other scorer
+        # stored, and the browser lands on the game's own address (a reload never re-posts).
+        trump = form.trump_choice() if isinstance(form, BidsBase) else ""
+        session[DRAFT] = {"game": game.id, "number": number, "step": form.step, "values": form.values(),
+                          "trump": trump}
+        return redirect(url_for(".game", game_id=game.id), 303)
     except (RulesError, ServiceError) as error:
         status = error.status if isinstance(error, ServiceError) else 422
         return render_hand(opened, number, form, message=error_message(error), status=status)
+    session.pop(DRAFT, None)
     if editing:
         flash(_("Hand {number} corrected; every later total is recomputed.", number=number))
     return redirect(url_for(".game", game_id=game.id))
@@ -266,19 +337,32 @@ def undo(game_id: str) -> Any:
     number = form.number.data
     if number is None:  # InputRequired has refused it already
         return render_game(opened, message=OUT_OF_DATE, status=400)
-    had_tricks = any(h.number == number and h.tricks is not None for h in opened.game.hands)
+    entry = next((h for h in opened.game.hands if h.number == number), None)
+    had_tricks = entry is not None and entry.tricks is not None
+    kept = entry.trump if entry is not None and not had_tricks else None  # goes with the bids
     try:
         service.undo(game_id, number, form.version.data, whole_hand=False)
-    except Conflict as conflict:
-        db.session.expire_all()
-        return render_game(opened, message=conflict.message, status=409)
+    except Conflict as conflict:  # Post/Redirect/Get, as for a refused save
+        flash(_("{message} Nothing was undone: check the scorecard and undo again if needed.", message=conflict.message))
+        return redirect(url_for(".game", game_id=game_id), 303)
     except (RulesError, ServiceError) as error:
         return render_game(opened, message=error_message(error), status=getattr(error, "status", 422))
+    if kept:  # the bids go and the trump with them: the hand screen offers it again, and says so
+        flash(_("Undone: the bids of hand {number}. Enter them again below: the trump, {trump}, is still chosen.",
+                number=number, trump=screens.trump_label(kept)))
+        return redirect(url_for(".game", game_id=game_id, trump=kept))
     if had_tricks:
         flash(_("Undone: the tricks of hand {number}. Enter them again below.", number=number))
     else:
         flash(_("Undone: the bids of hand {number}. Enter them again below.", number=number))
     return redirect(url_for(".game", game_id=game_id))
+
+
+@bp.get("/g/<game_id>/hands/<int:number>/<any(bids, tricks):step>")
+@bp.get("/g/<game_id>/undo")
+def form_address(game_id: str, **_: Any) -> Any:
+    """A form's own address opened with GET (a reload or Back after a refused save): the game."""
+    return redirect(url_for(".game", game_id=game_id), 303)
 
 
 # -- editing an earlier hand -------------------------------------------------------------------

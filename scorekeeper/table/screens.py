@@ -7,8 +7,10 @@ buttons, and which engine message goes beside which row.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from datetime import datetime
 from typing import Any
 
@@ -17,10 +19,27 @@ from flask import url_for
 from flask_babel import format_date
 from markupsafe import Markup
 
-from ..engine import Card, DrawResult, Rules, RulesError, Scorecard, Suit, check_bid, check_taken, order_from, points
-from ..engine.rules import MAX_PLAYERS, MIN_PLAYERS
-from ..i18n import N_, _, _n, error_message
-from ..models import Correction, Game, utcnow
+from ..engine import Card
+from ..engine import check_bid
+from ..engine import check_taken
+from ..engine import DrawResult
+from ..engine import HandLine
+from ..engine import order_from
+from ..engine import points
+from ..engine import Rules
+from ..engine import RulesError
+from ..engine import Scorecard
+from ..engine import Suit
+from ..engine.rules import MAX_PLAYERS
+from ..engine.rules import MIN_PLAYERS
+from ..i18n import N_
+from ..i18n import _
+from ..i18n import _n
+from ..i18n import error_message
+from ..models import Correction
+from ..models import Game
+from ..models import NO_TRUMP
+from ..models import utcnow
 
 #: R26's outcomes; the templates show them with ``say()`` in the reader's language.
 OUTCOMES = {"S": N_("Set: took fewer than bid"), "O": N_("Overtricks: took more than bid"),
@@ -70,7 +89,7 @@ class HandPanel:
     first_bidder: str
     rows: list[Row]
     version: int
-    trump: str | None = None
+    trump: str = ""  # the trump button: a suit letter, "none" (no trump, R12) or "" (not noted)
     turn_up: bool = True
     bids: list[int] | None = None
     autosubmit: bool = False
@@ -95,6 +114,27 @@ class HandPanel:
         if self.step == "bids":
             return bids_status(known, len(values), self.cards)
         return tricks_status(known, len(values), self.cards)
+
+
+@dataclass
+class Clash:
+    """A save refused because another scorer changed the game first (409): this scorer's taps."""
+
+    number: int
+    step: str  # "bids" or "tricks"
+    values: list[Any]
+    trump: str = ""
+
+    def fits(self, card: Scorecard) -> bool:
+        """Whether the taps still have a place: the hand is reached and, for tricks, has its bids (R25)."""
+        current = card.current
+        reached = current.number if current else len(card.hands)
+        return 1 <= self.number <= reached and (self.step == "bids" or card.hands[self.number - 1].bids is not None)
+
+    def stored(self, card: Scorecard) -> list[int] | None:
+        """What is stored now for the same hand and step: what the other scorer entered."""
+        line = card.hands[self.number - 1]
+        return line.bids if self.step == "bids" else line.tricks
 
 
 def bid_for(total: int, cards: int) -> str:
@@ -145,7 +185,7 @@ def totals_before(card: Scorecard, number: int) -> list[int]:
 
 def hand_panel(
     game: Game, card: Scorecard, rules: Rules, number: int, step: str,
-    values: Sequence[Any] | None = None, trump: str | None = None,
+    values: Sequence[Any] | None = None, trump: str = "",
     errors: dict[int, str] | None = None, message: str | None = None, editing: bool = False,
 ) -> HandPanel:
     """The bids or tricks step of hand ``number``; ``values`` are a re-rendered form's, else the stored ones."""
@@ -156,7 +196,7 @@ def hand_panel(
     stored = line.bids if step == "bids" else line.tricks
     if values is None:
         values = list(stored) if stored is not None else [None] * n
-        trump = line.trump
+        trump = trump_of(line)
     errors = errors or {}
     rows = []
     for position, seat in enumerate(order, start=1):  # both steps in bidding order: one badge, one player
@@ -209,6 +249,7 @@ class Standing:
     total: int
     stats: Any
     winner: bool = False
+    behind: int = 0  # points short of the leader (0 for the leaders)
 
     def rate(self, count: int) -> str:
         """A share of the hands played, as a whole percentage."""
@@ -219,10 +260,12 @@ class Standing:
 def standings(card: Scorecard, names: Sequence[str]) -> list[Standing]:
     """Players by total, equal totals sharing a rank; winners as the engine names them (R21)."""
     seats = sorted(range(len(names)), key=lambda s: -card.totals[s])
+    best = max(card.totals, default=0)
     out: list[Standing] = []
     for place, seat in enumerate(seats, start=1):
         rank = out[-1].rank if out and out[-1].total == card.totals[seat] else place
-        out.append(Standing(rank, seat, names[seat], card.totals[seat], card.stats[seat], seat in card.winners))
+        out.append(Standing(rank, seat, names[seat], card.totals[seat], card.stats[seat], seat in card.winners,
+                            best - card.totals[seat]))
     return out
 
 
@@ -237,9 +280,25 @@ class Change:
     details: list[str] = field(default_factory=list)
 
 
+def trump_of(line: HandLine) -> str:
+    """A hand's trump as the hand screen's buttons name it: a suit letter, ``none`` when the hand
+    is known to have no trump (a Bluke was turned, or every card dealt: R10, R12), ``""`` when
+    nobody noted it. A forgotten trump must not read as a hand without trump."""
+    return line.trump or ("none" if line.no_trump else "")
+
+
+def trump_choice(stored: str | None) -> str:
+    """The trump button for a stored trump (``-`` is "none"); anything else is "" (not noted)."""
+    if stored == NO_TRUMP:
+        return "none"
+    return stored if stored in {code for code, _, _ in TRUMPS} else ""
+
+
 def trump_label(value: str | None) -> str:
-    """``♥``, or ``no trump`` (also when none was noted)."""
-    return Suit(value).symbol if value else _("no trump")
+    """``♥``; ``no trump`` (a button's ``none`` or the stored ``-``, R12); ``not noted``."""
+    if not value:
+        return _("not noted")
+    return _("no trump") if value in ("none", NO_TRUMP) else Suit(value).symbol
 
 
 def ago(then: datetime, now: datetime | None = None) -> str:
@@ -300,7 +359,7 @@ def _value(value: Any) -> str:
 
 
 def _trump(value: Any) -> str:
-    return trump_label(value) if value in ("S", "H", "D", "C", None) else _value(value)
+    return trump_label(value) if value in ("S", "H", "D", "C", NO_TRUMP, None) else _value(value)
 
 
 def _numbers(values: list[Any]) -> str:

@@ -18,11 +18,14 @@ from sqlalchemy import func, select
 from ..errors import BadRequest
 from ..i18n import _
 from ..extensions import db
+from .. import games
 from ..games import MAX_CORRECTIONS, rules_of, shown, writing
-from ..models import Correction, Game, HandEntry
+from ..models import NO_TRUMP, Correction, Game, HandEntry
 
-#: ``trump`` left out of a bids request: keep what is recorded (none for a new hand).
+#: ``trump`` left out of a bids request: keep what is recorded (not noted, for a new hand).
 KEEP: Any = type("Keep", (), {"__repr__": lambda self: "KEEP"})()
+#: The trump is not noted (the hand screen's default): apart from ``None``, which says "no trump" (R12).
+NOT_NOTED: Any = type("NotNoted", (), {"__repr__": lambda self: "NOT_NOTED"})()
 
 
 
@@ -42,8 +45,7 @@ def _room_for(game: Game, adding: int) -> None:
     """
     kept = db.session.execute(select(func.count()).select_from(Correction).filter_by(game_id=game.id)).scalar_one()
     if kept + adding > MAX_CORRECTIONS:
-        raise BadRequest(f"This game has been corrected {kept} times, the most one game keeps; "
-                         "nothing was saved. Start a new game to go on.")
+        raise BadRequest(_("This game has been corrected {kept} times, the most one game keeps; nothing was saved. Start a new game to go on.", kept=kept))
 
 
 def _correct(game: Game, number: int, field: str, old: Any, new: Any) -> None:
@@ -67,13 +69,15 @@ def _whole_numbers(
 
 
 def _trump(value: object) -> Any:
-    """``trump`` as stored: a suit letter, ``None`` for no trump, or :data:`KEEP` (R12)."""
-    if value is KEEP or value is None:
+    """``trump`` as stored: a suit letter, :data:`NO_TRUMP` for null (API.md: a hand without
+    trump, R12), ``None`` for :data:`NOT_NOTED`, or :data:`KEEP`."""
+    if value is KEEP:
         return value
+    if value is None or value is NOT_NOTED:
+        return games.stored_trump(None, value is None)
     if not isinstance(value, str):
         raise BadRequest(_("'trump' must be \"S\", \"H\", \"D\", \"C\" or null for no trump, not {value}.", value=shown(value)))
-    suit = Suit.parse(value)
-    return suit.value if suit else None
+    return games.stored_trump(Suit.parse(value), True)
 
 
 def record_bids(game_id: str, number: int, bids: object, trump: object = KEEP, version: object = None,
@@ -95,7 +99,7 @@ def record_bids(game_id: str, number: int, bids: object, trump: object = KEEP, v
         checked = _whole_numbers(check_bids, rules, number, bids, "bids", game.players)
         entry = _entry(game, number)
         suit: str | None = (entry.trump if entry else None) if wanted is KEEP else wanted
-        check_trump(rules, number, Suit.parse(suit))
+        check_trump(rules, number, Suit.parse(suit) if suit != NO_TRUMP else None)
         if entry is not None and entry.bids == checked and entry.trump == suit:
             return game  # already recorded: a repeated request changes nothing
         write.change()

@@ -217,14 +217,14 @@ def _write_hands(row: GameRow, game: Game) -> None:
         entry = _entry(row, number)
         if entry.tricks is None:
             entry.bids = list(check_bids(game.rules, number, list(record.bids or ()), row.players))
-            entry.trump = record.trump.value if record.trump else None
+            entry.trump = games.stored_trump(record.trump, record.no_trump)
             entry.tricks = list(check_tricks(game.rules, number, list(record.tricks or ()), row.players))
             changed = True
     if game.phase == "playing":
         entry = _entry(row, game.number)
         if entry.bids is None:
             entry.bids = list(check_bids(game.rules, game.number, list(game.bids), row.players))
-            entry.trump = game.trump.value if game.trump else None
+            entry.trump = games.stored_trump(game.trump, game.trump is None)  # the dealer turned a Bluke (R12)
             changed = True
     if changed:
         row.version += 1

@@ -11,7 +11,8 @@ from .accessibility import assert_accessible
 PHONES = {"360": {"width": 360, "height": 740}, "pixel7": {"width": 412, "height": 915}}
 
 #: Everything a finger can tap; links inside a sentence are exempt (WCAG 2.5.8, "inline").
-TAPPABLE = "a[href], button, summary, select, label[for], input:not([type=hidden]):not([type=radio]):not([type=checkbox])"
+TAPPABLE = ("a[href], button, summary, select, label[for], "
+            "input:not([type=hidden]):not([type=radio]):not([type=checkbox])")
 
 
 def phone(browser: Any, size: str, scheme: str = "light", **options: Any) -> Any:
@@ -73,13 +74,16 @@ class Taps:
 
 
 def start_game(page: Any, names: list[str], dealer: int) -> str:
-    """Type the names in one flow (Enter moves on), pick the dealer, start; returns the watch link."""
+    """Type the names in one flow (Enter moves on; after the last row, to the start button: no
+    empty row is added), choose the first dealer once, start; returns the watch link."""
     page.locator("#names-0").tap()
+    rows = page.locator(".name-row").count()
     for i, name in enumerate(names):
         page.keyboard.type(name)
         page.keyboard.press("Enter")
-        expect(page.locator(f"#names-{i + 1}")).to_be_focused()
-    page.locator(f"label[for=deal-{dealer}]").tap()
+        expect(page.locator(f"#names-{i + 1}" if i + 1 < rows else "button.start")).to_be_focused()
+    assert page.locator(".name-row").count() == rows
+    page.locator("#first-dealer").select_option(str(dealer))
     page.locator("button.start").tap()
     expect(page.locator(".created h1")).to_have_text("Game ready")
     return page.locator(".share.watch input.copy").input_value()

@@ -40,7 +40,7 @@ def start_from_chips(page: Any, chips: list[str], typed: tuple[str, ...] = ()) -
     for offset, name in enumerate(typed):
         page.locator(f"#names-{len(chips) + offset}").fill(name)
     page_checks(page, "new game in a group")
-    page.locator("label[for=deal-0]").tap()
+    page.locator("#first-dealer").select_option("0")
     page.locator("button.start").tap()
     expect(page.locator(".created h1")).to_have_text("Game ready")
     page.get_by_text("Start hand 1").tap()

@@ -11,7 +11,9 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from .phone_kit import Taps, page_checks, phone
+from .phone_kit import page_checks
+from .phone_kit import phone
+from .phone_kit import Taps
 
 pytestmark = pytest.mark.browser
 
@@ -206,4 +208,196 @@ def test_the_share_page_puts_the_watch_link_first_and_the_scorer_link_behind_a_s
     expect(page.locator("#watch-url")).to_have_value(made["watch_url"])
     page.wait_for_function("() => window.__shared === true")
     assert [d["url"] for d in shared] == [made["watch_url"]]
+    context.close()
+
+
+def test_trump_not_noted_is_apart_from_no_trump_on_the_screens_and_the_pdf(browser: Any, server: str) -> None:
+    made = api_game(server, ["Ann", "Ben", "Cy"], 0, [([4, 5, 3], [5, 3, 5])])
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(made["scorer_url"])
+    expect(page.locator("#t2-")).to_be_checked()  # "not noted" is the default, not "no trump"
+    expect(page.locator("label[for=t2-]")).to_have_text("not noted")
+    expect(page.locator("label[for=t2none]")).to_contain_text("no trump")
+    for label in page.locator(".trumps label").all():
+        box = label.bounding_box()
+        assert box["width"] >= 43.5 and box["height"] >= 43.5, box
+    page.locator("label[for=t2none]").tap()  # a Bluke was turned (R12)
+    for selector in ("label[for=bid2-4]", "label[for=bid0-2]", "label[for=bid1-6]"):
+        page.locator(selector).tap()
+    expect(page.locator("form.hand.tricks")).to_be_visible()
+    expect(page.locator(".hand-meta").nth(1)).to_contain_text("No trump — a Bluke was turned")
+    expect(page.locator("#hand-1 .trump-mark")).to_have_text("–")  # hand 1: not noted
+    expect(page.locator("#hand-2 .trump-mark")).to_have_text("NT")
+    expect(page.locator(".legend")).to_contain_text("NT: no trump, a Bluke was turned; –: not noted")
+
+    # Undoing the bids says what becomes of the trump, and keeps it chosen.
+    page.locator("label[for=tricks0-2]").tap()
+    page.locator("label[for=tricks1-7]").tap()
+    page.locator("button[type=submit].primary").tap()
+    page.locator("label[for=t3H]").tap()
+    for selector in ("label[for=bid0-1]", "label[for=bid1-1]", "label[for=bid2-1]"):
+        page.locator(selector).tap()
+    expect(page.locator("form.hand.tricks")).to_be_visible()
+    page.locator("button[form=undo-form]").tap()
+    expect(page.locator(".note")).to_have_text(
+        "Undone: the bids of hand 3. Enter them again below: the trump, ♥, is still chosen.")
+    expect(page.locator("#t3H")).to_be_checked()
+    page.goto(f"{server}/g/{made['id']}")  # a reload does not carry it on: the stored hand has none
+    expect(page.locator("#t3-")).to_be_checked()
+
+    watcher = phone(browser, "360")
+    watch = watcher.new_page()
+    watch.goto(made["watch_url"])
+    expect(watch.locator("#hand-2 .trump-mark")).to_have_text("NT")
+    watcher.close()
+    pdf = requests.get(f"{server}/api/games/{made['id']}/scorecard.pdf",
+                       headers={"Authorization": f"Bearer {made['watch_token']}"}, timeout=60)
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    printed = PdfReader(BytesIO(pdf.content)).pages[0].extract_text()
+    assert "12/13 –" in printed and "12/12 NT" in printed
+    assert "NT: no trump, a Bluke was turned or every card dealt; –: trump not noted" in " ".join(printed.split())
+    context.close()
+
+
+def test_standings_are_one_tap_from_the_hand_screen_and_on_the_watch_page(browser: Any, server: str) -> None:
+    # RULES.md's worked example: after hand 2 Ann 61, Ben 11, Cy −8.
+    made = api_game(server, ["Ann", "Ben", "Cy"], 0, [([4, 5, 3], [5, 3, 5]), ([2, 6, 4], [2, 7, 3])])
+    expected = [["1", "Ann", "S 0 · O 1 · P 1", "61", "leads"], ["2", "Ben", "S 1 · O 1 · P 0", "11", "50 behind"],
+                ["3", "Cy", "S 1 · O 1 · P 0", "−8", "69 behind"]]
+
+    def rows(page: Any) -> list[list[str]]:
+        cells = (".rank", ".pl b", ".sop", ".total", ".gap")
+        return [[li.locator(sel).inner_text().replace("\xa0", " ") for sel in cells]
+                for li in page.locator("#standings li").all()]
+
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(made["scorer_url"])
+    expect(page.locator("form.hand.bids")).to_be_visible()
+    standings = page.locator("#standings")
+    assert not standings.evaluate("e => e.getBoundingClientRect().top < innerHeight")  # below the hand
+    page.get_by_role("link", name="Standings: who leads, by how much").tap()
+    page.wait_for_function("() => { const r = document.querySelector('#standings').getBoundingClientRect();"
+                           " return r.top >= 0 && r.top < innerHeight / 2; }")
+    expect(standings.locator("h2")).to_contain_text("after 2 of 25 hands")
+    assert rows(page) == expected
+    context.close()
+
+    watcher = phone(browser, "360")
+    page = watcher.new_page()
+    page.goto(made["watch_url"])
+    expect(page.locator("#standings")).to_be_visible()
+    assert rows(page) == expected
+    watcher.close()
+
+
+def test_game_over_offers_a_new_game_with_the_same_players_rotated(browser: Any, server: str) -> None:
+    finished = finished_game(server)  # Ann, Ben, Cy; 25 hands, so Ann dealt the last (R5): Ben follows
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(finished["scorer_url"])
+    page.get_by_role("link", name="New game with the same players").tap()
+    expect(page.locator("form.setup")).to_be_visible()
+    names = [page.locator(f"#names-{i}").input_value() for i in range(3)]
+    assert names == ["Ben", "Cy", "Ann"]
+    page.locator("button.start").tap()
+    expect(page.locator(".created h1")).to_have_text("Game ready")
+    page.get_by_text("Start hand 1").tap()
+    expect(page.locator(".hand-meta").first).to_contain_text("13 cards · Ben deals · Cy bids first")
+    context.close()
+
+
+def test_the_blank_sheet_and_the_chart_are_offered_in_the_interface(browser: Any, server: str) -> None:
+    made = api_game(server, ["Ann", "Ben", "Cy"], 0, [([4, 5, 3], [5, 3, 5])])
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(server + "/new")
+    sheet = page.get_by_role("link", name="Keeping score on paper? Print a blank sheet")
+    answer = requests.get(server + sheet.get_attribute("href"), timeout=60)
+    assert answer.status_code == 200 and answer.headers["Content-Type"] == "application/pdf"
+    page.goto(made["scorer_url"])
+    chart = page.get_by_role("link", name="PDF with score chart")
+    expect(chart).to_be_visible()
+    answer = context.request.get(server + chart.get_attribute("href"))  # with this phone's cookie
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    printed = " ".join(p.extract_text() for p in PdfReader(BytesIO(answer.body())).pages)
+    assert "Score progression" in printed
+    context.close()
+
+
+def test_two_scorers_see_each_other_live_and_a_refused_save_keeps_the_taps(browser: Any, server: str) -> None:
+    made = api_game(server, ["Ann", "Ben", "Cy"], 0, [([4, 5, 3], [5, 3, 5])])
+    first, second = phone(browser, "360"), phone(browser, "360")
+    one, two = first.new_page(), second.new_page()
+    problems: list[str] = []
+    two.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    for page in (one, two):
+        page.goto(made["scorer_url"])
+        expect(page.locator("form.hand.bids")).to_be_visible()
+
+    # Live: the first scorer records hand 2's bids; the untouched second screen follows by itself.
+    for selector in ("label[for=bid2-4]", "label[for=bid0-2]", "label[for=bid1-6]"):
+        one.locator(selector).tap()
+    expect(one.locator("form.hand.tricks")).to_be_visible()
+    expect(two.locator("form.hand.tricks")).to_be_visible(timeout=6000)
+
+    # A refused save: both tap tricks; the second, already tapping, is told and keeps its taps.
+    two.locator("label[for=tricks2-3]").tap()
+    one.locator("label[for=tricks2-3]").tap()
+    one.locator("label[for=tricks0-2]").tap()
+    one.locator("button[type=submit].primary").tap()
+    expect(one.locator(".hand-title h1")).to_contain_text("Hand 3")
+    expect(two.locator("#changed-elsewhere")).to_be_visible(timeout=6000)
+    two.locator("label[for=tricks0-1]").tap()  # the second scorer's own count: Ann 1, Cy 3, Ben 8
+    two.locator("button[type=submit].primary").tap()
+    expect(two.locator(".clash h2")).to_have_text("Another scorer saved first")
+    assert two.url == f"{server}/g/{made['id']}"  # Post/Redirect/Get: not the form's address
+    page_checks(two, "a refused save beside what the other scorer entered")
+    two.reload()  # a reload shows the same, never "GET is not possible at this address"
+    expect(two.locator(".clash")).to_contain_text("They entered the tricks of hand 2:")
+    expect(two.locator(".clash .theirs li")).to_have_text(["Cy 3", "Ann 2", "Ben 7"])
+    for seat, taken in ((0, 1), (1, 8), (2, 3)):
+        expect(two.locator(f"#tricks{seat}-{taken}")).to_be_checked()
+    two.locator("button[type=submit].primary").tap()  # apply mine
+    expect(two.locator(".note")).to_contain_text("Hand 2 corrected")
+    doc = requests.get(f"{server}/api/games/{made['id']}",
+                       headers={"Authorization": f"Bearer {made['watch_token']}"}, timeout=10).json()
+    assert doc["hands"][1]["tricks"] == [1, 8, 3]
+    expect(one.locator(".sheet #hand-2 .mk").nth(0)).to_have_text("1/2", timeout=6000)  # live again
+    first.close()
+    second.close()
+    assert problems == []
+
+
+def test_the_new_game_rows_are_calm_and_the_dealer_is_chosen_once(browser: Any, server: str) -> None:
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(server + "/new")
+    for row in page.locator(".name-row").all():  # a name and at most one button per row
+        assert row.locator("button, select, input[type=radio]").count() <= 1
+    assert page.locator("select#first-dealer").count() == 1
+    page.locator("#names-0").tap()
+    for name in ("Ann", "Ben", "Cy", "Dee"):
+        page.keyboard.type(name)
+        page.keyboard.press("Enter")
+    expect(page.locator("button.start")).to_be_focused()  # after the last name: on to start
+    expect(page.locator(".name-row")).to_have_count(4)  # and no empty row
+    expect(page.locator("#first-dealer option")).to_have_text(["Draw cards for it", "Ann", "Ben", "Cy", "Dee"])
+    page.locator("#first-dealer").select_option("2")  # Cy deals
+    page.locator("button[value=up-2]").tap()  # Cy moves up a seat, and stays the dealer
+    expect(page.locator("#names-1")).to_have_value("Cy")
+    expect(page.locator("#first-dealer")).to_have_value("1")
+    sheet = page.get_by_role("link", name="Keeping score on paper? Print a blank sheet")
+    assert sheet.get_attribute("href").endswith("?players=Ann&players=Cy&players=Ben&players=Dee")
+    page.locator("button.start").tap()
+    expect(page.locator(".created h1")).to_have_text("Game ready")
+    page.get_by_text("Start hand 1").tap()
+    expect(page.locator(".hand-meta").first).to_contain_text("13 cards · Cy deals · Ben bids first")
     context.close()

@@ -194,7 +194,7 @@ def test_without_javascript_set_up_and_a_hand_still_work(browser: Any, server: s
     page.keyboard.type("Cy")
     page.locator("button[value=up-1]").click()  # Ann moves up to seat 1
     expect(page.locator("#names-0")).to_have_value("Ann")
-    page.locator("label[for=deal-0]").click()
+    page.locator("#first-dealer").select_option("0")
     page.locator("button.start").click()
     expect(page.locator(".created h1")).to_have_text("Game ready")
     page.get_by_text("Start hand 1").click()

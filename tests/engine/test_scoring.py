@@ -15,6 +15,7 @@ from scorekeeper.engine import (
     Rules,
     RulesError,
     ScheduleError,
+    Suit,
     TrickError,
     build_scorecard,
     check_bids,
@@ -221,7 +222,24 @@ def test_the_scorecard_document_lists_every_scheduled_hand() -> None:
     assert len(document["hands"]) == 25
     assert document["hands"][0] == {
         "number": 1, "cards": 13, "dealer": 0, "trump": None, "bids": [4, 5, 3], "tricks": [5, 3, 5],
-        "points": [41, -50, 32], "totals": [41, -50, 32], "outcomes": ["O", "S", "O"],
+        "points": [41, -50, 32], "totals": [41, -50, 32], "outcomes": ["O", "S", "O"], "no_trump": False,
     }
     assert document["hands"][2]["bids"] is None
     assert document["stats"][0] == {"seat": 0, "set": 0, "over": 1, "perfect": 1, "overtricks": 1, "bid": 6, "taken": 7}
+
+
+def test_a_hand_noted_without_trump_differs_from_one_whose_trump_was_not_noted() -> None:
+    """R12: a turned Bluke means no trump; a scorer who noted nothing has not said so."""
+    noted = HandRecord((4, 5, 3), (5, 3, 5), None, no_trump=True)
+    card = build_scorecard(Rules(3), 0, [noted, HandRecord((2, 6, 4), (2, 7, 3))])
+    assert [(h.trump, h.no_trump) for h in card.hands[:3]] == [(None, True), (None, False), (None, False)]
+
+
+def test_the_all_cards_hand_is_known_to_have_no_trump() -> None:
+    card = build_scorecard(Rules(3, all_cards_hand=True), 0, [])
+    assert card.hands[-1].no_trump and card.hands[-1].cards == 18 and not card.hands[-2].no_trump
+
+
+def test_a_suit_and_no_trump_together_are_refused() -> None:
+    with pytest.raises(RulesError, match="cannot have trump ♥ and no trump at once"):
+        check_records(Rules(3), 0, [HandRecord((4, 5, 3), None, Suit.HEARTS, no_trump=True)])

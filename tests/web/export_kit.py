@@ -100,11 +100,11 @@ def points(value: int) -> str:
 
 
 def row_of(pdf_lines: list[str], number: int) -> list[str]:
-    """The tokens of hand ``number``'s row, dealer button and trump pip left out."""
+    """The tokens of hand ``number``'s row, dealer button and trump mark (pip, NT, – not noted) left out."""
     for line in pdf_lines:
         tokens = line.split()
         if tokens and tokens[0] == str(number) and len(tokens) > 1 and "/" in tokens[1]:
-            return [t for t in tokens if t not in ("D", "♠", "♥", "♦", "♣")]
+            return [t for t in tokens if t not in ("D", "♠", "♥", "♦", "♣", "NT", "–")]
     raise AssertionError(f"no row for hand {number} in {pdf_lines}")
 
 

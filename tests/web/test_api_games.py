@@ -35,7 +35,7 @@ def test_creating_a_game_answers_201_with_the_document_tokens_and_links(client: 
     assert doc["schedule"] == list(range(13, 0, -1)) + list(range(2, 14))
     assert len(doc["hands"]) == 25
     assert doc["hands"][0] == {"number": 1, "cards": 13, "dealer": 0, "trump": None, "bids": None,
-                               "tricks": None, "points": None, "totals": None, "outcomes": None}
+                               "tricks": None, "points": None, "totals": None, "outcomes": None, "no_trump": False}
     assert [h["dealer"] for h in doc["hands"][:4]] == [0, 1, 2, 0]  # the deal passes left (R5)
     assert doc["totals"] == [0, 0, 0] and doc["winners"] == []
     assert doc["stats"][0] == {"seat": 0, "set": 0, "over": 0, "perfect": 0, "overtricks": 0, "bid": 0, "taken": 0}

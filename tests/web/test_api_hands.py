@@ -51,12 +51,12 @@ def test_a_hand_fills_its_line_of_the_document(client: FlaskClient) -> None:
     doc = table.bids(1, [4, 5, 3], trump="S").get_json()
     assert doc["version"] == 2 and doc["current_hand"] == 1
     assert doc["hands"][0] == {"number": 1, "cards": 13, "dealer": 0, "trump": "S", "bids": [4, 5, 3],
-                               "tricks": None, "points": None, "totals": None, "outcomes": None}
+                               "tricks": None, "points": None, "totals": None, "outcomes": None, "no_trump": False}
     doc = table.tricks(1, [5, 3, 5]).get_json()
     assert doc["version"] == 3 and doc["current_hand"] == 2
     assert doc["hands"][0] == {"number": 1, "cards": 13, "dealer": 0, "trump": "S", "bids": [4, 5, 3],
                                "tricks": [5, 3, 5], "points": [41, -50, 32], "totals": [41, -50, 32],
-                               "outcomes": ["O", "S", "O"]}
+                               "outcomes": ["O", "S", "O"], "no_trump": False}
     assert doc["totals"] == [41, -50, 32]
     assert doc["stats"][1] == {"seat": 1, "set": 1, "over": 0, "perfect": 0, "overtricks": 0, "bid": 5, "taken": 3}
     assert table.doc() == doc
@@ -119,14 +119,17 @@ def test_a_double_tap_stores_nothing_twice(client: FlaskClient) -> None:
     assert table.tricks(1, [5, 3, 5]).get_json()["version"] == 5
 
 
-def test_trump_is_kept_when_left_out_and_cleared_with_null(client: FlaskClient) -> None:
+def test_trump_is_kept_when_left_out_and_null_records_a_hand_without_trump(client: FlaskClient) -> None:
     table = Table(client)
+    first = table.bids(1, [4, 5, 3]).get_json()["hands"][0]
+    assert first["trump"] is None and first["no_trump"] is False  # left out on a new hand: not noted
     table.bids(1, [4, 5, 3], trump="D")
     assert table.bids(1, [4, 5, 4]).get_json()["hands"][0]["trump"] == "D"
     doc = table.bids(1, [4, 5, 4], trump=None).get_json()
-    assert doc["hands"][0]["trump"] is None and doc["version"] == 4
+    # null keeps API.md's meaning, a hand without trump (R12), and says it was noted so
+    assert doc["hands"][0]["trump"] is None and doc["hands"][0]["no_trump"] is True and doc["version"] == 5
     assert [(c["field"], c["old"], c["new"]) for c in table.corrections()] == [
-        ("bids", [4, 5, 3], [4, 5, 4]), ("trump", "D", None)]
+        ("trump", None, "D"), ("bids", [4, 5, 3], [4, 5, 4]), ("trump", "D", "-")]
 
 
 def test_editing_an_earlier_hand_recomputes_every_later_total(client: FlaskClient) -> None:
@@ -154,7 +157,7 @@ def test_undo_removes_the_whole_latest_hand_and_keeps_a_correction(client: Flask
     table.hand(2, [2, 6, 4], [2, 7, 3], trump="C")
     doc = table.undo(2).get_json()
     assert doc["hands"][1] == {"number": 2, "cards": 12, "dealer": 1, "trump": None, "bids": None,
-                               "tricks": None, "points": None, "totals": None, "outcomes": None}
+                               "tricks": None, "points": None, "totals": None, "outcomes": None, "no_trump": False}
     assert doc["totals"] == [41, -50, 32] and doc["current_hand"] == 2 and doc["version"] == 6
     table.bids(2, [1, 1, 1])
     doc = table.undo(2, version=7).get_json()  # a hand with bids only goes too

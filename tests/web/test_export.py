@@ -54,7 +54,7 @@ def test_export_json_is_the_whole_game_under_a_named_versioned_format(client: Fl
     assert {key: data[key] for key in SAME} == {key: doc[key] for key in SAME}
     assert data["hands"][0] == {"number": 1, "cards": 13, "dealer": 0, "trump": None, "bids": [4, 5, 3],
                                 "tricks": [5, 3, 5], "points": [41, -50, 32], "totals": [41, -50, 32],
-                                "outcomes": ["O", "S", "O"]}
+                                "outcomes": ["O", "S", "O"], "no_trump": False}
     assert data["corrections"] == [] and "scorer_token" not in data and "watch_token" not in data
     assert not any("hash" in key for key in data)
 

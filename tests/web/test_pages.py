@@ -79,10 +79,11 @@ def test_a_bad_set_up_is_explained_and_stores_nothing(app: Flask, client: FlaskC
 
 @pytest.mark.parametrize(("action", "names", "dealer", "expect", "dealer_after"), [
     ("up-1", ["Ann", "Ben", "Cy"], "1", ["Ben", "Ann", "Cy", ""], "0"),
-    ("down-0", ["Ann", "Ben", "Cy"], "2", ["Ben", "Ann", "Cy", ""], "2"),
+    ("up-2", ["Ann", "Ben", "Cy"], "2", ["Ann", "Cy", "Ben", ""], "1"),
     ("up-0", ["Ann", "Ben", "Cy"], "draw", ["Ann", "Ben", "Cy", ""], "draw"),
     ("add", ["Ann", "Ben", "Cy", "Dee"], "draw", ["Ann", "Ben", "Cy", "Dee", ""], "draw"),
     ("enter", ["Ann", "", "Cy", ""], "draw", ["Ann", "", "Cy", ""], "draw"),
+    ("enter", ["Ann", "Ben", "Cy", "Dee"], "0", ["Ann", "Ben", "Cy", "Dee"], "0"),  # no empty row added
 ])
 def test_the_set_up_rows_rearrange_without_javascript(app: Flask, client: FlaskClient, action: str,
                                                       names: list[str], dealer: str, expect: list[str],
@@ -91,14 +92,18 @@ def test_the_set_up_rows_rearrange_without_javascript(app: Flask, client: FlaskC
             **{f"names-{i}": n for i, n in enumerate(names)}}
     page = text(client.post("/new", data=data))
     assert re.findall(r'name="names-\d+" id="names-\d+" value="([^"]*)"', page) == expect
-    assert re.search(rf'name="first_dealer" value="{dealer_after}"[^>]*checked', page)
+    chosen = re.findall(r'<option value="(\w+)" selected>', page)
+    assert chosen == ([] if dealer_after == "draw" else [dealer_after])  # "draw", the first option, by default
     assert games_stored(app) == 0
 
 
-def test_enter_moves_to_the_first_empty_name(client: FlaskClient) -> None:
+def test_enter_moves_to_the_first_empty_name_and_after_the_last_to_start(client: FlaskClient) -> None:
     data = {"csrf_token": csrf(client), "action": "enter", "names-0": "Ann", "names-1": "", "names-2": ""}
     page = text(client.post("/new", data=data))
     assert re.search(r'id="names-1"[^>]*autofocus', page)
+    data = {"csrf_token": csrf(client), "action": "enter", **{f"names-{i}": n for i, n in enumerate("ABCD")}}
+    page = text(client.post("/new", data=data))
+    assert re.search(r'class="button primary big start" autofocus', page) and "names-4" not in page
 
 
 # -- a hand, step by step ------------------------------------------------------------------------
@@ -195,15 +200,42 @@ def test_tricks_before_bids_are_refused_in_the_engines_words(app: Flask, client:
 
 
 # -- versions: stale pages and double taps -----------------------------------------------------
-def test_a_stale_page_is_refused_and_shows_the_current_state(app: Flask, client: FlaskClient) -> None:
+def test_a_stale_page_shows_what_the_other_scorer_entered_and_keeps_these_taps(app: Flask,
+                                                                             client: FlaskClient) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     post_hand(client, game_id, 1, "bids", [4, 5, 3], 1)
-    answer = post_hand(client, game_id, 1, "bids", [1, 1, 1], 1)  # another phone's older page
-    page = text(answer)
-    assert answer.status_code == 409
-    assert "Someone else changed this game first" in page
-    assert "Record hand 1" in page  # the current state: the tricks step of hand 1
+    answer = post_hand(client, game_id, 1, "bids", [1, 2, 1], 1, trump="H")  # another phone's older page
+    # Post/Redirect/Get: the browser lands on the game's address, never on the form's
+    assert answer.status_code == 303 and answer.headers["Location"] == f"/g/{game_id}"
     assert document(app, game_id)["hands"][0]["bids"] == [4, 5, 3]
+    page = text(client.get(f"/g/{game_id}"))
+    assert "Another scorer saved first" in page and "They entered the bids of hand 1" in page
+    assert re.findall(r"<li><span>(\w+)</span> <b>(\d+)</b></li>", page) == [("Ben", "5"), ("Cy", "3"), ("Ann", "4")]
+    for seat, bid in enumerate([1, 2, 1]):  # this scorer's taps, kept
+        assert re.search(rf'id="bid{seat}-{bid}" value="{bid}" checked', page)
+    assert re.search(r'id="t1H" value="H" checked', page)
+    assert f'href="/g/{game_id}?drop=1"' in page
+    # apply: the kept taps, saved at the new version, correct the other scorer's entry
+    post_hand(client, game_id, 1, "bids", [1, 2, 1], current_version(app, game_id), trump="H")
+    assert document(app, game_id)["hands"][0]["bids"] == [1, 2, 1]
+    assert "Another scorer saved first" not in text(client.get(f"/g/{game_id}"))
+
+
+def test_dropping_kept_taps_shows_the_other_scorers_entry(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    post_hand(client, game_id, 1, "bids", [4, 5, 3], 1)
+    post_hand(client, game_id, 1, "bids", [1, 1, 1], 1)
+    page = text(client.get(f"/g/{game_id}?drop=1"))
+    assert "Another scorer saved first" not in page and "Record hand 1" in page
+    assert "Another scorer saved first" not in text(client.get(f"/g/{game_id}"))
+    assert document(app, game_id)["hands"][0]["bids"] == [4, 5, 3]
+
+
+@pytest.mark.parametrize("address", ["hands/1/bids", "hands/1/tricks", "undo"])
+def test_a_forms_address_opened_with_get_leads_to_the_game(client: FlaskClient, address: str) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    answer = client.get(f"/g/{game_id}/{address}")
+    assert answer.status_code == 303 and answer.headers["Location"] == f"/g/{game_id}"
 
 
 def test_a_double_tap_stores_once(app: Flask, client: FlaskClient) -> None:
@@ -216,6 +248,21 @@ def test_a_double_tap_stores_once(app: Flask, client: FlaskClient) -> None:
     doc = document(app, game_id)
     assert doc["version"] == 3 and doc["hands"][0]["tricks"] == [5, 3, 5]
     assert "Corrections" not in text(client.get(f"/g/{game_id}"))
+
+
+@pytest.mark.parametrize(("tapped", "trump", "no_trump", "shown"), [
+    ("", None, False, "Trump not noted"),  # the default: nothing noted is not "no trump"
+    ("none", None, True, "No trump</b> — a Bluke was turned"),  # R12
+    ("D", "D", False, "Trump <b"),
+])
+def test_the_trump_buttons_keep_not_noted_apart_from_no_trump(
+    app: Flask, client: FlaskClient, tapped: str, trump: str | None, no_trump: bool, shown: str,
+) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    assert post_hand(client, game_id, 1, "bids", [4, 5, 3], 1, trump=tapped).status_code == 302
+    hand = document(app, game_id)["hands"][0]
+    assert (hand["trump"], hand["no_trump"]) == (trump, no_trump)
+    assert shown in text(client.get(f"/g/{game_id}"))
 
 
 @pytest.mark.parametrize("version", [None, "", "abc"])
@@ -270,7 +317,8 @@ def test_undo_takes_back_the_latest_entry_step_by_step(app: Flask, client: Flask
     assert "undo tricks" in page and "removed tricks 5·3·5" in page
     stale = client.post(f"/g/{game_id}/undo", data={"csrf_token": csrf(client, f"/g/{game_id}"),
                                                     "version": 1, "number": 1})
-    assert stale.status_code == 409
+    assert stale.status_code == 303
+    assert "Someone else changed this game first" in text(client.get(f"/g/{game_id}"))
     client.post(f"/g/{game_id}/undo", data={"csrf_token": csrf(client, f"/g/{game_id}"),
                                             "version": current_version(app, game_id), "number": 1})
     doc = document(app, game_id)

@@ -95,8 +95,8 @@ def test_the_worked_example_prints_bids_cards_taken_bid_and_running_totals(games
     pdf = games.pdf("worked")
     printed = lines(pdf)
     assert len(pages(pdf)) == 1 and size(pages(pdf)[0]) == A4
-    assert "1 12/13 D 5/4 41 3/5 −50 5/3 32" in printed  # Ann deals hand 1
-    assert "2 12/12 2/2 61 D 7/6 11 3/4 −8" in printed  # Ben deals hand 2 (R5)
+    assert "1 12/13 – D 5/4 41 3/5 −50 5/3 32" in printed  # Ann deals hand 1; no trump was noted
+    assert "2 12/12 – 2/2 61 D 7/6 11 3/4 −8" in printed  # Ben deals hand 2 (R5)
     assert "3 /11 D" in printed  # Cy deals hand 3, nothing entered yet
 
 
@@ -167,8 +167,8 @@ def test_the_dealer_button_follows_the_deal_round_the_table(games: Games) -> Non
 def test_the_plain_card_shows_cards_dealt_bid_and_running_total(games: Games) -> None:
     pdf = games.pdf("worked", "?style=plain")
     printed = lines(pdf)
-    assert "1 13 D 4 41 5 −50 3 32" in printed  # R27: cards, then bid and total per player
-    assert "2 12 2 61 D 6 11 4 −8" in printed
+    assert "1 13 – D 4 41 5 −50 3 32" in printed  # R27: cards (trump not noted), then bid and total per player
+    assert "2 12 – 2 61 D 6 11 4 −8" in printed
     assert not any(line.startswith(("S set", "P perfect")) for line in printed)
     assert "SCORECARD" in page_texts(pdf)[0] and "CREATIVE" not in page_texts(pdf)[0]
 
