@@ -17,7 +17,7 @@ from .. import limits
 from ..bots import LEVELS
 from ..engine import RulesError
 from ..engine.rules import OPTION_NAMES
-from ..errors import BadRequest, NotFound, ServiceError
+from ..errors import BadRequest, Forbidden, NotFound, ServiceError
 from ..groups import pages as groups
 from ..web import COOKIE_AGE, COOKIE_PREFIX
 from . import bp, service, views
@@ -35,11 +35,22 @@ def _set_cookie(response: Response, name: str, token: str) -> None:
 
 
 def page_access(table_id: str, host: bool = False) -> TableAccess:
-    """The table opened with this browser's seat (or host) cookie; 404 without one."""
+    """The table opened with this browser's seat (or host) cookie, in that role only.
+
+    404 without a cookie or with a wrong token; 403 when the cookie holds a token of the other
+    role (a seat's token where the host's belongs, or the other way round): every page and form
+    acts only for the role it is for.
+    """
     token = request.cookies.get((HOST_COOKIE if host else SEAT_COOKIE) + table_id)
     access = service.open_table(table_id, token)
+    if access.is_host != host:
+        raise Forbidden(NOT_HOST if host else NOT_SEAT)
     g.vt_access = access
     return access
+
+
+NOT_HOST = "Only the host can do that: the host's link opens the host page."
+NOT_SEAT = "That is the host's link, not a seat's: open your own seat's link to play."
 
 
 def partial() -> bool:
@@ -57,15 +68,24 @@ def _int_field(name: str, what: str) -> int | None:
 
 
 # -- rendering -----------------------------------------------------------------------------------
-def _context(access: TableAccess, error: str | None = None) -> dict[str, Any]:
+def _holds(table_id: str, cookie: str, host: bool) -> bool:
+    """This browser also holds the table's link of that role (the host who plays a seat too)."""
+    try:
+        return service.open_table(table_id, request.cookies.get(cookie + table_id)).is_host == host
+    except ServiceError:
+        return False
+
+
+def _context(access: TableAccess, error: str | None = None, picked: str | None = None) -> dict[str, Any]:
     table = access.table
     view = views.seat_view(table, access.seat)
     return {
         "view": view, "stamp": service.stamp(table), "error": error, "face": views.card_face, "suit_name": views.suit_name,
-        "signed": views.signed,
+        "signed": views.signed, "picked": picked if picked in view["hand"] else None,
         "status": views.status_line(view), "bids_line": views.bids_line(view), "levels": LEVELS,
-        "is_host_browser": bool(request.cookies.get(HOST_COOKIE + table.id)),
-        "has_seat_cookie": bool(request.cookies.get(SEAT_COOKIE + table.id)),
+        "rules_line": views.rules_line(view),
+        "is_host_browser": _holds(table.id, HOST_COOKIE, True),
+        "has_seat_cookie": _holds(table.id, SEAT_COOKIE, False),
     }
 
 
@@ -81,14 +101,14 @@ def _host_context(access: TableAccess, error: str | None = None) -> dict[str, An
     return context
 
 
-def render_seat(access: TableAccess, error: str | None = None, status: int = 200) -> Any:
+def render_seat(access: TableAccess, error: str | None = None, status: int = 200, picked: str | None = None) -> Any:
     template = "virtual/_seat.html" if partial() else "virtual/seat.html"
-    return render_template(template, **_context(access, error)), status
+    return render_template(template, **_context(access, error, picked)), status
 
 
-def render_host(access: TableAccess, error: str | None = None, status: int = 200) -> Any:
+def render_host(access: TableAccess, error: str | None = None, status: int = 200, open_link: int | None = None) -> Any:
     template = "virtual/_host.html" if partial() else "virtual/host.html"
-    return render_template(template, **_host_context(access, error)), status
+    return render_template(template, open_link=open_link, **_host_context(access, error)), status
 
 
 def refused(access: TableAccess | None, error: Exception) -> Any:
@@ -126,11 +146,17 @@ def join(table_id: str, token: str) -> Any:
 
 
 def seat_or_host(table_id: str) -> TableAccess:
-    """This browser's seat at the table, else its host link (404 with neither)."""
-    try:
-        return page_access(table_id)
-    except NotFound:
-        return page_access(table_id, host=True)
+    """This browser's seat at the table, else its host link, whichever role it holds (404 with neither)."""
+    for cookie in (SEAT_COOKIE, HOST_COOKIE):
+        token = request.cookies.get(cookie + table_id)
+        if token:
+            try:
+                access = service.open_table(table_id, token)
+            except NotFound:
+                continue
+            g.vt_access = access
+            return access
+    raise NotFound("No table with that link: check the address, or ask the host for a new link.")
 
 
 @bp.get("/t/<table_id>/scorecard")
@@ -153,7 +179,11 @@ def version(table_id: str) -> Any:
 # -- the seat --------------------------------------------------------------------------------------
 @bp.get("/t/<table_id>")
 def seat(table_id: str) -> Any:
-    if not request.cookies.get(SEAT_COOKIE + table_id) and request.cookies.get(HOST_COOKIE + table_id):
+    """A seat's screen; a browser holding only the host's link (in either cookie) gets the host page."""
+    token = request.cookies.get(SEAT_COOKIE + table_id)
+    if token is None and request.cookies.get(HOST_COOKIE + table_id):
+        return redirect(url_for("virtual.host", table_id=table_id))
+    if token is not None and service.open_table(table_id, token).is_host:
         return redirect(url_for("virtual.host", table_id=table_id))
     access = service.settle_if_needed(page_access(table_id))
     return render_seat(access)
@@ -172,11 +202,40 @@ def bid(table_id: str) -> Any:
 
 @bp.post("/t/<table_id>/play")
 def play(table_id: str) -> Any:
+    """Play a card; with "tap to pick, tap again to play" on, a first tap only picks it (no change)."""
     access = page_access(table_id)
+    if "card" not in request.form and request.form.get("pick"):
+        return render_seat(access, picked=request.form["pick"])
     card = request.form.get("card", "")
     assert access.seat is not None
     service.play(table_id, access.seat, card, _int_field("version", "The version"))
     return _done(access, "virtual.seat")
+
+
+@bp.post("/t/<table_id>/settings")
+def settings(table_id: str) -> Any:
+    """The seat's own settings: tap a card to pick it, and again to play it."""
+    access = page_access(table_id)
+    service.set_confirm(access, request.form.get("confirm") == "on")
+    return _done(access, "virtual.seat")
+
+
+@bp.post("/t/<table_id>/rematch/seat")
+def follow(table_id: str) -> Any:
+    """Take the same seat at the rematch: a link of this seat's own, kept in this browser."""
+    moved = service.follow_rematch(page_access(table_id))
+    response = redirect(url_for("virtual.seat", table_id=moved.table.id), 303)
+    _set_cookie(response, SEAT_COOKIE + moved.table.id, moved.token)
+    return response
+
+
+@bp.get("/t/game/<game_id>")
+def for_game(game_id: str) -> Any:
+    """From a virtual game's scorecard back to its table (the browser's cookie decides the page)."""
+    table_id = service.table_of_game(game_id)
+    if table_id is None:
+        raise NotFound("No table plays this game.")
+    return redirect(url_for("virtual.seat", table_id=table_id))
 
 
 # -- the host ------------------------------------------------------------------------------------
@@ -188,9 +247,40 @@ def host(table_id: str) -> Any:
 
 @bp.post("/t/<table_id>/start")
 def start(table_id: str) -> Any:
+    """Deal hand 1: from the host page, or from the seat screen of a host who plays."""
     access = page_access(table_id, host=True)
     service.start(table_id, _int_field("version", "The version"))
+    if request.form.get("back") == "seat" and _holds(table_id, SEAT_COOKIE, False):
+        if partial():
+            return render_seat(page_access(table_id))
+        return redirect(url_for("virtual.seat", table_id=table_id), 303)
     return _done(access, "virtual.host")
+
+
+@bp.post("/t/<table_id>/seats/<int:number>/link")
+def relink(table_id: str, number: int) -> Any:
+    """A new link for a seat whose player lost theirs; the old link stops working."""
+    access = page_access(table_id, host=True)
+    service.reissue(access, number)
+    if partial():
+        return render_host(service.open_table(table_id, access.token), open_link=number)
+    return redirect(url_for("virtual.host", table_id=table_id, _anchor=f"vt-link-{number}"), 303)
+
+
+@bp.post("/t/<table_id>/rematch")
+def rematch(table_id: str) -> Any:
+    """The host starts a rematch with the same seats; a host who plays moves to their seat there too."""
+    access = page_access(table_id, host=True)
+    created = service.rematch(access)
+    new_id = created.table.id
+    response = redirect(url_for("virtual.host", table_id=new_id), 303)
+    _set_cookie(response, HOST_COOKIE + new_id, created.host_token)
+    if _holds(table_id, SEAT_COOKIE, False):
+        moved = service.follow_rematch(page_access(table_id))
+        _set_cookie(response, SEAT_COOKIE + new_id, moved.token)
+        if len(created.seat_tokens) == 1:  # one person against bots: straight to the cards
+            response.headers["Location"] = url_for("virtual.seat", table_id=new_id)
+    return response
 
 
 @bp.post("/t/<table_id>/seats/<int:number>")

@@ -18,7 +18,7 @@ from ..engine.tricks import check_play, trick_winner
 from ..errors import error_body as _error_shape
 from ..models import VirtualTable
 from ..errors import ServiceError
-from .service import first_dealer, load_state, rules_of
+from .service import first_dealer, load_state, log_of, rules_of
 
 ALL_CARDS = frozenset(str(c) for c in DECK)
 CODE_RE = re.compile(r"\b(?:[2-9TJQKA][SHDC]|HB|LB)\b")
@@ -125,11 +125,22 @@ def _previous(game: Game, card: Scorecard) -> dict[str, Any] | None:
             "outcomes": line.outcomes}
 
 
-def seat_view(table: VirtualTable, seat: int | None) -> dict[str, Any]:
+def _final_trick(log: list[dict[str, Any]], number: int) -> tuple[list[dict[str, Any]], int | None]:
+    """The last trick of hand ``number`` from the move log, and who took it."""
+    plays = [e for e in log if e["hand"] == number and "card" in e]
+    end = next((i for i in range(len(plays) - 1, -1, -1) if plays[i].get("won_by") is not None), None)
+    if end is None:
+        return [], None
+    start = next((i + 1 for i in range(end - 1, -1, -1) if plays[i].get("won_by") is not None), 0)
+    return [{"seat": e["seat"], "card": e["card"]} for e in plays[start:end + 1]], plays[end]["won_by"]
+
+
+def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -> dict[str, Any]:
     """Everything ``seat`` (``None``: the host, who gets no hand) receives about the table.
 
     The engine's view of the seat plus public table facts; the only cards in it are the seat's
-    own hand and cards that lie face up on the table.
+    own hand and cards that lie or lay face up on the table: ``moves`` (every bid and card since
+    move ``since``, for the screen to replay at a human pace) and the previous hand's last trick.
     """
     game = load_state(table)
     rules = rules_of(table)
@@ -141,6 +152,11 @@ def seat_view(table: VirtualTable, seat: int | None) -> dict[str, Any]:
         if seat is None:
             view.update(hand=[], legal=[])
     card = game.scorecard() if game is not None else None
+    log = log_of(table)
+    previous = _previous(game, card) if game is not None and card is not None else None
+    if previous is not None:
+        previous["last_trick"], previous["last_trick_winner"] = _final_trick(log, previous["number"])
+    state = table.state or {}
     phase = "lobby" if game is None else ("bidding" if view["phase"] == "dealing" else view["phase"])
     to_act = view["to_act"] if phase in ("bidding", "playing") else None
     view.update(
@@ -156,11 +172,17 @@ def seat_view(table: VirtualTable, seat: int | None) -> dict[str, Any]:
         options=rules.options,
         first_dealer=first_dealer(table),
         players=[
-            {"seat": i, "name": s["name"], "bot": s.get("bot"), "joined": bool(s.get("joined"))}
+            {"seat": i, "name": s["name"], "bot": s.get("bot"), "joined": bool(s.get("joined")),
+             "relinked": int(s.get("relinked") or 0)}
             for i, s in enumerate(table.seats)
         ],
+        moves=[e for e in log if since is None or e["seq"] > since],
+        seq=log[-1]["seq"] if log else 0,
+        bots_thinking=phase in ("bidding", "playing") and to_act is not None and bool(table.seats[to_act].get("bot")),
+        confirm_play=bool(table.seats[seat].get("confirm")) if seat is not None else False,
+        rematch=bool(state.get("rematch")),
         blocked=_blocked(game, seat, names) if game is not None and seat is not None else {},
-        previous=_previous(game, card) if game is not None and card is not None else None,
+        previous=previous,
         last_trick_winner=_last_winner(game) if game is not None else None,
         winners=card.winners if card is not None and phase == "finished" else [],
         version=table.version,
@@ -211,6 +233,20 @@ def status_line(view: dict[str, Any]) -> str:
         return "Your turn: bid." if phase == "bidding" else "Your turn: play a card."
     verb = "bid" if phase == "bidding" else "play"
     return f"Waiting for {names[to_act]} to {verb}." if to_act is not None else ""
+
+
+def rules_line(view: dict[str, Any]) -> str:
+    """The rules in use, as players agree them before a game: variant and options (R9–R11, R13, R18)."""
+    parts = ["New Jersey (R18)" if view["variant"] == "new-jersey" else "Standard rules"]
+    options = view["options"]
+    if options.get("extended"):
+        parts.append("extended game (R9)")
+    if options.get("all_cards_hand"):
+        parts.append("all-cards final hand (R10)")
+    if options.get("zero_bids"):
+        parts.append("bids of 0 allowed (R13)")
+    hands = view["hand_count"]
+    return f"{', '.join(parts)}; {hands} hand{'s' if hands != 1 else ''}."
 
 
 def bids_line(view: dict[str, Any]) -> str:

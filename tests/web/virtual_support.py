@@ -77,6 +77,7 @@ def visible(state: dict[str, Any] | None, seat: int | None) -> set[str]:
         return set()
     seen = {p["card"] for p in state["trick"]} | {p["card"] for p in state["last_trick"]}
     seen |= {p["card"] for t in state["played"] for p in t}
+    seen |= {e["card"] for e in state.get("log", ()) if "card" in e}  # played face up (replayed moves)
     if state["turn_up"] and state["phase"] in ("bidding", "playing"):
         seen.add(state["turn_up"])
     if seat is not None:
