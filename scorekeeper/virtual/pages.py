@@ -84,6 +84,7 @@ def _context(access: TableAccess, error: str | None = None, picked: str | None =
         "signed": views.signed, "picked": picked if picked in view["hand"] else None,
         "status": views.status_line(view), "bids_line": views.bids_line(view), "levels": LEVELS,
         "rules_line": views.rules_line(view),
+        "seats_around": views.table_seats(view), "center": views.center_line(view),
         "is_host_browser": _holds(table.id, HOST_COOKIE, True),
         "has_seat_cookie": _holds(table.id, SEAT_COOKIE, False),
     }
@@ -174,6 +175,18 @@ def version(table_id: str) -> Any:
     access = seat_or_host(table_id)
     access = service.settle_if_needed(access)
     return {"version": access.table.version, "stamp": service.stamp(access.table)}
+
+
+@bp.get("/t/<table_id>/moves")
+def moves(table_id: str) -> Any:
+    """The moves since ``?since=N`` for ``virtual.js`` to replay card by card (public facts only)."""
+    access = service.settle_if_needed(seat_or_host(table_id))
+    raw = request.args.get("since", "0")
+    if not raw.isdigit() or len(raw) > 12:
+        raise BadRequest(f"'since' must be a move number, not {raw!r}.")
+    view = views.seat_view(access.table, access.seat, int(raw))
+    return {"seq": view["seq"], "moves": view["moves"], "stamp": service.stamp(access.table),
+            "names": [p["name"] for p in view["players"]], "seat": view["seat"]}
 
 
 # -- the seat --------------------------------------------------------------------------------------

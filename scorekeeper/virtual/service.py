@@ -76,6 +76,8 @@ def open_table(table_id: str, token: str | None) -> TableAccess:
     raise NotFound("No table with that link: check the address, or ask the host for a new link.")
 
 
+STALE = ("The table moved on before your tap arrived: someone else moved, or this screen was out of date. "
+         "Nothing was played for you; look at the table again and tap again if it is still your turn.")
 REPLACED = ("The host has given this seat a new link, so this one no longer works: "
             "ask the host for the new link.")
 #: A seat remembers this many replaced links, to tell their holders what happened.
@@ -199,10 +201,7 @@ def locked_table(table_id: str, version: object = None, bump: bool = True) -> It
         if table is None:
             raise NotFound("No table with that link.")
         if version is not None and version != table.version:
-            raise Conflict(
-                f"The table moved on before your tap arrived (you saw version {version}, it is now "
-                f"{table.version}). Look at the table again and tap again if it is still your turn."
-            )
+            raise Conflict(STALE)
         yield table
         if bump:
             table.version += 1

@@ -180,7 +180,7 @@ def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -
         seq=log[-1]["seq"] if log else 0,
         bots_thinking=phase in ("bidding", "playing") and to_act is not None and bool(table.seats[to_act].get("bot")),
         confirm_play=bool(table.seats[seat].get("confirm")) if seat is not None else False,
-        rematch=bool(state.get("rematch")),
+        rematch=state.get("rematch"),
         blocked=_blocked(game, seat, names) if game is not None and seat is not None else {},
         previous=previous,
         last_trick_winner=_last_winner(game) if game is not None else None,
@@ -202,6 +202,59 @@ def card_face(code: str) -> dict[str, str]:
     assert card.suit is not None
     return {"code": code, "rank": rank, "pip": card.suit.symbol,
             "color": "red" if card.suit.value in "HD" else "black", "label": card.label}
+
+
+#: Where each seat sits around the table, counted clockwise from the reader (at the bottom), for
+#: 2–8 players; a larger table is drawn as a compact list. Grid areas of ``.vt-ring`` in CSS.
+SPOTS = {
+    2: ("b", "t"),
+    3: ("b", "tl", "tr"),
+    4: ("b", "l", "t", "r"),
+    5: ("b", "l", "tl", "tr", "r"),
+    6: ("b", "l", "tl", "t", "tr", "r"),
+    7: ("b", "bl", "l", "tl", "tr", "r", "br"),
+    8: ("b", "bl", "l", "tl", "t", "tr", "r", "br"),
+}
+
+
+def table_seats(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seats around the table as the reader sees them: where each sits, and its public facts.
+
+    Name, bot, dealer, whose turn, bid, tricks taken and still needed, and the card it played in
+    this trick; all of it is in the view already, so nothing new leaves the server.
+    """
+    players = view["players"]
+    n = len(players)
+    me = view["seat"] if view["seat"] is not None else 0
+    spots = SPOTS.get(n)
+    played = {p["seat"]: p["card"] for p in view["trick"]}
+    live = view["phase"] in ("bidding", "playing")
+    out = []
+    for k in range(n):
+        seat = (me + k) % n
+        bid = view["bids"][seat]
+        taken = view["tricks_taken"][seat] if view["phase"] == "playing" else None
+        out.append({
+            "seat": seat, "name": players[seat]["name"], "bot": players[seat]["bot"],
+            "spot": spots[k] if spots else "list", "you": seat == view["seat"],
+            "dealer": live and seat == view["dealer"], "acting": seat == view["to_act"],
+            "bid": bid, "taken": taken,
+            "need": max(bid - taken, 0) if bid is not None and taken is not None else None,
+            "card": played.get(seat),
+        })
+    return out if spots else sorted(out, key=lambda spot: spot["seat"])
+
+
+def center_line(view: dict[str, Any]) -> str:
+    """What the middle of the table says: who leads, or which trick this is."""
+    if view["phase"] != "playing":
+        return ""
+    names = [p["name"] for p in view["players"]]
+    trick = f"Trick {len(view['tricks_played']) + 1} of {view['cards']}"
+    if not view["trick"] and view["to_act"] is not None:
+        who = "You lead" if view["your_turn"] else f"{names[view['to_act']]} leads"
+        return f"{trick}: {who}"
+    return trick
 
 
 def suit_name(letter: str | None) -> str:
