@@ -187,6 +187,7 @@ def relink(table_id: str, seat: int) -> Any:
 
 
 @bp.post("/<table_id>/rematch")
+@limits.creating
 def rematch(table_id: str) -> Any:
     """The host starts a new game with the same seats once this one is over (201, as a new table)."""
     access = as_host(table_id)

@@ -281,6 +281,7 @@ def relink(table_id: str, number: int) -> Any:
 
 
 @bp.post("/t/<table_id>/rematch")
+@limits.creating
 def rematch(table_id: str) -> Any:
     """The host starts a rematch with the same seats; a host who plays moves to their seat there too."""
     access = page_access(table_id, host=True)
