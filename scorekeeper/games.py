@@ -125,6 +125,17 @@ def open_game(game_id: str, token: str | None) -> Access:
     raise NotFound(NO_GAME)
 
 
+def bot_seats(game: Game) -> dict[int, str]:
+    """The seats of a virtual game that a bot plays (seat → level); empty for a table-mode game.
+
+    The scorecard, the PDF and the standings mark them, and say the game was played virtually.
+    """
+    if game.mode != "virtual":
+        return {}
+    seats = db.session.execute(select(VirtualTable.seats).filter_by(game_id=game.id)).scalar_one_or_none() or []
+    return {i: str(s["bot"]) for i, s in enumerate(seats) if s.get("bot")}
+
+
 # -- writing -------------------------------------------------------------------------------------
 def shown(value: object, limit: int = 40) -> str:
     """A value as the client wrote it in JSON (``"3"``, ``true``, ``[1]``), shortened for messages."""

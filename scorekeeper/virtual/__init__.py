@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import Blueprint, Response, g, request
 
+from .. import games
 from ..engine import RulesError
 from ..errors import ServiceError
 
@@ -18,6 +19,12 @@ bp = Blueprint("virtual", __name__)
 from . import api, pages  # noqa: E402  (the routes register themselves on the blueprints)
 
 bp.register_blueprint(api.bp)
+
+
+@bp.app_context_processor
+def game_helpers() -> dict[str, Any]:
+    """``virtual_bots(game)`` for the scorecard and standings templates: which seats a bot played."""
+    return {"virtual_bots": games.bot_seats}
 
 
 @bp.after_request

@@ -312,6 +312,44 @@ def fill(table_id: str) -> Any:
     return _done(access, "virtual.host")
 
 
+# -- the home page -----------------------------------------------------------------------------------
+HOME_TABLES = 20
+
+
+def tables_on_this_phone() -> list[dict[str, Any]]:
+    """The virtual tables this browser holds a link to (seat or host cookie), newest first.
+
+    Listed on the home page as soon as a table is created or joined, linking to the table itself.
+    At most 100 cookies are looked at, so a request stays cheap whatever a browser sends.
+    """
+    found: dict[str, dict[str, Any]] = {}
+    looked = 0
+    for name, token in request.cookies.items():
+        prefix = SEAT_COOKIE if name.startswith(SEAT_COOKIE) else HOST_COOKIE if name.startswith(HOST_COOKIE) else None
+        if prefix is None or looked >= 100:
+            continue
+        looked += 1
+        try:
+            access = service.open_table(name[len(prefix):], token)
+        except ServiceError:
+            continue
+        table = access.table
+        entry = found.setdefault(table.id, {"table": table, "seat": None, "host": False})
+        if access.is_host:
+            entry["host"] = True
+        else:
+            entry["seat"] = table.seats[access.seat]["name"] if access.seat is not None else None
+    listed = sorted(found.values(), key=lambda e: e["table"].created_at, reverse=True)[:HOME_TABLES]
+    for entry in listed:
+        table = entry["table"]
+        entry.update(
+            names=[s["name"] for s in table.seats], phase=table.phase,
+            hand=(table.state or {}).get("number", 0), hands=service.rules_of(table).hand_count,
+            url=url_for("virtual.seat" if entry["seat"] else "virtual.host", table_id=table.id),
+        )
+    return listed
+
+
 # -- a new table -----------------------------------------------------------------------------------
 def _form_rows(count: int) -> list[dict[str, str]]:
     rows = []

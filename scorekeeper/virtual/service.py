@@ -40,7 +40,7 @@ from ..tokens import matches, new_id, new_token, token_hash
 MAX_SEED = 2**31 - 1
 #: Bots move for at most this long in one request (plus the move under way); the next request or
 #: poll continues, so no request holds a worker or the write lock for long.
-BOT_BUDGET_SECONDS = 0.3
+BOT_BUDGET_SECONDS = 0.2
 
 
 # -- access --------------------------------------------------------------------------------------

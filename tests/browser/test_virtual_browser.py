@@ -79,7 +79,7 @@ def blocked_in_hand_2(server: str) -> int:
 def phone(browser: Any, scheme: str) -> Any:
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
                                   color_scheme=scheme)
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(20_000)  # the screens replay moves at a human pace
     return context
 
 
@@ -148,15 +148,17 @@ def test_two_phones_play_a_hand_by_tapping(browser: Any, seeded_server: str, sho
         else:
             page.locator(f'.vt-card[value="{v["legal"][0]}"]').tap()
         taps += 1
-        expect(page.locator(".vt-status")).not_to_contain_text("Your turn: " + ("bid" if v["phase"] == "bidding" else "play"))
+        expect(page.locator(".vt-status")).not_to_contain_text(
+            "Your turn: " + ("bid" if v["phase"] == "bidding" else "play"), timeout=20_000)  # after the replay
     assert taps == 4  # two bids and two cards, one tap each
 
-    # both phones show hand 1's result and the new deal; hand 1's cards are back in the deck,
-    # so its last trick is no longer shown (they may now be in anyone's hand)
+    # both phones show the new deal and hand 1's result with its last trick (in the result, not as
+    # this hand's "last trick": those cards are back in the deck)
     for seat, page in pages.items():
         expect(page.locator(".vt-handno")).to_contain_text("Hand 2", timeout=20_000)
         expect(page.locator(".vt-prev summary")).to_contain_text("Hand 1 result")
         expect(page.locator(".vt-last")).to_have_count(0)
+        expect(page.locator(".vt-prev .vt-sub")).to_contain_text("Last trick of hand 1")
         shot(page, shots, f"{names[seat]}-hand2")
     check_both("hand 2 dealt")
 
