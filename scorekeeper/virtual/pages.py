@@ -369,6 +369,7 @@ def _render_new(rows: list[dict[str, str]], error: str | None = None, status: in
         "variant": form.get("variant", "standard"),
         "options": {name: form.get(name) == "on" for name in OPTION_NAMES},
         "first_dealer": form.get("first_dealer", "1"),
+        "draw": form.get("draw") == "on",
     }
     return render_template("virtual/new.html", rows=rows, levels=LEVELS, error=error, settings=settings,
                            max_seats=MAX_SEATS, min_seats=MIN_SEATS), status
@@ -392,7 +393,7 @@ def create() -> Any:
     seats = [{"name": r["name"] or None, "bot": r["bot"] or None} for r in rows if r["name"] or r["bot"]]
     humans = [i for i, s in enumerate(seats) if s["bot"] is None]
     try:
-        first = int(request.form.get("first_dealer", "1")) - 1
+        first: int | str = "draw" if request.form.get("draw") == "on" else int(request.form.get("first_dealer", "1")) - 1
         options = {name: request.form.get(name) == "on" for name in OPTION_NAMES}
         created = service.create_table(seats, request.form.get("variant", "standard"), options, first,
                                        start=len(humans) <= 1, attach=groups.attach_for_request())

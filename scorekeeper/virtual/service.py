@@ -27,7 +27,7 @@ from sqlalchemy import delete, select
 
 from .. import games
 from ..bots import LEVELS, decide, random_bot
-from ..engine import Card, Game, Rules, RulesError, check_bids, check_tricks
+from ..engine import Card, Game, Rules, RulesError, check_bids, check_tricks, draw_for_deal
 from ..engine.errors import OrderError
 from ..engine.tricks import trick_winner
 from ..extensions import WRITE, db
@@ -41,6 +41,8 @@ MAX_SEED = 2**31 - 1
 #: Bots move for at most this long in one request (plus the move under way); the next request or
 #: poll continues, so no request holds a worker or the write lock for long.
 BOT_BUDGET_SECONDS = 0.2
+#: A thinking bot's move takes at least this long, so its speed does not show its hand (:func:`_even_out`).
+BOT_MOVE_FLOOR_SECONDS = 0.04
 
 
 # -- access --------------------------------------------------------------------------------------
@@ -328,14 +330,29 @@ def _advance(table: VirtualTable, game: Game, record: _Recorder, log: list[dict[
         moved = True
 
 
+def _even_out(level: str, started: float) -> None:
+    """Let a thinking bot's move take at least :data:`BOT_MOVE_FLOOR_SECONDS`.
+
+    A strong bot with one legal card answers in a third of its usual time; without a floor the
+    time an answer takes would tell the other players that it is void in the suit led. The random
+    bot's microseconds do not depend on its hand in a way a network could measure.
+    """
+    if level != "random":
+        rest = BOT_MOVE_FLOOR_SECONDS - (time.monotonic() - started)
+        if rest > 0:
+            time.sleep(rest)
+
+
 def _bot_move(game: Game, seat: int, level: str, rng: random.Random, log: list[dict[str, Any]]) -> None:
     """One bot move; a bot that fails or answers an illegal move is replaced by a random legal one.
 
     A faulty bot must never leave a table stuck on its turn (the failure is logged).
     """
     view = game.view_for(seat)
+    started = time.monotonic()
     try:
         action = decide(level, view, game.rules, rng)
+        _even_out(level, started)
         _apply(game, seat, Card.parse(action) if isinstance(action, str) else action, log)
     except Exception:  # noqa: BLE001 — any bot failure, logged, then a legal move (the engine changed nothing)
         current_app.logger.exception("The %s bot failed at seat %s; it plays a random legal move.", level, seat)
@@ -409,6 +426,21 @@ def check_seed(seed: object, allowed: bool) -> int | None:
     return seed
 
 
+def _draw(players: int, seed: int | None) -> tuple[int, list[list[str]]]:
+    """Every seat draws a card; the highest deals first, ties draw again (R6, ``engine.draw``).
+
+    Returns the first dealer and each seat's cards in draw order. The cards go back before the
+    deal, so they are shown only in the lobby (the hidden-card rule is about the dealt cards).
+    """
+    rng = secrets.SystemRandom() if seed is None else random.Random(f"bluke:{seed}:draw")
+    result = draw_for_deal(players, rng)
+    drawn: list[list[str]] = [[] for _ in range(players)]
+    for round_ in result.rounds:
+        for seat, card in round_.items():
+            drawn[seat].append(str(card))
+    return result.dealer, drawn
+
+
 @dataclass(frozen=True)
 class Created:
     """A new table and the tokens shown once: the host's and each human seat's."""
@@ -433,12 +465,15 @@ def create_table(
     if not isinstance(start, bool):
         raise BadRequest("'start' must be true or false.")
     seed_value = check_seed(seed, allow_seed)
+    drawn: list[list[str]] = [[] for _ in names]
+    if first_dealer == "draw":
+        first_dealer, drawn = _draw(len(names), seed_value)
     row, _scorer, _watch = games.create_game(names, variant, first_dealer, options, mode="virtual", attach=attach)
     game_id, table_id, host = row.id, new_id(), new_token()
     infos: list[dict[str, Any]] = []
     tokens: dict[int, str] = {}
     for i, (name, bot) in enumerate(zip(names, bots)):
-        info: dict[str, Any] = {"name": name, "bot": bot, "token_hash": None, "joined": False}
+        info: dict[str, Any] = {"name": name, "bot": bot, "token_hash": None, "joined": False, "drew": drawn[i]}
         if bot is None:
             info, tokens[i] = _issue(info, host, table_id, i)
         infos.append(info)

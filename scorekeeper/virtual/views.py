@@ -173,7 +173,9 @@ def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -
         first_dealer=first_dealer(table),
         players=[
             {"seat": i, "name": s["name"], "bot": s.get("bot"), "joined": bool(s.get("joined")),
-             "relinked": int(s.get("relinked") or 0)}
+             "relinked": int(s.get("relinked") or 0),
+             # the draw for first dealer (R6): its cards went back before the deal, so only the lobby shows them
+             "drew": list(s.get("drew") or ()) if phase == "lobby" else []}
             for i, s in enumerate(table.seats)
         ],
         moves=[e for e in log if since is None or e["seq"] > since],

@@ -195,3 +195,48 @@ def test_the_pdf_of_a_virtual_game_marks_the_bots(client: FlaskClient) -> None:
     first = page_texts(pdf.data)[0]
     assert "at a virtual table; bots: Robo1 (random), Robo2 (random)" in " ".join(first.split())
     assert "Robo1 (bot)" in first
+
+
+RANKS = "23456789TJQKA"
+
+
+def power(code: str) -> int:
+    """R6's order for the draw: Hi Bluke > Lo Bluke > A > … > 2, suits do not count."""
+    return {"HB": 15, "LB": 14}.get(code, RANKS.index(code[0]))
+
+
+def test_the_first_dealer_can_be_drawn(app: Flask, client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "Ben", "bot", "bot"), first_dealer="draw", start=False, seed=12)
+    v = created["view"]
+    drew = [p["drew"] for p in v["players"]]
+    assert all(drew) and all(len(d) >= 1 for d in drew)
+    first = [d[0] for d in drew]
+    best = max(power(c) for c in first)
+    tied = [s for s, c in enumerate(first) if power(c) == best]
+    if len(tied) == 1:
+        assert v["first_dealer"] == tied[0]
+    else:  # the tied seats drew again (R6)
+        assert v["first_dealer"] in tied and all(len(drew[s]) > 1 for s in tied)
+    host = phone(app, created["host_url"])
+    page = text(host.get(f"/t/{created['id']}/host"))
+    assert "Cards drawn for the first deal" in page and f"{v['players'][v['first_dealer']]['name']} deals first." in page
+    started = client.post(f"/api/tables/{created['id']}/start", headers=auth(created["host_token"])).get_json()
+    assert started["dealer"] == v["first_dealer"] and not any(p["drew"] for p in started["players"])
+
+
+def test_a_thinking_bot_never_answers_faster_than_the_floor(app: Flask, monkeypatch: Any) -> None:
+    """A strong bot with one legal card answers at once; the floor keeps that (a void) off the clock."""
+    import time
+
+    from scorekeeper.engine import Game, Rules
+    from scorekeeper.virtual import service
+
+    monkeypatch.setattr(service, "decide", lambda level, view, rules, rng: view["legal"][0])  # instant
+    game = Game.start(Rules(2), 0, random.Random(1))
+    log: list[dict[str, Any]] = []
+    with app.app_context():
+        for level in ("basic", "strong"):
+            started = time.monotonic()
+            service._bot_move(game, game.to_act or 0, level, random.Random(0), log)
+            assert time.monotonic() - started >= service.BOT_MOVE_FLOOR_SECONDS
+    assert [m["seat"] for m in log] == [1, 0] and all("bid" in m for m in log)
