@@ -1,8 +1,10 @@
 """HTML pages of virtual mode: the seat screen, the host page and the "new virtual table" form.
 
 Pages work without JavaScript (plain forms, redirect after post). ``static/virtual.js`` polls
-``/t/<id>/version`` about once a second and swaps in the partial (``_seat.html`` / ``_host.html``)
-when the table moved on; it posts the same forms with ``X-Partial: 1`` to get the partial back.
+``/t/<id>/version`` about once a second, replays the moves since the last one it showed
+(``/t/<id>/moves``) on the table at a human pace, then swaps in the partial (``_seat.html`` /
+``_host.html``); it posts the same forms with ``X-Partial: 1``. Every route is for one role: a
+seat's cookie for the seat's screen and actions, the host's cookie for the host's.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ scrolls sideways, and every tap target is at least 44 px. Screenshots go to ``$S
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -269,6 +270,7 @@ def test_two_phones_see_every_card_of_every_trick_in_order(browser: Any, seeded_
         if v["to_act"] in pages and not v["bots_thinking"]:
             page = pages[v["to_act"]]
             expect(page.locator("#vt.vt-myturn")).to_have_count(1, timeout=30_000)
+            expect(page).to_have_title(re.compile("^\u25cf Your turn"))  # seen from a background tab too
             seq = page.locator("#vt").get_attribute("data-seq")
             page.locator(".vt-bids button, .vt-card.vt-legal").first.tap()
             expect(page.locator("#vt")).not_to_have_attribute("data-seq", seq or "", timeout=30_000)
