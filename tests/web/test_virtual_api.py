@@ -12,7 +12,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.engine import HandRecord, Rules, Suit, build_scorecard, check_records
-from .virtual_support import auth, create, dispose, fresh_app, leaks, row, seats
+from .virtual_support import auth, create, dispose, fresh_app, leaks, row, seats, patient_bots  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.usefixtures("patient_bots")
 
 
 def view(client: FlaskClient, table: str, token: str) -> dict[str, Any]:
@@ -316,14 +318,17 @@ def test_a_stale_seat_swap_is_refused(app: Flask, client: FlaskClient) -> None:
     assert row(app, table) == before
 
 
-def test_a_table_of_bots_plays_itself_to_the_end_a_budget_at_a_time(client: FlaskClient) -> None:
+def test_a_table_of_bots_plays_itself_to_the_end_a_budget_at_a_time(
+        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorekeeper.virtual import service
+
+    monkeypatch.setattr(service, "BOT_BUDGET_SECONDS", 0.001)
     created = create(client, [{"name": f"B{i}", "bot": "random"} for i in range(14)], seed=2)
-    v = created["view"]
-    for _ in range(200):  # a spectated demo: each look lets the bots move for one short budget
-        if v["phase"] == "finished":
-            break
-        v = view(client, created["id"], created["host_token"])
-    assert v["phase"] == "finished" and v["winners"]
+    v, looks = created["view"], 0
+    while v["phase"] != "finished" and looks < 5000:  # a spectated demo: each look moves the bots on a little
+        assert v["bots_thinking"]
+        v, looks = view(client, created["id"], created["host_token"]), looks + 1
+    assert v["phase"] == "finished" and v["winners"] and looks > 10
     doc = client.get(f"/api/games/{created['game_id']}", headers=auth(created["host_token"])).get_json()
     assert doc["status"] == "finished" and doc["totals"] == v["totals"]
 

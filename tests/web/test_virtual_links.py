@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -12,7 +13,9 @@ from scorekeeper.extensions import db
 from scorekeeper.models import VirtualTable
 from scorekeeper.tokens import token_hash
 
-from .virtual_support import auth, create, seats
+from .virtual_support import auth, create, seats, patient_bots  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.usefixtures("patient_bots")
 
 
 def view(client: FlaskClient, table: str, token: str) -> Any:

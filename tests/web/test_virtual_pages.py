@@ -10,7 +10,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .virtual_support import auth, create, leaks, row, seats
+from .virtual_support import auth, create, leaks, row, seats, patient_bots  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.usefixtures("patient_bots")
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 

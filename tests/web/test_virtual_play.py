@@ -8,11 +8,14 @@ import random
 import re
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from .export_kit import page_texts
-from .virtual_support import auth, create, seats
+from .virtual_support import auth, create, seats, patient_bots  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.usefixtures("patient_bots")
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
