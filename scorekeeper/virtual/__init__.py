@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, g, request
+from flask import Blueprint
+from flask import g
+from flask import request
+from flask import Response
 
 from .. import games
 from ..engine import RulesError
@@ -16,7 +19,8 @@ from ..errors import ServiceError
 
 bp = Blueprint("virtual", __name__)
 
-from . import api, pages  # noqa: E402  (the routes register themselves on the blueprints)
+from . import api  # noqa: E402  (the routes register themselves on the blueprints)
+from . import pages  # noqa: E402  (the routes register themselves on the blueprints)
 
 bp.register_blueprint(api.bp)
 

@@ -14,14 +14,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, g, jsonify, request, url_for
+from flask import Blueprint
+from flask import current_app
+from flask import g
+from flask import jsonify
+from flask import request
+from flask import url_for
 
 from .. import limits
-from ..games import Attach
-from ..web import bearer, body
+from ..errors import BadRequest
+from ..errors import Forbidden
 from ..extensions import csrf
-from ..errors import BadRequest, Forbidden
-from . import service, views
+from ..games import Attach
+from ..web import bearer
+from ..web import body
+from . import service
+from . import views
 from .service import TableAccess
 
 bp = Blueprint("api", __name__, url_prefix="/api/tables")

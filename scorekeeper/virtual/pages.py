@@ -12,17 +12,27 @@ from __future__ import annotations
 from typing import Any
 
 import segno
-from flask import g, redirect, render_template, request, url_for
+from flask import g
+from flask import redirect
+from flask import render_template
+from flask import request
+from flask import url_for
 from werkzeug.wrappers import Response
 
 from .. import limits
 from ..bots import LEVELS
 from ..engine import RulesError
 from ..engine.rules import OPTION_NAMES
-from ..errors import BadRequest, Forbidden, NotFound, ServiceError
+from ..errors import BadRequest
+from ..errors import Forbidden
+from ..errors import NotFound
+from ..errors import ServiceError
 from ..groups import pages as groups
-from ..web import COOKIE_AGE, COOKIE_PREFIX
-from . import bp, service, views
+from ..web import COOKIE_AGE
+from ..web import COOKIE_PREFIX
+from . import bp
+from . import service
+from . import views
 from .service import TableAccess
 
 SEAT_COOKIE = "vt_"
@@ -82,7 +92,8 @@ def _context(access: TableAccess, error: str | None = None, picked: str | None =
     table = access.table
     view = views.seat_view(table, access.seat)
     return {
-        "view": view, "stamp": service.stamp(table), "error": error, "face": views.card_face, "suit_name": views.suit_name,
+        "view": view, "stamp": service.stamp(table), "error": error, "face": views.card_face,
+        "suit_name": views.suit_name,
         "signed": views.signed, "picked": picked if picked in view["hand"] else None,
         "status": views.status_line(view), "bids_line": views.bids_line(view), "levels": LEVELS,
         "rules_line": views.rules_line(view),
@@ -395,7 +406,8 @@ def create() -> Any:
     seats = [{"name": r["name"] or None, "bot": r["bot"] or None} for r in rows if r["name"] or r["bot"]]
     humans = [i for i, s in enumerate(seats) if s["bot"] is None]
     try:
-        first: int | str = "draw" if request.form.get("draw") == "on" else int(request.form.get("first_dealer", "1")) - 1
+        drawn = request.form.get("draw") == "on"
+        first: int | str = "draw" if drawn else int(request.form.get("first_dealer", "1")) - 1
         options = {name: request.form.get(name) == "on" for name in OPTION_NAMES}
         created = service.create_table(seats, request.form.get("variant", "standard"), options, first,
                                        start=len(humans) <= 1, attach=groups.attach_for_request())

@@ -18,24 +18,44 @@ import hmac
 import random
 import secrets
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import delete, select
+from sqlalchemy import delete
+from sqlalchemy import select
 
 from .. import games
-from ..bots import LEVELS, decide, random_bot
-from ..engine import Card, Game, Rules, RulesError, check_bids, check_tricks, draw_for_deal
+from ..bots import decide
+from ..bots import LEVELS
+from ..bots import random_bot
+from ..engine import Card
+from ..engine import check_bids
+from ..engine import check_tricks
+from ..engine import draw_for_deal
+from ..engine import Game
+from ..engine import Rules
+from ..engine import RulesError
 from ..engine.errors import OrderError
 from ..engine.tricks import trick_winner
-from ..extensions import WRITE, db
+from ..errors import BadRequest
+from ..errors import Conflict
+from ..errors import Forbidden
+from ..errors import NotFound
+from ..extensions import db
+from ..extensions import WRITE
+from ..groups.service import seat_players
 from ..models import Game as GameRow
-from ..models import HandEntry, VirtualTable
-from ..errors import BadRequest, Conflict, Forbidden, NotFound
-from ..tokens import matches, new_id, new_token, token_hash
+from ..models import HandEntry
+from ..models import VirtualTable
+from ..tokens import matches
+from ..tokens import new_id
+from ..tokens import new_token
+from ..tokens import token_hash
 
 #: Seeds are stored in a 32-bit integer column (PostgreSQL ``integer``).
 MAX_SEED = 2**31 - 1
@@ -669,8 +689,9 @@ def rematch(access: TableAccess, allow_seed: bool = False) -> Created:
     rules = rules_of(table)
     seats = [{"name": s["name"], "bot": s.get("bot")} for s in table.seats]
     humans = sum(1 for s in seats if not s["bot"])
+    group = table.game.group_id  # a group's rematch is the group's game too
     created = create_table(seats, rules.variant.value, rules.options, (first_dealer(table) + 1) % rules.players,
-                           start=humans <= 1)
+                           start=humans <= 1, attach=seat_players(group) if group else None)
     with locked_table(table.id, bump=False) as locked:
         locked.state = dict(locked.state or {}, rematch=created.table.id)
     return created

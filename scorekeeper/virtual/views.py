@@ -13,12 +13,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..engine import DECK, Card, Game, RulesError, Scorecard
-from ..engine.tricks import check_play, trick_winner
+from ..engine import Card
+from ..engine import DECK
+from ..engine import Game
+from ..engine import RulesError
+from ..engine import Scorecard
+from ..engine.tricks import check_play
+from ..engine.tricks import trick_winner
 from ..errors import error_body as _error_shape
-from ..models import VirtualTable
 from ..errors import ServiceError
-from .service import first_dealer, load_state, log_of, rules_of
+from ..models import VirtualTable
+from .service import first_dealer
+from .service import load_state
+from .service import log_of
+from .service import rules_of
 
 ALL_CARDS = frozenset(str(c) for c in DECK)
 CODE_RE = re.compile(r"\b(?:[2-9TJQKA][SHDC]|HB|LB)\b")

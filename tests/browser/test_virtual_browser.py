@@ -17,7 +17,6 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-
 from .conftest import serve
 
 pytestmark = pytest.mark.browser
@@ -237,7 +236,8 @@ new MutationObserver(function (records) {
       var faces = node.matches("[data-slot] .vt-face[data-card]") ? [node]
         : Array.prototype.slice.call(node.querySelectorAll("[data-slot] .vt-face[data-card]"));
       faces.forEach(function (face) {
-        var key = face.closest(".vt-table").dataset.hand + ":" + face.closest(".vt-spot").dataset.seat + ":" + face.dataset.card;
+        var key = face.closest(".vt-table").dataset.hand + ":" + face.closest(".vt-spot").dataset.seat
+          + ":" + face.dataset.card;
         if (window.__seen.indexOf(key) < 0) window.__seen.push(key);
       });
     });

@@ -11,8 +11,20 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.engine import HandRecord, Rules, Suit, build_scorecard, check_records
-from .virtual_support import auth, create, dispose, fresh_app, leaks, row, seats, patient_bots  # noqa: F401 (a fixture)
+from scorekeeper.engine import build_scorecard
+from scorekeeper.engine import check_records
+from scorekeeper.engine import HandRecord
+from scorekeeper.engine import Rules
+from scorekeeper.engine import Suit
+
+from .virtual_support import auth  # noqa: F401 (a fixture)
+from .virtual_support import create  # noqa: F401 (a fixture)
+from .virtual_support import dispose  # noqa: F401 (a fixture)
+from .virtual_support import fresh_app  # noqa: F401 (a fixture)
+from .virtual_support import leaks  # noqa: F401 (a fixture)
+from .virtual_support import patient_bots  # noqa: F401 (a fixture)
+from .virtual_support import row  # noqa: F401 (a fixture)
+from .virtual_support import seats  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.usefixtures("patient_bots")
 

@@ -18,7 +18,13 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .virtual_support import ALL_CODES, StateReader, auth, create, leaks, row, visible
+from .virtual_support import ALL_CODES
+from .virtual_support import auth
+from .virtual_support import create
+from .virtual_support import leaks
+from .virtual_support import row
+from .virtual_support import StateReader
+from .virtual_support import visible
 
 GAMES = 200
 #: The filter is the same code on every database; PostgreSQL (CI's second run) gets a shorter pass.
@@ -176,7 +182,8 @@ def play_game(app: Flask, client: FlaskClient, read: StateReader, seed: int) -> 
     created = create(client, setup["seats"], variant=setup["variant"], options=setup["options"],
                      first_dealer=setup["first_dealer"], seed=seed)
     table, host = created["id"], created["host_token"]
-    readers = {s["seat"]: Reader(app, read, table, s["seat"], s["token"], html=rng.random() < 0.5) for s in created["seats"]}
+    readers = {s["seat"]: Reader(app, read, table, s["seat"], s["token"], html=rng.random() < 0.5)
+               for s in created["seats"]}
     host_page = app.test_client()
     assert host_page.get(f"/t/{table}/join/{host}").status_code == 302
     tokens = [host, *(s["token"] for s in created["seats"])]

@@ -13,7 +13,10 @@ from scorekeeper.extensions import db
 from scorekeeper.models import VirtualTable
 from scorekeeper.tokens import token_hash
 
-from .virtual_support import auth, create, seats, patient_bots  # noqa: F401 (a fixture)
+from .virtual_support import auth  # noqa: F401 (a fixture)
+from .virtual_support import create  # noqa: F401 (a fixture)
+from .virtual_support import patient_bots  # noqa: F401 (a fixture)
+from .virtual_support import seats  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.usefixtures("patient_bots")
 

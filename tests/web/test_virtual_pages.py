@@ -10,7 +10,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .virtual_support import auth, create, leaks, row, seats, patient_bots  # noqa: F401 (a fixture)
+from .virtual_support import auth  # noqa: F401 (a fixture)
+from .virtual_support import create  # noqa: F401 (a fixture)
+from .virtual_support import leaks  # noqa: F401 (a fixture)
+from .virtual_support import patient_bots  # noqa: F401 (a fixture)
+from .virtual_support import row  # noqa: F401 (a fixture)
+from .virtual_support import seats  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.usefixtures("patient_bots")
 
@@ -254,5 +259,6 @@ def test_the_last_trick_of_a_hand_stays_on_screen_with_the_result_until_the_next
             assert f"Last trick of hand {prev['number']}" in page and "S/O/P" in page
             seen_after += 1
         path, key = ("bid", "bid") if v["phase"] == "bidding" else ("play", "card")
-        v = client.post(f"/api/tables/{table}/{path}", json={key: rng.choice(v["legal"])}, headers=auth(token)).get_json()
+        answer = client.post(f"/api/tables/{table}/{path}", json={key: rng.choice(v["legal"])}, headers=auth(token))
+        v = answer.get_json()
     assert seen_in_hand and seen_after

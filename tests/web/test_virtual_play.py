@@ -13,7 +13,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from .export_kit import page_texts
-from .virtual_support import auth, create, seats, patient_bots  # noqa: F401 (a fixture)
+from .virtual_support import auth  # noqa: F401 (a fixture)
+from .virtual_support import create  # noqa: F401 (a fixture)
+from .virtual_support import patient_bots  # noqa: F401 (a fixture)
+from .virtual_support import seats  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.usefixtures("patient_bots")
 
@@ -75,7 +78,7 @@ def test_the_lobby_shows_who_has_joined_and_the_rules_and_a_playing_host_deals_f
     assert client.get(ann_link.group(1).replace("http://localhost", "")).status_code == 302  # the host plays Ann
     lobby = text(client.get(f"/t/{table}"))
     assert "Before the first deal" in lobby and "New Jersey (R18)" in lobby
-    assert re.search(r"Ann</span>\s*<span class=\"vt-tag vt-you\">you</span>\s*<span class=\"vt-tag vt-here\">here", lobby)
+    assert re.search(r'Ann</span>\s*<span class="vt-tag vt-you">you</span>\s*<span class="vt-tag vt-here">here', lobby)
     assert re.search(r"Ben</span>\s*<span class=\"vt-tag vt-away\">not joined", lobby)
     assert "Deal the first hand" in lobby  # this browser is the host too
     dealt = client.post(f"/t/{table}/start", data={"csrf_token": csrf(client, f"/t/{table}"), "back": "seat"})
@@ -97,7 +100,8 @@ def test_the_table_view_shows_each_seat_around_the_table(app: Flask, client: Fla
     dealer = re.search(r'data-seat="3".*?</div>', page, re.S)
     assert dealer and 'title="Dealer">dealer</span>' in dealer.group(0)
     # Ann bids; the bots bid and Ann leads: the middle of the table says so in full
-    ann.post(f"/t/{created['id']}/bid", data={"csrf_token": csrf(ann, f"/t/{created['id']}"), "bid": str(v["legal"][0])})
+    table = created["id"]
+    ann.post(f"/t/{table}/bid", data={"csrf_token": csrf(ann, f"/t/{table}"), "bid": str(v["legal"][0])})
     page = text(ann.get(f"/t/{created['id']}"))
     assert "Trick 1 of 13: You lead" in page
     assert re.search(r"bid \d+ · took 0 · needs \d+", page)
@@ -124,7 +128,8 @@ def test_tap_to_pick_then_tap_again_to_play_works_without_script(app: Flask, cli
     page = text(ann.get(f"/t/{table}"))
     assert f'name="pick" value="{card}"' in page and "tap a card to pick it" in page
     picked = ann.post(f"/t/{table}/play", data={"csrf_token": csrf(ann, f"/t/{table}"), "pick": card})
-    assert picked.status_code == 200 and f'name="card" value="{card}" class="vt-card vt-legal vt-picked"' in text(picked)
+    assert picked.status_code == 200
+    assert f'name="card" value="{card}" class="vt-card vt-legal vt-picked"' in text(picked)
     assert api_view(client, table, token)["version"] == v["version"]  # picking plays nothing
     played = ann.post(f"/t/{table}/play", data={"csrf_token": csrf(ann, f"/t/{table}"), "card": card})
     assert played.status_code == 303
@@ -222,7 +227,8 @@ def test_the_first_dealer_can_be_drawn(app: Flask, client: FlaskClient) -> None:
         assert v["first_dealer"] in tied and all(len(drew[s]) > 1 for s in tied)
     host = phone(app, created["host_url"])
     page = text(host.get(f"/t/{created['id']}/host"))
-    assert "Cards drawn for the first deal" in page and f"{v['players'][v['first_dealer']]['name']} deals first." in page
+    dealer = v["players"][v["first_dealer"]]["name"]
+    assert "Cards drawn for the first deal" in page and f"{dealer} deals first." in page
     started = client.post(f"/api/tables/{created['id']}/start", headers=auth(created["host_token"])).get_json()
     assert started["dealer"] == v["first_dealer"] and not any(p["drew"] for p in started["players"])
 
@@ -231,7 +237,8 @@ def test_a_thinking_bot_never_answers_faster_than_the_floor(app: Flask, monkeypa
     """A strong bot with one legal card answers at once; the floor keeps that (a void) off the clock."""
     import time
 
-    from scorekeeper.engine import Game, Rules
+    from scorekeeper.engine import Game
+    from scorekeeper.engine import Rules
     from scorekeeper.virtual import service
 
     monkeypatch.setattr(service, "decide", lambda level, view, rules, rng: view["legal"][0])  # instant

@@ -17,7 +17,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .virtual_support import auth, create, row, seats
+from .virtual_support import auth
+from .virtual_support import create
+from .virtual_support import row
+from .virtual_support import seats
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 KINDS = ("host", "seat", "other_seat", "replaced", "unknown")
@@ -105,7 +108,8 @@ def check(answer: Any, kind: str, place: str, roles: frozenset[str], api: bool, 
     return True
 
 
-@pytest.mark.parametrize(("method", "path", "data", "roles"), PAGES, ids=[f"{m} /t/<id>{p} {d}" for m, p, d, _ in PAGES])
+@pytest.mark.parametrize(("method", "path", "data", "roles"), PAGES,
+                         ids=[f"{m} /t/<id>{p} {d}" for m, p, d, _ in PAGES])
 def test_pages_answer_each_role_only(app: Flask, method: str, path: str, data: dict[str, str],
                                      roles: frozenset[str]) -> None:
     client = app.test_client()
@@ -119,7 +123,8 @@ def test_pages_answer_each_role_only(app: Flask, method: str, path: str, data: d
                 assert row(app, table) == before, (method, path, kind, place)
 
 
-@pytest.mark.parametrize(("method", "path", "data", "roles"), API, ids=[f"{m} /api/tables/<id>{p}" for m, p, _, _ in API])
+@pytest.mark.parametrize(("method", "path", "data", "roles"), API,
+                         ids=[f"{m} /api/tables/<id>{p}" for m, p, _, _ in API])
 def test_the_api_answers_each_role_only(app: Flask, method: str, path: str, data: dict[str, Any],
                                         roles: frozenset[str]) -> None:
     client = app.test_client()

@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import select
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
 from scorekeeper import create_app
-from scorekeeper.engine import DECK, Card
+from scorekeeper.engine import Card
+from scorekeeper.engine import DECK
 from scorekeeper.extensions import db
 from scorekeeper.models import Game as GameRow
 from scorekeeper.models import VirtualTable
