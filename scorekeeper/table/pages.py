@@ -116,8 +116,7 @@ def home() -> Any:
                 continue
             opened_games.append((opened, games.scorecard_of(opened.game)))
     opened_games.sort(key=lambda pair: pair[0].game.updated_at, reverse=True)
-    return render_template("home.html", games=opened_games[:HOME_LIMIT], groups=groups.opened_groups(),
-                           tables=tables_on_this_phone())
+    return render_template("home.html", games=opened_games[:HOME_LIMIT], groups=groups.opened_groups())
 
 
 def again(game: Any) -> NewGameForm:

@@ -27,8 +27,9 @@ bp.register_blueprint(api.bp)
 
 @bp.app_context_processor
 def game_helpers() -> dict[str, Any]:
-    """``virtual_bots(game)`` for the scorecard and standings templates: which seats a bot played."""
-    return {"virtual_bots": games.bot_seats}
+    """For the shared templates: ``virtual_bots(game)`` (which seats a bot played, for the scorecard
+    and standings) and ``virtual_tables()`` (the tables this browser holds a link to, for home)."""
+    return {"virtual_bots": games.bot_seats, "virtual_tables": pages.tables_on_this_phone}
 
 
 @bp.after_request

@@ -48,7 +48,6 @@ from ..errors import Forbidden
 from ..errors import NotFound
 from ..extensions import db
 from ..extensions import WRITE
-from ..groups.service import seat_players
 from ..models import Game as GameRow
 from ..models import HandEntry
 from ..models import VirtualTable
@@ -689,7 +688,11 @@ def rematch(access: TableAccess, allow_seed: bool = False) -> Created:
     rules = rules_of(table)
     seats = [{"name": s["name"], "bot": s.get("bot")} for s in table.seats]
     humans = sum(1 for s in seats if not s["bot"])
-    group = table.game.group_id  # a group's rematch is the group's game too
+    # A group's rematch is the group's game too. (Imported here: the groups package imports the
+    # virtual API to create its tables, so a module-level import would be circular.)
+    from ..groups.service import seat_players
+
+    group = table.game.group_id
     created = create_table(seats, rules.variant.value, rules.options, (first_dealer(table) + 1) % rules.players,
                            start=humans <= 1, attach=seat_players(group) if group else None)
     with locked_table(table.id, bump=False) as locked:
