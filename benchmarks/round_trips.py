@@ -52,12 +52,18 @@ def main() -> int:
         ("PUT bids (same again)", lambda: client.put(f"{url}/hands/1/bids", json={"bids": [4, 5, 3]}, headers=scorer)),
         ("GET document", lambda: client.get(url, headers=watch)),
         ("GET version", lambda: client.get(f"{url}/version", headers=watch)),
+        ("watch page poll, no change", lambda: client.get(f"/g/{game['id']}?since={seen['version']}",
+                                                          headers={"HX-Request": "true"})),
     ]
+    seen: dict[str, int] = {}
     print(f"database round trips per request ({engine.dialect.name}):")
     for name, call in kinds:
+        if name.startswith("watch page"):  # a watcher's phone: its cookie, and the version it shows
+            client.get(f"/g/{game['id']}/join/{game['watch_token']}")
+            seen["version"] = client.get(url, headers=watch).get_json()["version"]
         sent.clear()
         answer = call()
-        assert answer.status_code == 200, answer.get_data(as_text=True)
+        assert answer.status_code in (200, 204), answer.get_data(as_text=True)
         print(f"  {name:<24} {len(sent):>2}: " + " | ".join(sent))
     with app.app_context():
         db.engine.dispose()

@@ -36,8 +36,8 @@ def register_serving(app: Flask) -> None:
     from .web import SecureWhenHttps, security_headers
 
     if hops := app.config["PROXIES"]:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops,  # type: ignore[method-assign]
-                                x_prefix=hops)
+        proxied = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops)
+        app.wsgi_app = proxied  # type: ignore[method-assign]
     app.session_interface = SecureWhenHttps()
     app.after_request(security_headers)
 

@@ -126,6 +126,30 @@ def open_game(game_id: str, token: str | None) -> Access:
     raise NotFound(_(NO_GAME))
 
 
+def bot_seats(game: Game) -> dict[int, str]:
+    """The seats of a virtual game that a bot plays (seat → level); empty for a table-mode game.
+
+    The scorecard, the PDF and the standings mark them, and say the game was played virtually.
+    """
+    if game.mode != "virtual":
+        return {}
+    seats = db.session.execute(select(VirtualTable.seats).filter_by(game_id=game.id)).scalar_one_or_none() or []
+    return {i: str(s["bot"]) for i, s in enumerate(seats) if s.get("bot")}
+
+
+def version_of(game_id: str, token: str | None) -> int:
+    """A game's version for a poll, checking the token like :func:`open_game` (404 otherwise).
+
+    Watchers poll every second and the answer is nearly always "no change": this reads four
+    columns of one row instead of the game and all its hands (and their ORM objects).
+    """
+    query = select(Game.scorer_hash, Game.watch_hash, Game.version).where(Game.id == game_id)
+    row = db.session.execute(query).one_or_none() if game_id else None
+    if row is not None and (matches(token, row.scorer_hash) or matches(token, row.watch_hash)):
+        return int(row.version)
+    return open_game(game_id, token).game.version  # a virtual table's host or seat token, or a 404
+
+
 # -- writing -------------------------------------------------------------------------------------
 def shown(value: object, limit: int = 40) -> str:
     """A value as the client wrote it in JSON (``"3"``, ``true``, ``[1]``), shortened for messages."""

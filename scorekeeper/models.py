@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
@@ -16,7 +16,7 @@ NO_TRUMP = "-"
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 class Game(db.Model):  # type: ignore[name-defined,misc]

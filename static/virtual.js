@@ -1,12 +1,32 @@
-/* Virtual tables: poll the version about once a second and swap in the fresh partial; post the
-   forms in the background; say why a dimmed card cannot be played. The pages work without it. */
+/* Virtual tables: follow the table as it moves, at a human pace. The pages work without it.
+
+   - Polls the table's stamp (every second; every 5 s while the tab is hidden, faster while bots think).
+   - When the table moved, fetches the moves since the last one this screen showed and replays
+     them on the table card by card: each card ~¾ s apart, a finished trick stays with its winner
+     marked before it is gathered, and the last trick of a hand stays longer. Then the fresh
+     partial is swapped in. The last move shown is kept per tab, so a reload replays what it missed.
+   - Your turn: the title changes, and (if chosen in Settings) the phone vibrates or beeps.
+   - Posts the forms in the background; explains dimmed cards; "tap to pick, tap again to play". */
 (function () {
   "use strict";
-  var busy = false;
+  var PACE = { bid: 600, card: 750, own: 250, trick: 1500, hand: 2600 };
+  var busy = false;       // a form post is on its way
+  var replaying = false;  // moves are being shown
   var toastTimer = null;
+  var pollTimer = null;
+  var baseTitle = document.title;
+  var wasMyTurn = false;
 
   function root() { return document.getElementById("vt"); }
-  function current() { var r = root(); return r ? r.getAttribute("data-stamp") : null; }
+  function attr(name) { var r = root(); return r ? r.getAttribute(name) : null; }
+  function seqKey() { return "vt-seq:" + attr("data-table"); }
+  function seen() {
+    var stored = parseInt(sessionStorage.getItem(seqKey()) || "", 10);
+    var page = parseInt(attr("data-seq") || "0", 10);
+    return isNaN(stored) ? page : Math.min(stored, page);
+  }
+  function remember(seq) { try { sessionStorage.setItem(seqKey(), String(seq)); } catch (e) { /* private mode */ } }
+  function wait(ms) { return new Promise(function (done) { setTimeout(done, ms); }); }
 
   function toast(text) {
     var box = document.getElementById("vt-toast");
@@ -17,47 +37,198 @@
     toastTimer = setTimeout(function () { box.hidden = true; }, 4000);
   }
 
+  // -- card faces, as templates/virtual/_card.html draws them --------------------------------------
+  var PIPS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  function face(code) {
+    var span = document.createElement("span");
+    var rank = code.charAt(0) === "T" ? "10" : code.charAt(0);
+    var pip = PIPS[code.charAt(1)];
+    var color = code.charAt(1) === "H" || code.charAt(1) === "D" ? "red" : "black";
+    var label = rank + pip;
+    if (code === "HB" || code === "LB") {
+      rank = code === "HB" ? "Hi" : "Lo"; pip = code === "HB" ? "\u2605" : "\u2606";
+      color = "bluke"; label = rank + " Bluke";
+    }
+    span.className = "vt-face vt-" + color + " vt-mini";
+    span.setAttribute("data-card", code);
+    span.setAttribute("aria-label", label);
+    var b = document.createElement("b"); b.textContent = rank;
+    var i = document.createElement("i"); i.textContent = pip;
+    span.appendChild(b); span.appendChild(i);
+    return span;
+  }
+
+  // -- replaying moves on the table -----------------------------------------------------------------
+  function spot(seat) { return document.querySelector("#vt .vt-spot[data-seat='" + seat + "']"); }
+  function nameOf(seat) { var s = spot(seat); return s ? s.getAttribute("data-name") : "Seat " + (seat + 1); }
+  function center(text) { var c = document.querySelector("#vt [data-center]"); if (c) c.textContent = text; }
+  function gather() {
+    document.querySelectorAll("#vt .vt-spot").forEach(function (s) {
+      s.classList.remove("vt-won", "vt-acting");
+      var slot = s.querySelector("[data-slot]"); if (slot) slot.textContent = "";
+    });
+  }
+  function newHand(hand) {
+    var table = document.querySelector("#vt .vt-table");
+    if (!table || table.getAttribute("data-hand") === String(hand)) return;
+    table.setAttribute("data-hand", String(hand));
+    gather();
+    document.querySelectorAll("#vt [data-bid]").forEach(function (b) { b.textContent = ""; });
+    center("Hand " + hand);
+  }
+  function acting(seat) {
+    document.querySelectorAll("#vt .vt-spot").forEach(function (s) { s.classList.remove("vt-acting"); });
+    var s = spot(seat); if (s) s.classList.add("vt-acting");
+  }
+
+  function show(move, me) {
+    var s = spot(move.seat);
+    var own = move.seat === me;
+    newHand(move.hand);
+    if (!s) return wait(0);
+    acting(move.seat);
+    if (move.bid !== undefined) {
+      var b = s.querySelector("[data-bid]"); if (b) b.textContent = "bid " + move.bid;
+      center(nameOf(move.seat) + " bid " + move.bid);
+      return wait(own ? PACE.own : PACE.bid);
+    }
+    var slot = s.querySelector("[data-slot]");
+    if (slot) { slot.textContent = ""; slot.appendChild(face(move.card)); }
+    if (move.won_by === undefined || move.won_by === null) return wait(own ? PACE.own : PACE.card);
+    return wait(PACE.card).then(function () {
+      var w = spot(move.won_by);
+      document.querySelectorAll("#vt .vt-spot").forEach(function (x) { x.classList.remove("vt-acting"); });
+      if (w) w.classList.add("vt-won");
+      var who = move.won_by === me ? "You take" : nameOf(move.won_by) + " takes";
+      center(who + " the trick" + (move.hand_over ? ": the last of hand " + move.hand : ""));
+      return wait(move.hand_over ? PACE.hand : PACE.trick);
+    }).then(gather);
+  }
+
+  function replay(moves, me) {
+    if (!document.querySelector("#vt .vt-ring") || document.hidden) return Promise.resolve();
+    return moves.reduce(function (chain, move) {
+      return chain.then(function () { return show(move, me); });
+    }, Promise.resolve());
+  }
+
+  // -- keeping up with the table ------------------------------------------------------------------
   function swap(html) {
     var holder = document.createElement("div");
     holder.innerHTML = html;
     var fresh = holder.querySelector("#vt");
     var old = root();
     if (!fresh || !old) return false;
-    // Keep the "last trick" / "result" / links the player opened or closed.
+    // Keep the "last trick" / "result" / links / settings the player opened or closed.
     old.querySelectorAll("details[id]").forEach(function (d) {
       var twin = fresh.querySelector("details[id='" + d.id + "']");
       if (twin) twin.open = d.open;
     });
     fresh.classList.add("vt-js");
     old.replaceWith(fresh);
+    remember(parseInt(fresh.getAttribute("data-seq") || "0", 10));
+    setup();
     return true;
   }
 
   function refresh() {
-    var r = root();
-    if (!r) return Promise.resolve();
-    return fetch(r.getAttribute("data-partial-url"), {
-      headers: { "X-Partial": "1" }, credentials: "same-origin", cache: "no-store"
-    }).then(function (res) { return res.ok ? res.text() : null; })
+    var url = attr("data-partial-url");
+    if (!url) return Promise.resolve();
+    return fetch(url, { headers: { "X-Partial": "1" }, credentials: "same-origin", cache: "no-store" })
+      .then(function (res) { return res.ok ? res.text() : null; })
       .then(function (html) { if (html) swap(html); });
   }
 
+  function sync() {
+    var url = attr("data-moves-url");
+    if (!url || replaying) return Promise.resolve();
+    replaying = true;
+    var from = seen();
+    return fetch(url + "?since=" + from, { credentials: "same-origin", cache: "no-store" })
+      .then(function (res) { return res.ok ? res.json() : null; })
+      .then(function (data) {
+        if (!data) return null;
+        return replay(data.moves, data.seat).then(function () { remember(data.seq); });
+      })
+      .then(refresh)
+      .catch(function () { /* offline for a moment: the next poll tries again */ })
+      .then(function () { replaying = false; });
+  }
+
   function poll() {
+    clearTimeout(pollTimer);
     var r = root();
-    if (!r || busy || document.hidden) return;
+    if (!r) return;
+    var next = document.hidden ? 5000 : (r.hasAttribute("data-thinking") ? 500 : 1000);
+    pollTimer = setTimeout(poll, next);
+    if (busy || replaying) return;
     fetch(r.getAttribute("data-version-url"), { credentials: "same-origin", cache: "no-store" })
       .then(function (res) { return res.ok ? res.json() : null; })
       .then(function (data) {
-        if (data && !busy && String(data.stamp) !== current()) return refresh();
+        if (data && !busy && !replaying && String(data.stamp) !== attr("data-stamp")) return sync();
       })
       .catch(function () { /* offline for a moment: try again next tick */ });
   }
+
+  // -- your turn -------------------------------------------------------------------------------------
+  var audio = null;
+  function beep() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      var osc = audio.createOscillator(), gain = audio.createGain();
+      osc.frequency.value = 880; gain.gain.value = 0.08;
+      osc.connect(gain); gain.connect(audio.destination);
+      osc.start(); osc.stop(audio.currentTime + 0.18);
+    } catch (e) { /* no sound on this phone */ }
+  }
+  function alertOn(name) { try { return localStorage.getItem("vt-alert-" + name) === "1"; } catch (e) { return false; } }
+
+  function turn() {
+    var r = root();
+    var mine = !!(r && r.classList.contains("vt-myturn"));
+    document.title = mine ? "\u25CF Your turn \u2014 " + baseTitle : baseTitle;
+    if (mine && !wasMyTurn) {
+      if (alertOn("vibrate") && navigator.vibrate) navigator.vibrate([120, 80, 120]);
+      if (alertOn("sound")) beep();
+    }
+    wasMyTurn = mine;
+  }
+
+  function setup() {
+    var r = root();
+    if (!r) return;
+    r.classList.add("vt-js");
+    var alerts = r.querySelector("[data-vt-alerts]");
+    if (alerts) {
+      alerts.hidden = false;
+      alerts.querySelectorAll("input[data-alert]").forEach(function (box) {
+        box.checked = alertOn(box.getAttribute("data-alert"));
+      });
+    }
+    turn();
+  }
+
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (!box.matches || !box.matches("input[data-alert]")) return;
+    try { localStorage.setItem("vt-alert-" + box.getAttribute("data-alert"), box.checked ? "1" : "0"); } catch (e) { /* */ }
+    if (box.checked && box.getAttribute("data-alert") === "sound") beep();  // a tap lets the page play sound
+  });
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("#vt button[data-reason]");
     if (button) {
       event.preventDefault();
       toast(button.getAttribute("data-reason"));
+      return;
+    }
+    var pick = event.target.closest && event.target.closest("#vt .vt-picking button[name='pick']");
+    if (pick) {  // first tap picks the card; the second (now name="card") plays it
+      event.preventDefault();
+      pick.form.querySelectorAll("button.vt-picked").forEach(function (b) {
+        b.classList.remove("vt-picked"); b.name = "pick"; b.removeAttribute("aria-pressed");
+      });
+      pick.classList.add("vt-picked"); pick.name = "card"; pick.setAttribute("aria-pressed", "true");
     }
   });
 
@@ -73,9 +244,13 @@
     root().classList.add("vt-busy");
     fetch(form.action, {
       method: "POST", body: data, headers: { "X-Partial": "1" }, credentials: "same-origin"
-    }).then(function (res) { return res.text(); })
-      .then(function (html) { if (!swap(html)) toast(window.bluke.say("play_failed")); })
-      .catch(function () { toast(window.bluke.say("offline")); })
+    }).then(function (res) {
+      return res.text().then(function (html) {
+        busy = false;
+        if (res.ok && form.hasAttribute("data-vt-replay")) return sync();  // our move, then the bots' answers
+        if (!swap(html)) toast("Something went wrong; nothing was played. Tap again.");
+      });
+    }).catch(function () { toast("No connection: nothing was sent. Tap again."); })
       .then(function () {
         busy = false;
         var r = root();
@@ -99,7 +274,9 @@
 
   document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
   if (root()) {
-    root().classList.add("vt-js");
-    setInterval(poll, 1000);
+    setup();
+    if (seen() < parseInt(attr("data-seq") || "0", 10)) sync();  // a reload: show what this tab missed
+    else remember(parseInt(attr("data-seq") || "0", 10));
+    poll();
   }
 })();

@@ -14,7 +14,7 @@ import io
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .. import games
@@ -115,7 +115,7 @@ def _time(text: str | None, where: str) -> datetime | None:
         return None
     try:
         moment = datetime.fromisoformat(text)
-        moment = moment.astimezone(timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment
+        moment = moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
     except ValueError:
         raise BadRequest(_("The file's '{where}' {text} is not a date and time such as 2025-11-29T18:45:00Z.", where=where, text=shown(text))) from None
     except OverflowError:  # 0001-01-01T00:00:00+01:00 is before the first moment Python knows

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -72,6 +72,7 @@ class Player:
     overtricks: int
     bid: int
     taken: int
+    bot: str | None = None  # the bot level playing this seat of a virtual game
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,7 @@ class Sheet:
     status: str  # "finished", "in_progress" or "blank"
     played: int  # complete hands
     chart: Chart | None
+    virtual: bool = False  # played at a virtual table (cards dealt by the app, some seats bots)
 
     @property
     def title(self) -> str:
@@ -166,6 +168,7 @@ def turn_of(schedule: Sequence[int]) -> int | None:
 def build_sheet(
     style: str, paper: str, rules: Rules, first_dealer: int, names: Sequence[str], card: Scorecard,
     *, played_on: datetime | None = None, game_id: str | None = None, chart: bool = False,
+    virtual: bool = False, bots: Mapping[int, str] | None = None,
 ) -> Sheet:
     """Arrange an engine scorecard for paper; a blank sheet keeps only names, cards and dealers."""
     blank = style == "blank"
@@ -195,7 +198,8 @@ def build_sheet(
         ))
     players = [
         Player(seat=s.seat, name=names[s.seat], total=card.totals[s.seat], winner=s.seat in winners,
-               set=s.set, over=s.over, perfect=s.perfect, overtricks=s.overtricks, bid=s.bid, taken=s.taken)
+               set=s.set, over=s.over, perfect=s.perfect, overtricks=s.overtricks, bid=s.bid, taken=s.taken,
+               bot=(bots or {}).get(s.seat))
         for s in card.stats
     ]
     return Sheet(
@@ -205,7 +209,7 @@ def build_sheet(
         schedule=schedule_text(rules), hand_count=rules.hand_count, players=players,
         first_dealer=first_dealer, rows=rows, status="blank" if blank else card.status,
         played=0 if blank else len(card.complete_hands),
-        chart=build_chart(names, card) if chart and not blank else None,
+        chart=build_chart(names, card) if chart and not blank else None, virtual=virtual,
     )
 
 

@@ -58,6 +58,7 @@ def scorecard_pdf(game_id: str) -> Response:
     sheet = build_sheet(
         style, paper, games.rules_of(game), game.first_dealer, game.players, games.scorecard_of(game),
         played_on=game.created_at, game_id=game.id, chart=flag(request.args, "chart"),
+        virtual=game.mode == "virtual", bots=games.bot_seats(game),
     )
     return pdf_response(render_pdf(sheet), f"bluke-{game.id}-{style}.pdf")
 

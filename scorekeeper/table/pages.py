@@ -244,10 +244,11 @@ def render_game(opened: Access, panel: screens.HandPanel | None = None, message:
 @bp.get("/g/<game_id>")
 def game(game_id: str) -> Any:
     """The game; htmx polls it with ``?since=<version>`` and gets 204 until something changes."""
+    since = request.args.get("since", type=int) if is_htmx() else None
+    if since is not None and since == games.version_of(game_id, cookie_token(game_id)):
+        return "", 204  # the most frequent answer: the game is read only when it changed
     opened = page_access(game_id)
     if is_htmx():
-        if request.args.get("since", type=int) == opened.game.version:
-            return "", 204
         card = games.scorecard_of(opened.game)
         return render_template("_live.html", game=opened.game, card=card, role=opened.role,
                                standings=screens.standings(card, opened.game.players),

@@ -8,16 +8,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, g, request
+from flask import Blueprint
+from flask import g
+from flask import request
+from flask import Response
 
+from .. import games
 from ..engine import RulesError
 from ..errors import ServiceError
 
 bp = Blueprint("virtual", __name__)
 
-from . import api, pages  # noqa: E402  (the routes register themselves on the blueprints)
+from . import api  # noqa: E402  (the routes register themselves on the blueprints)
+from . import pages  # noqa: E402  (the routes register themselves on the blueprints)
 
 bp.register_blueprint(api.bp)
+
+
+@bp.app_context_processor
+def game_helpers() -> dict[str, Any]:
+    """For the shared templates: ``virtual_bots(game)`` (which seats a bot played, for the scorecard
+    and standings) and ``virtual_tables()`` (the tables this browser holds a link to, for home)."""
+    return {"virtual_bots": games.bot_seats, "virtual_tables": pages.tables_on_this_phone}
 
 
 @bp.after_request

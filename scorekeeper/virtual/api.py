@@ -14,15 +14,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, g, jsonify, request, url_for
+from flask import Blueprint
+from flask import current_app
+from flask import g
+from flask import jsonify
+from flask import request
+from flask import url_for
 
 from .. import limits
-from ..games import Attach
-from ..web import bearer, body
-from ..extensions import csrf
-from ..errors import BadRequest, Forbidden
+from ..errors import BadRequest
 from ..i18n import _
-from . import service, views
+from ..errors import Forbidden
+from ..extensions import csrf
+from ..games import Attach
+from ..web import bearer
+from ..web import body
+from . import service
+from . import views
 from .service import TableAccess
 
 bp = Blueprint("api", __name__, url_prefix="/api/tables")
@@ -52,20 +60,32 @@ def as_host(table_id: str) -> TableAccess:
     return access
 
 
-def links(access: TableAccess) -> list[dict[str, Any]]:
-    """The human seats' tokens and join links (host only; derived again, never stored)."""
+def link(access: TableAccess, seat: int, token: str) -> dict[str, Any]:
+    """One seat's token and join link."""
     table = access.table
-    return [
-        {"seat": seat, "name": table.seats[seat]["name"], "token": token,
-         "url": url_for("virtual.join", table_id=table.id, token=token, _external=True)}
-        for seat, token in service.seat_tokens(access).items()
-    ]
+    return {"seat": seat, "name": table.seats[seat]["name"], "token": token,
+            "url": url_for("virtual.join", table_id=table.id, token=token, _external=True)}
+
+
+def links(access: TableAccess) -> list[dict[str, Any]]:
+    """The links of human seats whose player has not opened theirs yet (host only)."""
+    return [link(access, seat, token) for seat, token in service.seat_tokens(access).items()]
+
+
+def since() -> int | None:
+    """``?since=N``: the client has replayed the moves up to ``N`` (``seq`` of its last view)."""
+    raw = request.args.get("since")
+    if raw is None:
+        return None
+    if not raw.isdigit() or len(raw) > 12:
+        raise BadRequest(_("'since' must be a move number from a view's 'seq', not {raw!r}.", raw=raw))
+    return int(raw)
 
 
 def answer(access: TableAccess) -> dict[str, Any]:
     """The reader's view after a fresh read of the table; the host's also lists the seat links."""
     access = service.open_table(access.table.id, access.token)
-    view = views.seat_view(access.table, access.seat)
+    view = views.seat_view(access.table, access.seat, since())
     if access.is_host:
         view["links"] = links(access)
     return view
@@ -94,15 +114,21 @@ def create_from(data: dict[str, Any], attach: Attach | None = None) -> Any:
         data.get("seats"), data.get("variant", "standard"), data.get("options"), data.get("first_dealer", 0),
         data.get("start", True), data.get("seed"), current_app.config.get("ALLOW_SEED", False), attach,
     )
+    return new_table(created)
+
+
+def new_table(created: service.Created) -> Any:
+    """201 for a new table: its host token and link, each human seat's link, the host's view."""
     access = TableAccess(created.table, None, created.host_token)
     g.vt_access = access
     view = answer(access)
+    view.pop("links")
     return jsonify({
         "id": created.table.id,
         "game_id": created.table.game_id,
         "host_token": created.host_token,
         "host_url": url_for("virtual.join", table_id=created.table.id, token=created.host_token, _external=True),
-        "seats": view.pop("links"),
+        "seats": [link(access, seat, token) for seat, token in sorted(created.seat_tokens.items())],
         "view": view,
     }), 201
 
@@ -159,6 +185,33 @@ def seat(table_id: str, seat: int) -> Any:
         raise BadRequest(_("The body needs 'bot': a bot level such as \"basic\", or null to hand the seat back."))
     service.set_bot(access, seat, data["bot"], _version(data))
     return jsonify(answer(access))
+
+
+@bp.post("/<table_id>/seats/<int:seat>/link")
+def relink(table_id: str, seat: int) -> Any:
+    """The host gives a seat a new link; the old one stops working (answers the new link)."""
+    access = as_host(table_id)
+    token = service.reissue(access, seat)
+    return jsonify(link(service.open_table(table_id, access.token), seat, token))
+
+
+@bp.post("/<table_id>/rematch")
+@limits.creating
+def rematch(table_id: str) -> Any:
+    """The host starts a new game with the same seats once this one is over (201, as a new table)."""
+    access = as_host(table_id)
+    return new_table(service.rematch(access))
+
+
+@bp.post("/<table_id>/rematch/seat")
+def follow(table_id: str) -> Any:
+    """A seat of the finished table gets its own link to the same seat at the rematch."""
+    access = as_seat(table_id)
+    moved = service.follow_rematch(access)
+    g.vt_access = moved
+    return jsonify({"id": moved.table.id, "seat": moved.seat, "token": moved.token,
+                    "url": url_for("virtual.join", table_id=moved.table.id, token=moved.token, _external=True),
+                    "view": answer(moved)})
 
 
 def _has_body() -> bool:

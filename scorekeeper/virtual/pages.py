@@ -1,8 +1,10 @@
 """HTML pages of virtual mode: the seat screen, the host page and the "new virtual table" form.
 
 Pages work without JavaScript (plain forms, redirect after post). ``static/virtual.js`` polls
-``/t/<id>/version`` about once a second and swaps in the partial (``_seat.html`` / ``_host.html``)
-when the table moved on; it posts the same forms with ``X-Partial: 1`` to get the partial back.
+``/t/<id>/version`` about once a second, replays the moves since the last one it showed
+(``/t/<id>/moves``) on the table at a human pace, then swaps in the partial (``_seat.html`` /
+``_host.html``); it posts the same forms with ``X-Partial: 1``. Every route is for one role: a
+seat's cookie for the seat's screen and actions, the host's cookie for the host's.
 """
 
 from __future__ import annotations
@@ -10,18 +12,28 @@ from __future__ import annotations
 from typing import Any
 
 import segno
-from flask import g, redirect, render_template, request, url_for
+from flask import g
+from flask import redirect
+from flask import render_template
+from flask import request
+from flask import url_for
 from werkzeug.wrappers import Response
 
 from .. import limits
 from ..bots import LEVELS
 from ..engine import RulesError
 from ..engine.rules import OPTION_NAMES
-from ..errors import BadRequest, NotFound, ServiceError
+from ..errors import BadRequest
+from ..errors import Forbidden
+from ..errors import NotFound
+from ..errors import ServiceError
 from ..groups import pages as groups
 from ..i18n import _
-from ..web import COOKIE_AGE, COOKIE_PREFIX
-from . import bp, service, views
+from ..web import COOKIE_AGE
+from ..web import COOKIE_PREFIX
+from . import bp
+from . import service
+from . import views
 from .service import TableAccess
 
 SEAT_COOKIE = "vt_"
@@ -36,11 +48,22 @@ def _set_cookie(response: Response, name: str, token: str) -> None:
 
 
 def page_access(table_id: str, host: bool = False) -> TableAccess:
-    """The table opened with this browser's seat (or host) cookie; 404 without one."""
+    """The table opened with this browser's seat (or host) cookie, in that role only.
+
+    404 without a cookie or with a wrong token; 403 when the cookie holds a token of the other
+    role (a seat's token where the host's belongs, or the other way round): every page and form
+    acts only for the role it is for.
+    """
     token = request.cookies.get((HOST_COOKIE if host else SEAT_COOKIE) + table_id)
     access = service.open_table(table_id, token)
+    if access.is_host != host:
+        raise Forbidden(NOT_HOST if host else NOT_SEAT)
     g.vt_access = access
     return access
+
+
+NOT_HOST = "Only the host can do that: the host's link opens the host page."
+NOT_SEAT = "That is the host's link, not a seat's: open your own seat's link to play."
 
 
 def partial() -> bool:
@@ -58,15 +81,26 @@ def _int_field(name: str, what: str) -> int | None:
 
 
 # -- rendering -----------------------------------------------------------------------------------
-def _context(access: TableAccess, error: str | None = None) -> dict[str, Any]:
+def _holds(table_id: str, cookie: str, host: bool) -> bool:
+    """This browser also holds the table's link of that role (the host who plays a seat too)."""
+    try:
+        return service.open_table(table_id, request.cookies.get(cookie + table_id)).is_host == host
+    except ServiceError:
+        return False
+
+
+def _context(access: TableAccess, error: str | None = None, picked: str | None = None) -> dict[str, Any]:
     table = access.table
     view = views.seat_view(table, access.seat)
     return {
-        "view": view, "stamp": service.stamp(table), "error": error, "face": views.card_face, "suit_name": views.suit_name,
-        "signed": views.signed,
+        "view": view, "stamp": service.stamp(table), "error": error, "face": views.card_face,
+        "suit_name": views.suit_name,
+        "signed": views.signed, "picked": picked if picked in view["hand"] else None,
         "status": views.status_line(view), "bids_line": views.bids_line(view), "levels": LEVELS,
-        "is_host_browser": bool(request.cookies.get(HOST_COOKIE + table.id)),
-        "has_seat_cookie": bool(request.cookies.get(SEAT_COOKIE + table.id)),
+        "rules_line": views.rules_line(view),
+        "seats_around": views.table_seats(view), "center": views.center_line(view),
+        "is_host_browser": _holds(table.id, HOST_COOKIE, True),
+        "has_seat_cookie": _holds(table.id, SEAT_COOKIE, False),
     }
 
 
@@ -82,14 +116,14 @@ def _host_context(access: TableAccess, error: str | None = None) -> dict[str, An
     return context
 
 
-def render_seat(access: TableAccess, error: str | None = None, status: int = 200) -> Any:
+def render_seat(access: TableAccess, error: str | None = None, status: int = 200, picked: str | None = None) -> Any:
     template = "virtual/_seat.html" if partial() else "virtual/seat.html"
-    return render_template(template, **_context(access, error)), status
+    return render_template(template, **_context(access, error, picked)), status
 
 
-def render_host(access: TableAccess, error: str | None = None, status: int = 200) -> Any:
+def render_host(access: TableAccess, error: str | None = None, status: int = 200, open_link: int | None = None) -> Any:
     template = "virtual/_host.html" if partial() else "virtual/host.html"
-    return render_template(template, **_host_context(access, error)), status
+    return render_template(template, open_link=open_link, **_host_context(access, error)), status
 
 
 def refused(access: TableAccess | None, error: Exception) -> Any:
@@ -127,11 +161,17 @@ def join(table_id: str, token: str) -> Any:
 
 
 def seat_or_host(table_id: str) -> TableAccess:
-    """This browser's seat at the table, else its host link (404 with neither)."""
-    try:
-        return page_access(table_id)
-    except NotFound:
-        return page_access(table_id, host=True)
+    """This browser's seat at the table, else its host link, whichever role it holds (404 with neither)."""
+    for cookie in (SEAT_COOKIE, HOST_COOKIE):
+        token = request.cookies.get(cookie + table_id)
+        if token:
+            try:
+                access = service.open_table(table_id, token)
+            except NotFound:
+                continue
+            g.vt_access = access
+            return access
+    raise NotFound(_("No table with that link: check the address, or ask the host for a new link."))
 
 
 @bp.get("/t/<table_id>/scorecard")
@@ -151,10 +191,26 @@ def version(table_id: str) -> Any:
     return {"version": access.table.version, "stamp": service.stamp(access.table)}
 
 
+@bp.get("/t/<table_id>/moves")
+def moves(table_id: str) -> Any:
+    """The moves since ``?since=N`` for ``virtual.js`` to replay card by card (public facts only)."""
+    access = service.settle_if_needed(seat_or_host(table_id))
+    raw = request.args.get("since", "0")
+    if not raw.isdigit() or len(raw) > 12:
+        raise BadRequest(_("'since' must be a move number, not {raw!r}.", raw=raw))
+    view = views.seat_view(access.table, access.seat, int(raw))
+    return {"seq": view["seq"], "moves": view["moves"], "stamp": service.stamp(access.table),
+            "names": [p["name"] for p in view["players"]], "seat": view["seat"]}
+
+
 # -- the seat --------------------------------------------------------------------------------------
 @bp.get("/t/<table_id>")
 def seat(table_id: str) -> Any:
-    if not request.cookies.get(SEAT_COOKIE + table_id) and request.cookies.get(HOST_COOKIE + table_id):
+    """A seat's screen; a browser holding only the host's link (in either cookie) gets the host page."""
+    token = request.cookies.get(SEAT_COOKIE + table_id)
+    if token is None and request.cookies.get(HOST_COOKIE + table_id):
+        return redirect(url_for("virtual.host", table_id=table_id))
+    if token is not None and service.open_table(table_id, token).is_host:
         return redirect(url_for("virtual.host", table_id=table_id))
     access = service.settle_if_needed(page_access(table_id))
     return render_seat(access)
@@ -173,11 +229,40 @@ def bid(table_id: str) -> Any:
 
 @bp.post("/t/<table_id>/play")
 def play(table_id: str) -> Any:
+    """Play a card; with "tap to pick, tap again to play" on, a first tap only picks it (no change)."""
     access = page_access(table_id)
+    if "card" not in request.form and request.form.get("pick"):
+        return render_seat(access, picked=request.form["pick"])
     card = request.form.get("card", "")
     assert access.seat is not None
     service.play(table_id, access.seat, card, _int_field("version", _("The version")))
     return _done(access, "virtual.seat")
+
+
+@bp.post("/t/<table_id>/settings")
+def settings(table_id: str) -> Any:
+    """The seat's own settings: tap a card to pick it, and again to play it."""
+    access = page_access(table_id)
+    service.set_confirm(access, request.form.get("confirm") == "on")
+    return _done(access, "virtual.seat")
+
+
+@bp.post("/t/<table_id>/rematch/seat")
+def follow(table_id: str) -> Any:
+    """Take the same seat at the rematch: a link of this seat's own, kept in this browser."""
+    moved = service.follow_rematch(page_access(table_id))
+    response = redirect(url_for("virtual.seat", table_id=moved.table.id), 303)
+    _set_cookie(response, SEAT_COOKIE + moved.table.id, moved.token)
+    return response
+
+
+@bp.get("/t/game/<game_id>")
+def for_game(game_id: str) -> Any:
+    """From a virtual game's scorecard back to its table (the browser's cookie decides the page)."""
+    table_id = service.table_of_game(game_id)
+    if table_id is None:
+        raise NotFound(_("No table plays this game."))
+    return redirect(url_for("virtual.seat", table_id=table_id))
 
 
 # -- the host ------------------------------------------------------------------------------------
@@ -189,9 +274,41 @@ def host(table_id: str) -> Any:
 
 @bp.post("/t/<table_id>/start")
 def start(table_id: str) -> Any:
+    """Deal hand 1: from the host page, or from the seat screen of a host who plays."""
     access = page_access(table_id, host=True)
     service.start(table_id, _int_field("version", _("The version")))
+    if request.form.get("back") == "seat" and _holds(table_id, SEAT_COOKIE, False):
+        if partial():
+            return render_seat(page_access(table_id))
+        return redirect(url_for("virtual.seat", table_id=table_id), 303)
     return _done(access, "virtual.host")
+
+
+@bp.post("/t/<table_id>/seats/<int:number>/link")
+def relink(table_id: str, number: int) -> Any:
+    """A new link for a seat whose player lost theirs; the old link stops working."""
+    access = page_access(table_id, host=True)
+    service.reissue(access, number)
+    if partial():
+        return render_host(service.open_table(table_id, access.token), open_link=number)
+    return redirect(url_for("virtual.host", table_id=table_id, _anchor=f"vt-link-{number}"), 303)
+
+
+@bp.post("/t/<table_id>/rematch")
+@limits.creating
+def rematch(table_id: str) -> Any:
+    """The host starts a rematch with the same seats; a host who plays moves to their seat there too."""
+    access = page_access(table_id, host=True)
+    created = service.rematch(access)
+    new_id = created.table.id
+    response = redirect(url_for("virtual.host", table_id=new_id), 303)
+    _set_cookie(response, HOST_COOKIE + new_id, created.host_token)
+    if _holds(table_id, SEAT_COOKIE, False):
+        moved = service.follow_rematch(page_access(table_id))
+        _set_cookie(response, SEAT_COOKIE + new_id, moved.token)
+        if len(created.seat_tokens) == 1:  # one person against bots: straight to the cards
+            response.headers["Location"] = url_for("virtual.seat", table_id=new_id)
+    return response
 
 
 @bp.post("/t/<table_id>/seats/<int:number>")
@@ -207,6 +324,44 @@ def fill(table_id: str) -> Any:
     access = page_access(table_id, host=True)
     service.fill_with_bots(access, request.form.get("bot") or None)
     return _done(access, "virtual.host")
+
+
+# -- the home page -----------------------------------------------------------------------------------
+HOME_TABLES = 20
+
+
+def tables_on_this_phone() -> list[dict[str, Any]]:
+    """The virtual tables this browser holds a link to (seat or host cookie), newest first.
+
+    Listed on the home page as soon as a table is created or joined, linking to the table itself.
+    At most 100 cookies are looked at, so a request stays cheap whatever a browser sends.
+    """
+    found: dict[str, dict[str, Any]] = {}
+    looked = 0
+    for name, token in request.cookies.items():
+        prefix = SEAT_COOKIE if name.startswith(SEAT_COOKIE) else HOST_COOKIE if name.startswith(HOST_COOKIE) else None
+        if prefix is None or looked >= 100:
+            continue
+        looked += 1
+        try:
+            access = service.open_table(name[len(prefix):], token)
+        except ServiceError:
+            continue
+        table = access.table
+        entry = found.setdefault(table.id, {"table": table, "seat": None, "host": False})
+        if access.is_host:
+            entry["host"] = True
+        else:
+            entry["seat"] = table.seats[access.seat]["name"] if access.seat is not None else None
+    listed = sorted(found.values(), key=lambda e: e["table"].created_at, reverse=True)[:HOME_TABLES]
+    for entry in listed:
+        table = entry["table"]
+        entry.update(
+            names=[s["name"] for s in table.seats], phase=table.phase,
+            hand=(table.state or {}).get("number", 0), hands=service.rules_of(table).hand_count,
+            url=url_for("virtual.seat" if entry["seat"] else "virtual.host", table_id=table.id),
+        )
+    return listed
 
 
 # -- a new table -----------------------------------------------------------------------------------
@@ -228,6 +383,7 @@ def _render_new(rows: list[dict[str, str]], error: str | None = None, status: in
         "variant": form.get("variant", "standard"),
         "options": {name: form.get(name) == "on" for name in OPTION_NAMES},
         "first_dealer": form.get("first_dealer", "1"),
+        "draw": form.get("draw") == "on",
     }
     return render_template("virtual/new.html", rows=rows, levels=LEVELS, error=error, settings=settings,
                            max_seats=MAX_SEATS, min_seats=MIN_SEATS), status
@@ -251,7 +407,8 @@ def create() -> Any:
     seats = [{"name": r["name"] or None, "bot": r["bot"] or None} for r in rows if r["name"] or r["bot"]]
     humans = [i for i, s in enumerate(seats) if s["bot"] is None]
     try:
-        first = int(request.form.get("first_dealer", "1")) - 1
+        drawn = request.form.get("draw") == "on"
+        first: int | str = "draw" if drawn else int(request.form.get("first_dealer", "1")) - 1
         options = {name: request.form.get(name) == "on" for name in OPTION_NAMES}
         created = service.create_table(seats, request.form.get("variant", "standard"), options, first,
                                        start=len(humans) <= 1, attach=groups.attach_for_request())

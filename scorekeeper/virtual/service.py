@@ -3,10 +3,11 @@
 Every action runs in one write transaction that locks the table row (``BEGIN IMMEDIATE`` on
 SQLite, ``SELECT … FOR UPDATE`` on PostgreSQL, as :mod:`scorekeeper.games` does; the game row
 too when a hand is written),
-checks the optional ``version``, asks the engine, lets the bots move up to the next human turn,
-writes the finished bids and tricks into the game's ordinary ``hands`` rows, saves the engine
-state and bumps the version — or raises and stores nothing. Any server process can therefore
-continue any table: nothing lives in memory between requests.
+checks the optional ``version``, asks the engine, lets the bots move for a short budget (the
+next request or poll continues), writes the finished bids and tricks into the game's ordinary
+``hands`` rows, saves the engine state with the public move log and bumps the version — or
+raises and stores nothing. Any server process can therefore continue any table: nothing lives
+in memory between requests.
 """
 
 from __future__ import annotations
@@ -17,29 +18,52 @@ import hmac
 import random
 import secrets
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import delete, select
+from sqlalchemy import delete
+from sqlalchemy import select
 
 from .. import games
-from ..bots import LEVELS, decide, random_bot
-from ..engine import Card, Game, Rules, RulesError, check_bids, check_tricks
+from ..bots import decide
+from ..bots import LEVELS
+from ..bots import random_bot
+from ..engine import Card
+from ..engine import check_bids
+from ..engine import check_tricks
+from ..engine import draw_for_deal
+from ..engine import Game
+from ..engine import Rules
+from ..engine import RulesError
 from ..engine.errors import OrderError
-from ..extensions import WRITE, db
+from ..engine.tricks import trick_winner
+from ..errors import BadRequest
+from ..i18n import N_, _
+from ..errors import Conflict
+from ..errors import Forbidden
+from ..errors import NotFound
+from ..extensions import db
+from ..extensions import WRITE
 from ..models import Game as GameRow
-from ..models import HandEntry, VirtualTable
-from ..errors import BadRequest, Conflict, NotFound
-from ..i18n import _
-from ..tokens import matches, new_id, new_token, token_hash
+from ..models import HandEntry
+from ..models import VirtualTable
+from ..tokens import matches
+from ..tokens import new_id
+from ..tokens import new_token
+from ..tokens import token_hash
 
 #: Seeds are stored in a 32-bit integer column (PostgreSQL ``integer``).
 MAX_SEED = 2**31 - 1
-#: Bots keep the write lock at most this long per transaction; a longer run continues in the next.
-BOT_BUDGET_SECONDS = 0.5
+#: Bots move for at most this long in one request (plus the move under way); the next request or
+#: poll continues, so no request holds a worker or the write lock for long.
+BOT_BUDGET_SECONDS = 0.2
+#: A thinking bot's move takes at least this long, so its speed does not show its hand (:func:`_even_out`).
+BOT_MOVE_FLOOR_SECONDS = 0.04
 
 
 # -- access --------------------------------------------------------------------------------------
@@ -57,7 +81,11 @@ class TableAccess:
 
 
 def open_table(table_id: str, token: str | None) -> TableAccess:
-    """Find a table by id and token; a wrong token looks exactly like a missing table (404)."""
+    """Find a table by id and token; a wrong token looks exactly like a missing table (404).
+
+    A seat link the host has replaced (:func:`reissue`) is refused with 403 and says so, so the
+    player who held it knows what happened instead of seeing the table vanish.
+    """
     table = db.session.get(VirtualTable, table_id) if table_id and token else None
     if table is not None and token:
         if matches(token, table.host_hash):
@@ -65,29 +93,69 @@ def open_table(table_id: str, token: str | None) -> TableAccess:
         for seat, info in enumerate(table.seats):
             if matches(token, info.get("token_hash") or ""):
                 return TableAccess(table, seat, token)
+        for info in table.seats:
+            if any(matches(token, old) for old in info.get("revoked") or ()):
+                raise Forbidden(_(REPLACED))
     raise NotFound(_("No table with that link: check the address, or ask the host for a new link."))
 
 
-def seat_token(host_token: str, table_id: str, seat: int) -> str:
-    """A seat's token, derived from the host's (HMAC-SHA256, 192 bits).
+STALE = N_("The table moved on before your tap arrived: someone else moved, or this screen was out of date. "
+         "Nothing was played for you; look at the table again and tap again if it is still your turn.")
+REPLACED = N_("The host has given this seat a new link, so this one no longer works: "
+            "ask the host for the new link.")
+#: A seat remembers this many replaced links, to tell their holders what happened.
+REVOKED_KEPT = 4
 
-    Only hashes are stored, yet the host page can show every seat's link and QR code again at any
-    time, because the host's browser holds the host token it was derived from.
+
+def _pad(host_token: str, table_id: str, seat: int, issued: int) -> bytes:
+    """A one-time pad only the host's token can make: one per seat and per issued link."""
+    return hmac.new(host_token.encode(), f"{table_id}:seat:{seat}:{issued}".encode(), hashlib.sha256).digest()
+
+
+def _seal(token: str, pad: bytes) -> str:
+    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    return base64.urlsafe_b64encode(bytes(a ^ b for a, b in zip(raw, pad))).decode()
+
+
+def _unseal(sealed: str, pad: bytes) -> str:
+    raw = base64.urlsafe_b64decode(sealed)
+    return base64.urlsafe_b64encode(bytes(a ^ b for a, b in zip(raw, pad))).decode().rstrip("=")
+
+
+def _issue(info: dict[str, Any], host_token: str | None, table_id: str, seat: int) -> tuple[dict[str, Any], str]:
+    """A seat with a fresh random link (192 bits): stored as a hash, plus a copy sealed for the host.
+
+    The sealed copy lets the host page show the link (and its QR code) again until the seat's
+    player has opened it; then it is dropped, and not even the host can open that seat. The old
+    link, if any, stops working (its hash is kept only to explain that, see :func:`open_table`).
+    Without ``host_token`` nothing is sealed: the link goes straight to the player who asked.
     """
-    digest = hmac.new(host_token.encode(), f"{table_id}:seat:{seat}".encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest[:24]).decode()
+    token = new_token()
+    issued = int(info.get("issued") or 0) + 1
+    revoked = list(info.get("revoked") or ())
+    if info.get("token_hash"):
+        revoked = [*revoked, info["token_hash"]][-REVOKED_KEPT:]
+    sealed = _seal(token, _pad(host_token, table_id, seat, issued)) if host_token else None
+    fresh = dict(info, token_hash=token_hash(token), sealed=sealed, issued=issued, joined=host_token is None,
+                 revoked=revoked)
+    return fresh, token
 
 
 def seat_tokens(access: TableAccess) -> dict[int, str]:
-    """The host's view of the human seats' tokens (empty for a seat token)."""
+    """The links the host may still hand out: human seats whose player has not opened theirs yet."""
     if not access.is_host:
         return {}
     table = access.table
     return {
-        seat: seat_token(access.token, table.id, seat)
+        seat: _unseal(info["sealed"], _pad(access.token, table.id, seat, int(info.get("issued") or 0)))
         for seat, info in enumerate(table.seats)
-        if info.get("token_hash")
+        if info.get("sealed") and not info.get("bot") and not info.get("joined")
     }
+
+
+def table_of_game(game_id: str) -> str | None:
+    """The id of the table that plays a virtual game (ids are not secrets; tokens are)."""
+    return db.session.execute(select(VirtualTable.id).where(VirtualTable.game_id == game_id)).scalar_one_or_none()
 
 
 # -- engine state --------------------------------------------------------------------------------
@@ -156,9 +224,7 @@ def locked_table(table_id: str, version: object = None, bump: bool = True) -> It
         if table is None:
             raise NotFound(_("No table with that link."))
         if version is not None and version != table.version:
-            raise Conflict(
-                _("The table moved on before your tap arrived (you saw version {version}, it is now {version2}). Look at the table again and tap again if it is still your turn.", version=version, version2=table.version)
-            )
+            raise Conflict(_(STALE))
         yield table
         if bump:
             table.version += 1
@@ -168,9 +234,39 @@ def locked_table(table_id: str, version: object = None, bump: bool = True) -> It
         raise
 
 
-def _save(table: VirtualTable, game: Game) -> None:
-    table.state = game.to_dict()  # a new object, so SQLAlchemy sees the JSON change
+def _save(table: VirtualTable, game: Game, log: list[dict[str, Any]]) -> None:
+    """Store the engine state with the table's public move log (a new object, so SQLAlchemy sees it)."""
+    table.state = {**game.to_dict(), "log": log}
     table.phase = game.phase if game.phase != "dealing" else "bidding"
+
+
+def log_of(table: VirtualTable) -> list[dict[str, Any]]:
+    """The public moves of this hand and the one before, oldest first (see :func:`_apply`)."""
+    return list((table.state or {}).get("log") or [])
+
+
+def _apply(game: Game, seat: int, action: int | Card, log: list[dict[str, Any]]) -> None:
+    """Apply one bid or card through the engine and append it to the public move log.
+
+    Every seat's screen replays the log card by card (``moves`` in the view), so a trick that
+    several bots finish at once, or the last trick of a hand dealt away in the same
+    transaction, is still seen in order. A play that ends a trick names its winner, and the last
+    play of a hand says so. Only public facts go in: bids and cards played face up. The log keeps
+    this hand and the previous one, so it never grows with the game.
+    """
+    number = game.number
+    game.apply(seat, action)
+    event: dict[str, Any] = {"seq": (log[-1]["seq"] + 1) if log else 1, "hand": number, "seat": seat}
+    if isinstance(action, Card):
+        event["card"] = str(action)
+        if not game.trick:  # the trick is complete (R17)
+            event["won_by"] = trick_winner(game.last_trick, game.trump, game.rules.new_jersey)
+            if game.phase in ("dealing", "finished"):
+                event["hand_over"] = True
+    else:
+        event["bid"] = action
+    log.append(event)
+    log[:] = [e for e in log if e["hand"] >= number - 1]
 
 
 def _entry(row: GameRow, number: int) -> HandEntry:
@@ -230,13 +326,14 @@ def _write_hands(row: GameRow, game: Game) -> None:
         row.version += 1
 
 
-def _advance(table: VirtualTable, game: Game, record: _Recorder) -> bool:
-    """Record, deal and let bots act until a human is to act or the game is over.
+def _advance(table: VirtualTable, game: Game, record: _Recorder, log: list[dict[str, Any]]) -> bool:
+    """Record, deal and let bots act until a human is to act, the game is over or time is up.
 
-    Returns True when the time budget ran out with a bot still to act (the caller continues in a
-    new transaction, so one slow bot never holds the database lock for long).
+    Returns True when the time budget ran out with a bot still to act: the next request or poll
+    continues (:func:`settle_if_needed`), so no request holds a worker or the write lock for long,
+    not even at a table of bots only.
     """
-    started, moved = time.monotonic(), False
+    started, moved, longest = time.monotonic(), False, 0.0
     while True:
         record(game)
         if game.phase == "dealing":
@@ -248,53 +345,72 @@ def _advance(table: VirtualTable, game: Game, record: _Recorder) -> bool:
         level = table.seats[seat].get("bot")
         if not level:
             return False
-        if moved and time.monotonic() - started > BOT_BUDGET_SECONDS:
-            return True  # at least one move per transaction, so a slow bot still gets on
-        _bot_move(game, seat, level, _bot_rng(table, game))
-        moved = True
+        # Stop before a move that would likely end past the budget (judged by the slowest move so
+        # far); at least one move per request, so a slow bot still gets on.
+        before = time.monotonic()
+        if moved and before - started + longest > BOT_BUDGET_SECONDS:
+            return True
+        _bot_move(game, seat, level, _bot_rng(table, game), log)
+        moved, longest = True, max(longest, time.monotonic() - before)
 
 
-def _bot_move(game: Game, seat: int, level: str, rng: random.Random) -> None:
+def _even_out(level: str, started: float) -> None:
+    """Let a thinking bot's move take at least :data:`BOT_MOVE_FLOOR_SECONDS`.
+
+    A strong bot with one legal card answers in a third of its usual time; without a floor the
+    time an answer takes would tell the other players that it is void in the suit led. The random
+    bot's microseconds do not depend on its hand in a way a network could measure.
+    """
+    if level != "random":
+        rest = BOT_MOVE_FLOOR_SECONDS - (time.monotonic() - started)
+        if rest > 0:
+            time.sleep(rest)
+
+
+def _bot_move(game: Game, seat: int, level: str, rng: random.Random, log: list[dict[str, Any]]) -> None:
     """One bot move; a bot that fails or answers an illegal move is replaced by a random legal one.
 
     A faulty bot must never leave a table stuck on its turn (the failure is logged).
     """
     view = game.view_for(seat)
+    started = time.monotonic()
     try:
-        game.apply(seat, decide(level, view, game.rules, rng))
-    except Exception:  # noqa: BLE001 — any bot failure, logged, then a legal move
+        action = decide(level, view, game.rules, rng)
+        _even_out(level, started)
+        _apply(game, seat, Card.parse(action) if isinstance(action, str) else action, log)
+    except Exception:  # noqa: BLE001 — any bot failure, logged, then a legal move (the engine changed nothing)
         current_app.logger.exception("The %s bot failed at seat %s; it plays a random legal move.", level, seat)
-        game.apply(seat, random_bot(view, game.rules, rng))
+        action = random_bot(view, game.rules, rng)
+        _apply(game, seat, Card.parse(action) if isinstance(action, str) else action, log)
 
 
-def _run(table_id: str, version: object, change: Any, bump: bool = True) -> None:
-    """Apply ``change(table, game)`` in one locked transaction, then let the bots catch up."""
+Change = Callable[[VirtualTable, "Game | None", list[dict[str, Any]]], "Game | None"]
+
+
+def _run(table_id: str, version: object, change: Change, bump: bool = True) -> None:
+    """Apply ``change(table, game, log)`` in one locked transaction, then let the bots move a little."""
     with locked_table(table_id, version, bump) as table:
         game = load_state(table)
+        log = log_of(table)
         record = _Recorder(table, game) if game is not None else None
-        game = change(table, game)
-        more = False
+        game = change(table, game, log)
         if game is not None:
-            more = _advance(table, game, record or _Recorder(table, game))
-            _save(table, game)
-    if more:
-        settle(table_id)
+            _advance(table, game, record or _Recorder(table, game), log)
+            _save(table, game, log)
 
 
 def settle(table_id: str) -> None:
-    """Let pending bots act (several short transactions if they are slow)."""
-    more = True
-    while more:
-        with locked_table(table_id) as table:
-            game = load_state(table)
-            more = False
-            if game is not None and bots_pending(table):
-                more = _advance(table, game, _Recorder(table, game))
-                _save(table, game)
+    """Let pending bots act for one time budget (the next request or poll does the rest)."""
+    with locked_table(table_id) as table:
+        game = load_state(table)
+        if game is not None and bots_pending(table):
+            log = log_of(table)
+            _advance(table, game, _Recorder(table, game), log)
+            _save(table, game, log)
 
 
 def settle_if_needed(access: TableAccess) -> TableAccess:
-    """Before answering a read: drive bots nobody is driving, and reload the table."""
+    """Before answering a read: let bots nobody is driving move for one budget, and reload the table."""
     if bots_pending(access.table):
         table_id = access.table.id
         settle(table_id)
@@ -334,6 +450,21 @@ def check_seed(seed: object, allowed: bool) -> int | None:
     return seed
 
 
+def _draw(players: int, seed: int | None) -> tuple[int, list[list[str]]]:
+    """Every seat draws a card; the highest deals first, ties draw again (R6, ``engine.draw``).
+
+    Returns the first dealer and each seat's cards in draw order. The cards go back before the
+    deal, so they are shown only in the lobby (the hidden-card rule is about the dealt cards).
+    """
+    rng = secrets.SystemRandom() if seed is None else random.Random(f"bluke:{seed}:draw")
+    result = draw_for_deal(players, rng)
+    drawn: list[list[str]] = [[] for _ in range(players)]
+    for round_ in result.rounds:
+        for seat, card in round_.items():
+            drawn[seat].append(str(card))
+    return result.dealer, drawn
+
+
 @dataclass(frozen=True)
 class Created:
     """A new table and the tokens shown once: the host's and each human seat's."""
@@ -351,40 +482,44 @@ def create_table(
 
     The game row is created by :func:`scorekeeper.games.create_game`, which checks names,
     variant, options and first dealer; its scorer token is thrown away, so no scorer can write
-    into a game that the table records.
+    into a game that the table records. Each human seat gets its own random link
+    (:func:`_issue`); bots get none.
     """
     names, bots = parse_seats(seats)
     if not isinstance(start, bool):
         raise BadRequest(_("'start' must be true or false."))
     seed_value = check_seed(seed, allow_seed)
+    drawn: list[list[str]] = [[] for _ in names]
+    if first_dealer == "draw":
+        first_dealer, drawn = _draw(len(names), seed_value)
     row, _scorer, _watch = games.create_game(names, variant, first_dealer, options, mode="virtual", attach=attach)
     game_id, table_id, host = row.id, new_id(), new_token()
-    tokens = {i: seat_token(host, table_id, i) for i, bot in enumerate(bots) if bot is None}
+    infos: list[dict[str, Any]] = []
+    tokens: dict[int, str] = {}
+    for i, (name, bot) in enumerate(zip(names, bots)):
+        info: dict[str, Any] = {"name": name, "bot": bot, "token_hash": None, "joined": False, "drew": drawn[i]}
+        if bot is None:
+            info, tokens[i] = _issue(info, host, table_id, i)
+        infos.append(info)
     try:
         db.session.rollback()
         db.session.connection(execution_options=WRITE)
         row = db.session.execute(select(GameRow).where(GameRow.id == game_id).with_for_update()).scalar_one()
-        table = VirtualTable(
-            id=table_id, game_id=row.id, host_hash=token_hash(host), phase="lobby", state=None,
-            seed=seed_value, version=1,
-            seats=[{"name": name, "bot": bot, "token_hash": token_hash(tokens[i]) if i in tokens else None,
-                    "joined": False} for i, (name, bot) in enumerate(zip(names, bots))],
-        )
+        table = VirtualTable(id=table_id, game_id=row.id, host_hash=token_hash(host), phase="lobby", state=None,
+                             seed=seed_value, version=1, seats=infos)
         table.game = row
         db.session.add(table)
-        more = False
         if start:
             game = Game.start(games.rules_of(row), row.first_dealer, _deal_rng(table, 1))
-            more = _advance(table, game, _Recorder(table, game))
-            _save(table, game)
+            log: list[dict[str, Any]] = []
+            _advance(table, game, _Recorder(table, game), log)
+            _save(table, game, log)
         db.session.commit()
     except BaseException:
         db.session.rollback()
         db.session.execute(delete(GameRow).where(GameRow.id == game_id))
         db.session.commit()
         raise
-    if more:
-        settle(table_id)
     return Created(table, host, tokens)
 
 
@@ -400,13 +535,18 @@ def _human(table: VirtualTable, seat: int) -> None:
     if info.get("bot"):
         raise OrderError("A bot is playing this seat now; ask the host to hand it back to you (R25).", "R25")
     if not info.get("joined"):
-        table.seats = [dict(s, joined=True) if i == seat else s for i, s in enumerate(table.seats)]
+        _update_seat(table, seat, joined=True, sealed=None)
+
+
+def _update_seat(table: VirtualTable, seat: int, **changes: Any) -> None:
+    """Change one seat's stored fields (a new list, so SQLAlchemy sees the JSON change)."""
+    table.seats = [dict(s, **changes) if i == seat else s for i, s in enumerate(table.seats)]
 
 
 def start(table_id: str, version: object = None) -> None:
     """Deal hand 1 of a table in the lobby (host)."""
 
-    def change(table: VirtualTable, game: Game | None) -> Game:
+    def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game:
         if game is not None:
             raise Conflict(_("This table has already started."))
         return Game.start(rules_of(table), first_dealer(table), _deal_rng(table, 1))
@@ -438,29 +578,73 @@ def play(table_id: str, seat: int, card: object, version: object = None) -> None
 def _act(table_id: str, seat: int, action: int | Card, version: object) -> None:
     """A human seat's bid or card, applied by the engine, then the bots up to the next human."""
 
-    def change(table: VirtualTable, game: Game | None) -> Game:
+    def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game:
         game = _playing(game)
         _human(table, seat)
-        game.apply(seat, action)
+        _apply(game, seat, action, log)
         return game
 
     _run(table_id, version, change)
 
 
-def set_bot(access: TableAccess, seat: object, level: object, version: object = None) -> None:
-    """The host hands seat ``seat`` to a bot of ``level``, or back to its human (``None``)."""
+def _seat_number(access: TableAccess, seat: object) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(access.table.seats):
         raise BadRequest(_("There is no seat {seat!r} at this table.", seat=seat))
-    bot = _bot_level(level, _("Seat {seat}", seat=seat))
+    return seat
 
-    def change(table: VirtualTable, game: Game | None) -> Game | None:
-        info = dict(table.seats[seat], bot=bot)
+
+def set_bot(access: TableAccess, seat: object, level: object, version: object = None) -> None:
+    """The host hands seat ``seat`` to a bot of ``level``, or back to its human (``None``).
+
+    A seat that never had a person gets a fresh random link, which only the host can hand on:
+    the bot's cards are seen by whoever opens that link, and by nobody else.
+    """
+    number = _seat_number(access, seat)
+    bot = _bot_level(level, _("Seat {seat}", seat=number))
+
+    def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game | None:
+        info = dict(table.seats[number], bot=bot)
         if bot is None and not info.get("token_hash"):
-            info["token_hash"] = token_hash(seat_token(access.token, table.id, seat))
-        table.seats = [info if i == seat else s for i, s in enumerate(table.seats)]
+            info, _token = _issue(info, access.token, table.id, number)
+        table.seats = [info if i == number else s for i, s in enumerate(table.seats)]
         return game
 
     _run(access.table.id, version, change)
+
+
+def reissue(access: TableAccess, seat: object) -> str:
+    """The host gives a human seat a new link (a player lost theirs); the old one stops working.
+
+    The seat's screen says that this happened (``relinked`` in the view), so a player whose link
+    was handed to someone else finds out. Returns the new token (the host page shows its link).
+    """
+    number = _seat_number(access, seat)
+    tokens: list[str] = []
+
+    def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game | None:
+        info = table.seats[number]
+        if info.get("bot"):
+            raise BadRequest(_("Seat {value} is played by a bot; hand it to a person first.", value=number + 1))
+        fresh, token = _issue(info, access.token, table.id, number)
+        fresh["relinked"] = int(info.get("relinked") or 0) + 1
+        table.seats = [fresh if i == number else s for i, s in enumerate(table.seats)]
+        tokens.append(token)
+        return None
+
+    _run(access.table.id, None, change, bump=False)
+    return tokens[0]
+
+
+def set_confirm(access: TableAccess, confirm: bool) -> None:
+    """A seat's own setting: tap a card to pick it, tap again to play it (against mis-taps)."""
+    assert access.seat is not None
+    seat = access.seat
+
+    def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game | None:
+        _update_seat(table, seat, confirm=confirm)
+        return None
+
+    _run(access.table.id, None, change, bump=False)
 
 
 def fill_with_bots(access: TableAccess, level: object) -> None:
@@ -469,7 +653,7 @@ def fill_with_bots(access: TableAccess, level: object) -> None:
     if bot is None:
         raise BadRequest(_("Choose a bot level for the empty seats."))
 
-    def change(table: VirtualTable, game: Game | None) -> Game | None:
+    def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game | None:
         table.seats = [dict(s, bot=bot) if not s.get("bot") and not s.get("joined") else s for s in table.seats]
         return game
 
@@ -477,19 +661,65 @@ def fill_with_bots(access: TableAccess, level: object) -> None:
 
 
 def mark_joined(access: TableAccess) -> None:
-    """Remember that a seat's player has opened their link (the host page shows who is here)."""
+    """Remember that a seat's player has opened their link: the host page stops showing it."""
     if access.seat is None or access.table.seats[access.seat].get("joined"):
         return
     seat = access.seat
 
-    def change(table: VirtualTable, game: Game | None) -> Game | None:
-        table.seats = [dict(s, joined=True) if i == seat else s for i, s in enumerate(table.seats)]
+    def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game | None:
+        _update_seat(table, seat, joined=True, sealed=None)
         return None  # nothing to save in the engine state, and no bot moves without a version bump
 
     _run(access.table.id, None, change, bump=False)
 
 
+def rematch(access: TableAccess, allow_seed: bool = False) -> Created:
+    """A new table with the same seats, rules and bots once the game is over (host).
+
+    The deal moves one seat to the left (R5). The old table remembers the new one, so each
+    player moves over from their finished screen with their old link (:func:`follow_rematch`).
+    """
+    table = access.table
+    game = load_state(table)
+    if game is None or game.phase != "finished":
+        raise Conflict(_("A rematch can start once this game is over."))
+    if (table.state or {}).get("rematch"):
+        raise Conflict(_("The rematch has already been set up: open it from the table."))
+    rules = rules_of(table)
+    seats = [{"name": s["name"], "bot": s.get("bot")} for s in table.seats]
+    humans = sum(1 for s in seats if not s["bot"])
+    # A group's rematch is the group's game too. (Imported here: the groups package imports the
+    # virtual API to create its tables, so a module-level import would be circular.)
+    from ..groups.service import seat_players
+
+    group = table.game.group_id
+    created = create_table(seats, rules.variant.value, rules.options, (first_dealer(table) + 1) % rules.players,
+                           start=humans <= 1, attach=seat_players(group) if group else None)
+    with locked_table(table.id, bump=False) as locked:
+        locked.state = dict(locked.state or {}, rematch=created.table.id)
+    return created
+
+
+def follow_rematch(access: TableAccess) -> TableAccess:
+    """A seat of a finished table takes the same seat at the rematch, with a fresh link of its own."""
+    table_id = (access.table.state or {}).get("rematch")
+    if access.seat is None or not table_id:
+        raise NotFound(_("There is no rematch at this table yet: the host starts one when the game is over."))
+    seat = access.seat
+    tokens: list[str] = []
+
+    def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game | None:
+        info = table.seats[seat]
+        fresh, token = _issue(info, None, table.id, seat)
+        table.seats = [fresh if i == seat else s for i, s in enumerate(table.seats)]
+        tokens.append(token)
+        return None
+
+    _run(table_id, None, change, bump=False)
+    return open_table(table_id, tokens[0])
+
+
 def stamp(table: VirtualTable) -> str:
-    """What the pages poll: the version, plus who has joined (which does not bump the version)."""
-    joined = "".join("1" if s.get("joined") else "0" for s in table.seats)
-    return f"{table.version}.{joined}"
+    """What the pages poll: the version, plus who has joined or got a new link (no version bump)."""
+    seats = ".".join(f"{int(bool(s.get('joined')))}{s.get('relinked') or 0}" for s in table.seats)
+    return f"{table.version}.{seats}.{int(bool((table.state or {}).get('rematch')))}"

@@ -13,14 +13,22 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..engine import DECK, Card, Game, RulesError, Scorecard
-from ..engine.tricks import check_play, trick_winner
+from ..engine import Card
+from ..engine import DECK
+from ..engine import Game
+from ..engine import RulesError
+from ..engine import Scorecard
+from ..engine.tricks import check_play
+from ..engine.tricks import trick_winner
 from ..errors import error_body as _error_shape
-from ..models import VirtualTable
-from ..errors import ServiceError
 from ..i18n import _, _n, card_label, error_message as said, rules_message
 from ..i18n import suit_name as local_suit_name
-from .service import first_dealer, load_state, rules_of
+from ..errors import ServiceError
+from ..models import VirtualTable
+from .service import first_dealer
+from .service import load_state
+from .service import log_of
+from .service import rules_of
 
 ALL_CARDS = frozenset(str(c) for c in DECK)
 CODE_RE = re.compile(r"\b(?:[2-9TJQKA][SHDC]|HB|LB)\b")
@@ -128,11 +136,22 @@ def _previous(game: Game, card: Scorecard) -> dict[str, Any] | None:
             "outcomes": line.outcomes}
 
 
-def seat_view(table: VirtualTable, seat: int | None) -> dict[str, Any]:
+def _final_trick(log: list[dict[str, Any]], number: int) -> tuple[list[dict[str, Any]], int | None]:
+    """The last trick of hand ``number`` from the move log, and who took it."""
+    plays = [e for e in log if e["hand"] == number and "card" in e]
+    end = next((i for i in range(len(plays) - 1, -1, -1) if plays[i].get("won_by") is not None), None)
+    if end is None:
+        return [], None
+    start = next((i + 1 for i in range(end - 1, -1, -1) if plays[i].get("won_by") is not None), 0)
+    return [{"seat": e["seat"], "card": e["card"]} for e in plays[start:end + 1]], plays[end]["won_by"]
+
+
+def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -> dict[str, Any]:
     """Everything ``seat`` (``None``: the host, who gets no hand) receives about the table.
 
     The engine's view of the seat plus public table facts; the only cards in it are the seat's
-    own hand and cards that lie face up on the table.
+    own hand and cards that lie or lay face up on the table: ``moves`` (every bid and card since
+    move ``since``, for the screen to replay at a human pace) and the previous hand's last trick.
     """
     game = load_state(table)
     rules = rules_of(table)
@@ -144,6 +163,11 @@ def seat_view(table: VirtualTable, seat: int | None) -> dict[str, Any]:
         if seat is None:
             view.update(hand=[], legal=[])
     card = game.scorecard() if game is not None else None
+    log = log_of(table)
+    previous = _previous(game, card) if game is not None and card is not None else None
+    if previous is not None:
+        previous["last_trick"], previous["last_trick_winner"] = _final_trick(log, previous["number"])
+    state = table.state or {}
     phase = "lobby" if game is None else ("bidding" if view["phase"] == "dealing" else view["phase"])
     to_act = view["to_act"] if phase in ("bidding", "playing") else None
     view.update(
@@ -159,11 +183,19 @@ def seat_view(table: VirtualTable, seat: int | None) -> dict[str, Any]:
         options=rules.options,
         first_dealer=first_dealer(table),
         players=[
-            {"seat": i, "name": s["name"], "bot": s.get("bot"), "joined": bool(s.get("joined"))}
+            {"seat": i, "name": s["name"], "bot": s.get("bot"), "joined": bool(s.get("joined")),
+             "relinked": int(s.get("relinked") or 0),
+             # the draw for first dealer (R6): its cards went back before the deal, so only the lobby shows them
+             "drew": list(s.get("drew") or ()) if phase == "lobby" else []}
             for i, s in enumerate(table.seats)
         ],
+        moves=[e for e in log if since is None or e["seq"] > since],
+        seq=log[-1]["seq"] if log else 0,
+        bots_thinking=phase in ("bidding", "playing") and to_act is not None and bool(table.seats[to_act].get("bot")),
+        confirm_play=bool(table.seats[seat].get("confirm")) if seat is not None else False,
+        rematch=state.get("rematch"),
         blocked=_blocked(game, seat, names) if game is not None and seat is not None else {},
-        previous=_previous(game, card) if game is not None and card is not None else None,
+        previous=previous,
         last_trick_winner=_last_winner(game) if game is not None else None,
         winners=card.winners if card is not None and phase == "finished" else [],
         version=table.version,
@@ -183,6 +215,59 @@ def card_face(code: str) -> dict[str, str]:
     assert card.suit is not None
     return {"code": code, "rank": label[:-1], "pip": card.suit.symbol,
             "color": "red" if card.suit.value in "HD" else "black", "label": label}
+
+
+#: Where each seat sits around the table, counted clockwise from the reader (at the bottom), for
+#: 2–8 players; a larger table is drawn as a compact list. Grid areas of ``.vt-ring`` in CSS.
+SPOTS = {
+    2: ("b", "t"),
+    3: ("b", "tl", "tr"),
+    4: ("b", "l", "t", "r"),
+    5: ("b", "l", "tl", "tr", "r"),
+    6: ("b", "l", "tl", "t", "tr", "r"),
+    7: ("b", "bl", "l", "tl", "tr", "r", "br"),
+    8: ("b", "bl", "l", "tl", "t", "tr", "r", "br"),
+}
+
+
+def table_seats(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seats around the table as the reader sees them: where each sits, and its public facts.
+
+    Name, bot, dealer, whose turn, bid, tricks taken and still needed, and the card it played in
+    this trick; all of it is in the view already, so nothing new leaves the server.
+    """
+    players = view["players"]
+    n = len(players)
+    me = view["seat"] if view["seat"] is not None else 0
+    spots = SPOTS.get(n)
+    played = {p["seat"]: p["card"] for p in view["trick"]}
+    live = view["phase"] in ("bidding", "playing")
+    out = []
+    for k in range(n):
+        seat = (me + k) % n
+        bid = view["bids"][seat]
+        taken = view["tricks_taken"][seat] if view["phase"] == "playing" else None
+        out.append({
+            "seat": seat, "name": players[seat]["name"], "bot": players[seat]["bot"],
+            "spot": spots[k] if spots else "list", "you": seat == view["seat"],
+            "dealer": live and seat == view["dealer"], "acting": seat == view["to_act"],
+            "bid": bid, "taken": taken,
+            "need": max(bid - taken, 0) if bid is not None and taken is not None else None,
+            "card": played.get(seat),
+        })
+    return out if spots else sorted(out, key=lambda spot: spot["seat"])
+
+
+def center_line(view: dict[str, Any]) -> str:
+    """What the middle of the table says: who leads, or which trick this is."""
+    if view["phase"] != "playing":
+        return ""
+    names = [p["name"] for p in view["players"]]
+    trick = _("Trick {number} of {count}", number=len(view["tricks_played"]) + 1, count=view["cards"])
+    if not view["trick"] and view["to_act"] is not None:
+        who = _("You lead") if view["your_turn"] else _("{name} leads", name=names[view["to_act"]])
+        return f"{trick}: {who}"
+    return trick
 
 
 def suit_name(letter: str | None) -> str:
@@ -221,6 +306,19 @@ def status_line(view: dict[str, Any]) -> str:
     if phase == "bidding":
         return _("Waiting for {name} to bid.", name=names[to_act])
     return _("Waiting for {name} to play.", name=names[to_act])
+
+
+def rules_line(view: dict[str, Any]) -> str:
+    """The rules in use, as players agree them before a game: variant and options (R9–R11, R13, R18)."""
+    parts = [_("New Jersey (R18)") if view["variant"] == "new-jersey" else _("Standard rules")]
+    options = view["options"]
+    if options.get("extended"):
+        parts.append(_("extended game (R9)"))
+    if options.get("all_cards_hand"):
+        parts.append(_("all-cards final hand (R10)"))
+    if options.get("zero_bids"):
+        parts.append(_("bids of 0 allowed (R13)"))
+    return _n("{parts}; {n} hand.", "{parts}; {n} hands.", view["hand_count"], parts=", ".join(parts))
 
 
 def bids_line(view: dict[str, Any]) -> str:

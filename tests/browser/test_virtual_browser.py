@@ -8,6 +8,7 @@ scrolls sideways, and every tap target is at least 44 px. Screenshots go to ``$S
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,6 @@ from typing import Any
 import pytest
 import requests
 from playwright.sync_api import expect
-
 
 from .conftest import serve
 
@@ -79,7 +79,7 @@ def blocked_in_hand_2(server: str) -> int:
 def phone(browser: Any, scheme: str) -> Any:
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
                                   color_scheme=scheme)
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(20_000)  # the screens replay moves at a human pace
     return context
 
 
@@ -140,7 +140,7 @@ def test_two_phones_play_a_hand_by_tapping(browser: Any, seeded_server: str, sho
         if v["hand_number"] != 1:
             break
         page = pages[seat]
-        expect(page.locator(".vt-status")).to_contain_text("Your turn", timeout=5000)
+        expect(page.locator(".vt-status")).to_contain_text("Your turn", timeout=20_000)
         check_both(f"hand 1 {v['phase']}")
         shot(page, shots, f"{names[seat]}-{v['phase']}")
         if v["phase"] == "bidding":
@@ -148,15 +148,17 @@ def test_two_phones_play_a_hand_by_tapping(browser: Any, seeded_server: str, sho
         else:
             page.locator(f'.vt-card[value="{v["legal"][0]}"]').tap()
         taps += 1
-        expect(page.locator(".vt-status")).not_to_contain_text("Your turn: " + ("bid" if v["phase"] == "bidding" else "play"))
+        expect(page.locator(".vt-status")).not_to_contain_text(
+            "Your turn: " + ("bid" if v["phase"] == "bidding" else "play"), timeout=20_000)  # after the replay
     assert taps == 4  # two bids and two cards, one tap each
 
-    # both phones show hand 1's result and the new deal; hand 1's cards are back in the deck,
-    # so its last trick is no longer shown (they may now be in anyone's hand)
+    # both phones show the new deal and hand 1's result with its last trick (in the result, not as
+    # this hand's "last trick": those cards are back in the deck)
     for seat, page in pages.items():
-        expect(page.locator(".vt-handno")).to_contain_text("Hand 2", timeout=5000)
+        expect(page.locator(".vt-handno")).to_contain_text("Hand 2", timeout=20_000)
         expect(page.locator(".vt-prev summary")).to_contain_text("Hand 1 result")
         expect(page.locator(".vt-last")).to_have_count(0)
+        expect(page.locator(".vt-prev .vt-sub")).to_contain_text("Last trick of hand 1")
         shot(page, shots, f"{names[seat]}-hand2")
     check_both("hand 2 dealt")
 
@@ -164,7 +166,7 @@ def test_two_phones_play_a_hand_by_tapping(browser: Any, seeded_server: str, sho
     for _ in range(10):
         seat, v = table.to_act()
         page = pages[seat]
-        expect(page.locator(".vt-status")).to_contain_text("Your turn", timeout=5000)
+        expect(page.locator(".vt-status")).to_contain_text("Your turn", timeout=20_000)
         if v["phase"] == "playing" and v["blocked"]:
             code, reason = next(iter(v["blocked"].items()))
             version = page.locator("#vt").get_attribute("data-version")
@@ -222,3 +224,69 @@ def test_the_new_table_form_and_the_host_page_on_a_phone(browser: Any, seeded_se
     expect(ben.locator(".vt-card").first).to_be_visible(timeout=5000)
     assert not problems, problems
     context.close()
+
+
+# -- following the play card by card ----------------------------------------------------------------
+RECORD = """
+window.__seen = [];
+new MutationObserver(function (records) {
+  records.forEach(function (record) {
+    record.addedNodes.forEach(function (node) {
+      if (node.nodeType !== 1) return;
+      var faces = node.matches("[data-slot] .vt-face[data-card]") ? [node]
+        : Array.prototype.slice.call(node.querySelectorAll("[data-slot] .vt-face[data-card]"));
+      faces.forEach(function (face) {
+        var key = face.closest(".vt-table").dataset.hand + ":" + face.closest(".vt-spot").dataset.seat
+          + ":" + face.dataset.card;
+        if (window.__seen.indexOf(key) < 0) window.__seen.push(key);
+      });
+    });
+  });
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+def test_two_phones_see_every_card_of_every_trick_in_order(browser: Any, seeded_server: str, shots: Path) -> None:
+    """Hands 1 and 2 (one card, then two) against two bots: each phone shows every card on the table
+    as it is played, in the order it was played, the last trick of each hand included, although the
+    server decided the bots' cards at once and dealt the next hand in the same request."""
+    table = Table(seeded_server, 11)
+    host = {"Authorization": f"Bearer {table.data['host_token']}"}
+    contexts = {0: phone(browser, "light"), 1: phone(browser, "dark")}
+    pages = {}
+    problems: list[str] = []
+    for seat, context in contexts.items():
+        context.add_init_script(RECORD)
+        page = context.new_page()
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.goto(table.data["seats"][seat]["url"].replace("http://localhost", seeded_server))
+        pages[seat] = page
+    moves: dict[int, dict[str, Any]] = {}
+    for _ in range(200):
+        v = requests.get(f"{seeded_server}/api/tables/{table.id}/view", headers=host, timeout=10).json()
+        moves.update({m["seq"]: m for m in v["moves"]})  # the log keeps two hands: collect as we go
+        if v["hand_number"] >= 3:
+            break
+        if v["to_act"] in pages and not v["bots_thinking"]:
+            page = pages[v["to_act"]]
+            expect(page.locator("#vt.vt-myturn")).to_have_count(1, timeout=30_000)
+            expect(page).to_have_title(re.compile("^\u25cf Your turn"))  # seen from a background tab too
+            seq = page.locator("#vt").get_attribute("data-seq")
+            page.locator(".vt-bids button, .vt-card.vt-legal").first.tap()
+            expect(page.locator("#vt")).not_to_have_attribute("data-seq", seq or "", timeout=30_000)
+    else:
+        raise AssertionError("hands 1 and 2 did not finish")
+    played = [m for _, m in sorted(moves.items()) if "card" in m and m["hand"] in (1, 2)]
+    expected = [f"{m['hand']}:{m['seat']}:{m['card']}" for m in played]
+    assert len(expected) == 4 * 1 + 4 * 2 and played[-1]["hand_over"]
+    for seat, page in pages.items():
+        page.wait_for_function(f"window.__seen.filter(k => /^[12]:/.test(k)).length >= {len(expected)}",
+                               timeout=30_000)
+        seen = [k for k in page.evaluate("window.__seen") if k[:2] in ("1:", "2:")]
+        assert seen == expected, f"seat {seat} showed {seen}, the table played {expected}"
+        expect(page.locator(".vt-prev summary")).to_contain_text("Hand 2 result")
+        expect(page.locator(".vt-prev .vt-sub")).to_contain_text("Last trick of hand 2")
+        shot(page, shots, f"replayed-seat{seat}")
+    assert not problems, problems
+    for context in contexts.values():
+        context.close()

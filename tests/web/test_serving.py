@@ -221,3 +221,14 @@ def test_flask_db_upgrade_creates_a_private_file(tmp_path: Path) -> None:
     assert stat.S_IMODE((tmp_path / "scorekeeper.sqlite").stat().st_mode) == 0o600
     with app.app_context():
         db.engine.dispose()
+
+
+def test_the_examples_in_the_serving_helpers_hold() -> None:
+    """Doctests of the settings, rate-limit and access-log helpers (pytest collects the engine's only)."""
+    import doctest
+
+    from scorekeeper import config, limits, serving
+
+    for module in (config, limits, serving):
+        result = doctest.testmod(module)
+        assert result.attempted and not result.failed, module.__name__

@@ -18,7 +18,13 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .virtual_support import ALL_CODES, StateReader, auth, create, leaks, row
+from .virtual_support import ALL_CODES
+from .virtual_support import auth
+from .virtual_support import create
+from .virtual_support import leaks
+from .virtual_support import row
+from .virtual_support import StateReader
+from .virtual_support import visible
 
 GAMES = 200
 #: The filter is the same code on every database; PostgreSQL (CI's second run) gets a shorter pass.
@@ -147,26 +153,53 @@ def refusals(reader: Reader, v: dict[str, Any], state: dict[str, Any], rng: rand
         assert answer.status_code in (409, 422), (kind, value, answer.status_code)
 
 
+SVG = re.compile(r"<svg.*?</svg>", re.S)
+
+
+def host_looks(client: FlaskClient, page: FlaskClient, table: str, host: str, read: StateReader,
+               tokens: list[str], rng: random.Random) -> None:
+    """The host's answers: its JSON view, its page as the poll fetches it, and refused requests.
+
+    The host sees no hand: only what lies face up. Its answers carry the links of seats nobody
+    has joined yet (tokens, and QR codes drawing them), which are random text and left out.
+    """
+    answers = [client.get(f"/api/tables/{table}/view", headers=auth(host)),
+               page.get(f"/t/{table}/host", headers={"X-Partial": "1"})]
+    if rng.random() < 0.2:
+        hidden = rng.choice(sorted(ALL_CODES - visible(read(table), None)))
+        answers += [client.post(f"/api/tables/{table}/play", json={"card": hidden}, headers=auth(host)),
+                    client.put(f"/api/tables/{table}/seats/99", json={"bot": hidden}, headers=auth(host))]
+    state = read(table)
+    for answer in answers:
+        assert answer.status_code in (200, 400, 403), answer.status_code
+        found = leaks(SVG.sub("", answer.get_data(as_text=True)), state, None, tokens)
+        assert not found, f"the host was shown {sorted(found)}"
+
+
 def play_game(app: Flask, client: FlaskClient, read: StateReader, seed: int) -> int:
     rng = random.Random(seed)
     setup = config(rng)
     created = create(client, setup["seats"], variant=setup["variant"], options=setup["options"],
                      first_dealer=setup["first_dealer"], seed=seed)
     table, host = created["id"], created["host_token"]
-    readers = {s["seat"]: Reader(app, read, table, s["seat"], s["token"], html=rng.random() < 0.5) for s in created["seats"]}
+    readers = {s["seat"]: Reader(app, read, table, s["seat"], s["token"], html=rng.random() < 0.5)
+               for s in created["seats"]}
+    host_page = app.test_client()
+    assert host_page.get(f"/t/{table}/join/{host}").status_code == 302
+    tokens = [host, *(s["token"] for s in created["seats"])]
     watched_hand = 0
     while True:
         state, version = read.with_version(table)
         if state["phase"] == "finished":
             break
-        if state["number"] != watched_hand:  # the host once per hand
+        bots_to_move = state["to_act"] not in readers
+        if state["number"] != watched_hand or bots_to_move:
+            # The host looks once per hand, and whenever bots have moves left (each look lets them
+            # move for one short budget); through the API, the host page, and refused requests.
             watched_hand = state["number"]
-            answer = client.get(f"/api/tables/{table}/view", headers=auth(host))
-            after, after_version = read.with_version(table)
-            assert after_version == version, "every bot move was made before the previous answer"
-            tokens = [host, *(s["token"] for s in created["seats"])]
-            found = leaks(answer.get_data(as_text=True), after, None, tokens)
-            assert not found, f"the host was shown {sorted(found)}"
+            host_looks(client, host_page, table, host, read, tokens, rng)
+            if bots_to_move:
+                continue
         reader = readers[state["to_act"]]
         v = reader.current(version)
         assert v["legal"] and sorted(v["hand"]) == sorted(state["hands"][reader.seat])

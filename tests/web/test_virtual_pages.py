@@ -10,7 +10,14 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .virtual_support import auth, create, leaks, row, seats
+from .virtual_support import auth  # noqa: F401 (a fixture)
+from .virtual_support import create  # noqa: F401 (a fixture)
+from .virtual_support import leaks  # noqa: F401 (a fixture)
+from .virtual_support import patient_bots  # noqa: F401 (a fixture)
+from .virtual_support import row  # noqa: F401 (a fixture)
+from .virtual_support import seats  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.usefixtures("patient_bots")
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
@@ -227,21 +234,31 @@ def test_the_host_page_needs_the_host_link(app: Flask, client: FlaskClient) -> N
     assert host.get(f"/t/{created['id']}").headers["Location"].endswith("/host")
 
 
-def test_the_last_trick_shows_during_its_hand_and_goes_with_the_next_deal(app: Flask, client: FlaskClient) -> None:
+def test_the_last_trick_of_a_hand_stays_on_screen_with_the_result_until_the_next_play(
+        app: Flask, client: FlaskClient) -> None:
     created = create(client, seats("Ann", "bot", "bot"), seed=5, variant="new-jersey")
     token, table = created["seats"][0]["token"], created["id"]
     phone = joined(app, created, 0)
     rng = random.Random(5)
     v = client.get(f"/api/tables/{table}/view", headers=auth(token)).get_json()
-    seen_in_hand = False
+    seen_in_hand = seen_after = 0
     while v["hand_number"] <= 3:
         if v["last_trick"] and v["hand_number"] == 3:
             page = text(phone.get(f"/t/{table}"))
             assert "Last trick" in page
             assert all(f'value="{p["card"]}"' not in page for p in v["last_trick"])  # shown, not playable
-            seen_in_hand = True
+            seen_in_hand += 1
         if v["phase"] == "bidding" and v["hand_number"] > 1 and not v["trick"]:
-            assert v["last_trick"] is None and "Last trick" not in text(phone.get(f"/t/{table}"))
+            # The engine dealt again, but the hand just over is still shown: its last trick, from
+            # the public move log, with who took it, and every seat's result (R19, R20, R26).
+            prev = v["previous"]
+            plays = [m for m in v["moves"] if m["hand"] == prev["number"] and "card" in m][-3:]
+            assert prev["last_trick"] == [{"seat": m["seat"], "card": m["card"]} for m in plays]
+            assert prev["last_trick_winner"] == plays[-1]["won_by"] and plays[-1]["hand_over"]
+            page = text(phone.get(f"/t/{table}"))
+            assert f"Last trick of hand {prev['number']}" in page and "S/O/P" in page
+            seen_after += 1
         path, key = ("bid", "bid") if v["phase"] == "bidding" else ("play", "card")
-        v = client.post(f"/api/tables/{table}/{path}", json={key: rng.choice(v["legal"])}, headers=auth(token)).get_json()
-    assert seen_in_hand
+        answer = client.post(f"/api/tables/{table}/{path}", json={key: rng.choice(v["legal"])}, headers=auth(token))
+        v = answer.get_json()
+    assert seen_in_hand and seen_after

@@ -1,0 +1,103 @@
+"""Seat links: each seat its own random token, shown to the host only until the seat joins, re-issued on request."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.extensions import db
+from scorekeeper.models import VirtualTable
+from scorekeeper.tokens import token_hash
+
+from .virtual_support import auth  # noqa: F401 (a fixture)
+from .virtual_support import create  # noqa: F401 (a fixture)
+from .virtual_support import patient_bots  # noqa: F401 (a fixture)
+from .virtual_support import seats  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.usefixtures("patient_bots")
+
+
+def view(client: FlaskClient, table: str, token: str) -> Any:
+    return client.get(f"/api/tables/{table}/view", headers=auth(token))
+
+
+def test_each_seat_has_its_own_random_token_stored_only_as_a_hash(app: Flask, client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "Ben", "Cy", "bot"))
+    tokens = [s["token"] for s in created["seats"]]
+    assert len(set(tokens)) == 3 and all(len(t) >= 32 for t in tokens)  # 192 bits, URL-safe
+    with app.app_context():
+        stored = db.session.get(VirtualTable, created["id"])
+        assert stored is not None
+        text = repr(stored.seats) + repr(stored.state)
+        assert not any(t in text for t in tokens)
+        assert [s["token_hash"] for s in stored.seats[:3]] == [token_hash(t) for t in tokens]
+        assert stored.seats[3]["token_hash"] is None  # a bot has no link
+
+
+def test_the_host_sees_a_seat_link_only_until_the_seat_joins(client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "Ben", "bot"), start=False)
+    table, host = created["id"], created["host_token"]
+    ann, ben = (s["token"] for s in created["seats"])
+    assert [link["token"] for link in view(client, table, host).get_json()["links"]] == [ann, ben]
+    assert client.get(f"/t/{table}/join/{ann}").status_code == 302
+    hosted = view(client, table, host).get_data(as_text=True)
+    assert ben in hosted and ann not in hosted
+    page = client.get(f"/t/{table}/join/{host}")
+    assert page.status_code == 302
+    host_page = client.get(f"/t/{table}/host").get_data(as_text=True)
+    assert ben in host_page and ann not in host_page and "Make a new link" in host_page
+
+
+def test_a_new_link_replaces_the_old_one_and_the_seat_sees_it(app: Flask, client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "Ben", "bot"), seed=4)
+    table, host = created["id"], created["host_token"]
+    old = created["seats"][1]["token"]
+    phone = app.test_client()
+    assert phone.get(f"/t/{table}/join/{old}").status_code == 302
+    answer = client.post(f"/api/tables/{table}/seats/1/link", headers=auth(host))
+    assert answer.status_code == 200
+    new = answer.get_json()
+    assert new["seat"] == 1 and new["token"] != old and new["url"].endswith(f"/t/{table}/join/{new['token']}")
+    # the old link stops working, and says why
+    refused = view(client, table, old)
+    assert refused.status_code == 403 and "new link" in refused.get_json()["error"]["message"]
+    stale_phone = phone.get(f"/t/{table}")
+    assert stale_phone.status_code == 403 and "new link" in stale_phone.get_data(as_text=True)
+    # the new holder's screen says that the link was replaced
+    fresh = view(client, table, new["token"]).get_json()
+    assert fresh["seat"] == 1 and fresh["players"][1]["relinked"] == 1
+    other = app.test_client()
+    assert other.get(f"/t/{table}/join/{new['token']}").status_code == 302
+    assert "The host made a new link for this seat" in other.get(f"/t/{table}").get_data(as_text=True)
+
+
+def test_a_bot_cannot_get_a_link_and_a_bot_seat_given_to_a_person_gets_a_fresh_one(client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "Ben", "bot"), seed=4)
+    table, host = created["id"], created["host_token"]
+    refused = client.post(f"/api/tables/{table}/seats/2/link", headers=auth(host))
+    assert refused.status_code == 400 and "bot" in refused.get_json()["error"]["message"]
+    handed = client.put(f"/api/tables/{table}/seats/2", json={"bot": None}, headers=auth(host)).get_json()
+    link = next(link for link in handed["links"] if link["seat"] == 2)
+    assert link["token"] not in {s["token"] for s in created["seats"]}
+    seat = view(client, table, link["token"]).get_json()
+    assert seat["seat"] == 2 and len(seat["hand"]) == seat["cards"]
+    # once its new holder has looked, the link is gone from the host's answers
+    assert link["token"] not in view(client, table, host).get_data(as_text=True)
+
+
+def test_the_host_link_in_a_seat_cookie_opens_the_host_page_not_an_error(app: Flask, client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "Ben", "bot"), seed=4)
+    table, host = created["id"], created["host_token"]
+    client.set_cookie(f"vt_{table}", host)
+    client.set_cookie(f"vth_{table}", host)
+    answer = client.get(f"/t/{table}")
+    assert answer.status_code == 302 and answer.headers["Location"].endswith(f"/t/{table}/host")
+    assert client.get(f"/t/{table}/host").status_code == 200
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/t/new").get_data(as_text=True))
+    assert csrf
+    played = client.post(f"/t/{table}/play", data={"card": "2C", "csrf_token": csrf.group(1)})
+    assert played.status_code == 403 and "open your own seat" in played.get_data(as_text=True)

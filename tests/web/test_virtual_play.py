@@ -1,0 +1,252 @@
+"""Following and running a virtual table from the pages: lobby, the table view, tap to pick,
+the host dealing from their own seat, rematch, the way back from home and the scorecard, and the
+marks on the scorecard and PDF of a game played with bots."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from .export_kit import page_texts
+from .virtual_support import auth  # noqa: F401 (a fixture)
+from .virtual_support import create  # noqa: F401 (a fixture)
+from .virtual_support import patient_bots  # noqa: F401 (a fixture)
+from .virtual_support import seats  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.usefixtures("patient_bots")
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def csrf(client: FlaskClient, url: str = "/t/new") -> str:
+    found = CSRF.search(client.get(url).get_data(as_text=True))
+    assert found
+    return found.group(1)
+
+
+def text(answer: Any) -> str:
+    return str(answer.get_data(as_text=True))
+
+
+def phone(app: Flask, url: str) -> FlaskClient:
+    client = app.test_client()
+    assert client.get(url.replace("http://localhost", "")).status_code == 302
+    return client
+
+
+def api_view(client: FlaskClient, table: str, token: str) -> dict[str, Any]:
+    answer = client.get(f"/api/tables/{table}/view", headers=auth(token))
+    assert answer.status_code == 200
+    return dict(answer.get_json())
+
+
+def finish(client: FlaskClient, table: str, tokens: dict[int, str]) -> dict[str, Any]:
+    """Play the table to its end through the API, every human taking a random legal move."""
+    rng = random.Random(0)
+    v: dict[str, Any] = {}
+    for _ in range(2000):
+        views = [api_view(client, table, t) for t in tokens.values()]
+        v = views[0]
+        if v["phase"] == "finished":
+            return v
+        mover = next(((s, w) for s, w in zip(tokens, views) if w["your_turn"]), None)
+        if mover is None:
+            continue  # bots still moving: the next look lets them go on
+        seat, w = mover
+        kind, path = ("bid", "bid") if w["phase"] == "bidding" else ("card", "play")
+        client.post(f"/api/tables/{table}/{path}", json={kind: rng.choice(w["legal"])}, headers=auth(tokens[seat]))
+    raise AssertionError("the game did not finish")
+
+
+def test_the_lobby_shows_who_has_joined_and_the_rules_and_a_playing_host_deals_from_their_seat(app: Flask) -> None:
+    client = app.test_client()
+    token = csrf(client)
+    made = client.post("/t/new", data={"csrf_token": token, "count": "3", "name-0": "Ann", "bot-0": "",
+                                       "name-1": "Ben", "bot-1": "", "name-2": "Robo", "bot-2": "basic",
+                                       "variant": "new-jersey", "zero_bids": "on", "first_dealer": "2"})
+    assert made.status_code == 303 and made.headers["Location"].endswith("/host")
+    table = made.headers["Location"].split("/")[-2]
+    host_page = text(client.get(f"/t/{table}/host"))
+    assert "New Jersey (R18), bids of 0 allowed (R13); 25 hands." in host_page
+    ann_link = re.search(r'value="(http://localhost/t/\w+/join/[\w-]+)" aria-label="Ann', host_page)
+    assert ann_link
+    assert client.get(ann_link.group(1).replace("http://localhost", "")).status_code == 302  # the host plays Ann
+    lobby = text(client.get(f"/t/{table}"))
+    assert "Before the first deal" in lobby and "New Jersey (R18)" in lobby
+    assert re.search(r'Ann</span>\s*<span class="vt-tag vt-you">you</span>\s*<span class="vt-tag vt-here">here', lobby)
+    assert re.search(r"Ben</span>\s*<span class=\"vt-tag vt-away\">not joined", lobby)
+    assert "Deal the first hand" in lobby  # this browser is the host too
+    dealt = client.post(f"/t/{table}/start", data={"csrf_token": csrf(client, f"/t/{table}"), "back": "seat"})
+    assert dealt.status_code == 303 and dealt.headers["Location"].endswith(f"/t/{table}")
+    assert 'class="vt-table' in text(client.get(f"/t/{table}"))
+    ben = app.test_client()
+    ben.set_cookie(f"vt_{table}", "not a token")
+    assert ben.get(f"/t/{table}").status_code == 404
+
+
+def test_the_table_view_shows_each_seat_around_the_table(app: Flask, client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "bot", "bot", "bot"), seed=7, first_dealer=3)
+    ann = phone(app, created["seats"][0]["url"])
+    page = text(ann.get(f"/t/{created['id']}"))
+    spots = re.findall(r'class="vt-spot vt-at-(\w+)[^"]*" data-seat="(\d)" data-name="([^"]+)"', page)
+    assert spots == [("b", "0", "You"), ("l", "1", "Robo1"), ("t", "2", "Robo2"), ("r", "3", "Robo3")]
+    v = api_view(client, created["id"], created["seats"][0]["token"])
+    assert v["your_turn"] and v["phase"] == "bidding"
+    dealer = re.search(r'data-seat="3".*?</div>', page, re.S)
+    assert dealer and 'title="Dealer">dealer</span>' in dealer.group(0)
+    # Ann bids; the bots bid and Ann leads: the middle of the table says so in full
+    table = created["id"]
+    ann.post(f"/t/{table}/bid", data={"csrf_token": csrf(ann, f"/t/{table}"), "bid": str(v["legal"][0])})
+    page = text(ann.get(f"/t/{created['id']}"))
+    assert "Trick 1 of 13: You lead" in page
+    assert re.search(r"bid \d+ · took 0 · needs \d+", page)
+
+
+def test_fifteen_seats_are_a_compact_list(app: Flask, client: FlaskClient) -> None:
+    created = create(client, [{"name": "Ann"}] + [{"name": f"B{i}", "bot": "random"} for i in range(14)], seed=2)
+    page = text(phone(app, created["seats"][0]["url"]).get(f"/t/{created['id']}"))
+    assert "vt-table vt-compact" in page and page.count("vt-at-list") == 15
+
+
+def test_tap_to_pick_then_tap_again_to_play_works_without_script(app: Flask, client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "bot", "bot"), seed=3, first_dealer=2)
+    table, token = created["id"], created["seats"][0]["token"]
+    ann = phone(app, created["seats"][0]["url"])
+    saved = ann.post(f"/t/{table}/settings", data={"csrf_token": csrf(ann, f"/t/{table}"), "confirm": "on"})
+    assert saved.status_code == 303
+    v = api_view(client, table, token)
+    assert v["confirm_play"]
+    ann.post(f"/t/{table}/bid", data={"csrf_token": csrf(ann, f"/t/{table}"), "bid": str(v["legal"][0])})
+    v = api_view(client, table, token)
+    assert v["your_turn"] and v["phase"] == "playing"
+    card = v["legal"][0]
+    page = text(ann.get(f"/t/{table}"))
+    assert f'name="pick" value="{card}"' in page and "tap a card to pick it" in page
+    picked = ann.post(f"/t/{table}/play", data={"csrf_token": csrf(ann, f"/t/{table}"), "pick": card})
+    assert picked.status_code == 200
+    assert f'name="card" value="{card}" class="vt-card vt-legal vt-picked"' in text(picked)
+    assert api_view(client, table, token)["version"] == v["version"]  # picking plays nothing
+    played = ann.post(f"/t/{table}/play", data={"csrf_token": csrf(ann, f"/t/{table}"), "card": card})
+    assert played.status_code == 303
+    assert card not in api_view(client, table, token)["hand"]
+
+
+def test_a_stale_tap_says_what_happened_without_version_numbers(client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "bot"), seed=3)
+    v = created["view"]
+    refused = client.post(f"/api/tables/{created['id']}/bid", json={"bid": 1, "version": v["version"] - 1},
+                          headers=auth(created["seats"][0]["token"]))
+    message = refused.get_json()["error"]["message"]
+    assert refused.status_code == 409 and "moved on before your tap" in message and "version" not in message
+
+
+def test_a_rematch_seats_everyone_again(app: Flask, client: FlaskClient) -> None:
+    spec = [{"name": "Ann"}, {"name": "Ben"}] + [{"name": f"B{i}", "bot": "random"} for i in range(12)]
+    created = create(client, spec, seed=9)  # 14 players: 5 hands of 3, 2, 1, 2, 3 cards
+    table, host = created["id"], created["host_token"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    early = client.post(f"/api/tables/{table}/rematch", headers=auth(host))
+    assert early.status_code == 409
+    end = finish(client, table, tokens)
+    assert end["winners"]
+    again = client.post(f"/api/tables/{table}/rematch", headers=auth(host))
+    assert again.status_code == 201
+    new = again.get_json()
+    assert [p["name"] for p in new["view"]["players"]] == [s["name"] for s in spec]
+    assert [p["bot"] for p in new["view"]["players"]] == [s.get("bot") for s in spec]
+    assert new["view"]["first_dealer"] == (end["first_dealer"] + 1) % 14  # the deal moves left (R5)
+    assert new["view"]["phase"] == "lobby"  # two people: the host deals when both are there
+    assert client.post(f"/api/tables/{table}/rematch", headers=auth(host)).status_code == 409
+    # Ben follows from his finished screen: the same seat, a fresh link of his own
+    ben = phone(app, created["seats"][1]["url"])
+    finished = text(ben.get(f"/t/{table}"))
+    assert "Join the rematch" in finished
+    moved = ben.post(f"/t/{table}/rematch/seat", data={"csrf_token": csrf(ben, f"/t/{table}")})
+    assert moved.status_code == 303 and moved.headers["Location"].endswith(f"/t/{new['id']}")
+    assert "Before the first deal" in text(ben.get(f"/t/{new['id']}"))
+    hosted = api_view(client, new["id"], new["host_token"])
+    assert [p["joined"] for p in hosted["players"][:2]] == [False, True]
+    assert [link["seat"] for link in hosted["links"]] == [0]  # Ben's seat is taken: no link to hand out
+    # Ann through the API
+    ann = client.post(f"/api/tables/{table}/rematch/seat", headers=auth(tokens[0])).get_json()
+    assert ann["id"] == new["id"] and ann["seat"] == 0 and api_view(client, new["id"], ann["token"])["name"] == "Ann"
+
+
+def test_home_lists_virtual_tables_and_the_scorecard_leads_back(app: Flask, client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "bot", "bot"), seed=3)
+    table = created["id"]
+    ann = phone(app, created["seats"][0]["url"])
+    home = text(ann.get("/"))
+    assert "Your virtual tables" in home and f'href="/t/{table}"' in home and "playing as Ann" in home
+    host = phone(app, created["host_url"])
+    assert f'href="/t/{table}/host"' in text(host.get("/")) and "hosting" in text(host.get("/"))
+    assert "Your virtual tables" not in text(app.test_client().get("/"))
+    # the scorecard page says the game was virtual, marks the bots, and leads back to the table
+    opened = ann.get(f"/t/{table}/scorecard")
+    assert opened.status_code == 302
+    game_page = text(ann.get(opened.headers["Location"]))
+    assert "Played at a virtual table; bots: Robo1 (random), Robo2 (random)." in game_page
+    assert game_page.count('title="random bot">bot</small>') == 2
+    back = ann.get(f"/t/game/{created['game_id']}")
+    assert back.status_code == 302 and back.headers["Location"].endswith(f"/t/{table}")
+
+
+def test_the_pdf_of_a_virtual_game_marks_the_bots(client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "bot", "bot"), seed=3)
+    pdf = client.get(f"/api/games/{created['game_id']}/scorecard.pdf", headers=auth(created["host_token"]))
+    assert pdf.status_code == 200
+    first = page_texts(pdf.data)[0]
+    assert "at a virtual table; bots: Robo1 (random), Robo2 (random)" in " ".join(first.split())
+    assert "Robo1 (bot)" in first
+
+
+RANKS = "23456789TJQKA"
+
+
+def power(code: str) -> int:
+    """R6's order for the draw: Hi Bluke > Lo Bluke > A > … > 2, suits do not count."""
+    return {"HB": 15, "LB": 14}.get(code, RANKS.index(code[0]))
+
+
+def test_the_first_dealer_can_be_drawn(app: Flask, client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "Ben", "bot", "bot"), first_dealer="draw", start=False, seed=12)
+    v = created["view"]
+    drew = [p["drew"] for p in v["players"]]
+    assert all(drew) and all(len(d) >= 1 for d in drew)
+    first = [d[0] for d in drew]
+    best = max(power(c) for c in first)
+    tied = [s for s, c in enumerate(first) if power(c) == best]
+    if len(tied) == 1:
+        assert v["first_dealer"] == tied[0]
+    else:  # the tied seats drew again (R6)
+        assert v["first_dealer"] in tied and all(len(drew[s]) > 1 for s in tied)
+    host = phone(app, created["host_url"])
+    page = text(host.get(f"/t/{created['id']}/host"))
+    dealer = v["players"][v["first_dealer"]]["name"]
+    assert "Cards drawn for the first deal" in page and f"{dealer} deals first." in page
+    started = client.post(f"/api/tables/{created['id']}/start", headers=auth(created["host_token"])).get_json()
+    assert started["dealer"] == v["first_dealer"] and not any(p["drew"] for p in started["players"])
+
+
+def test_a_thinking_bot_never_answers_faster_than_the_floor(app: Flask, monkeypatch: Any) -> None:
+    """A strong bot with one legal card answers at once; the floor keeps that (a void) off the clock."""
+    import time
+
+    from scorekeeper.engine import Game
+    from scorekeeper.engine import Rules
+    from scorekeeper.virtual import service
+
+    monkeypatch.setattr(service, "decide", lambda level, view, rules, rng: view["legal"][0])  # instant
+    game = Game.start(Rules(2), 0, random.Random(1))
+    log: list[dict[str, Any]] = []
+    with app.app_context():
+        for level in ("basic", "strong"):
+            started = time.monotonic()
+            service._bot_move(game, game.to_act or 0, level, random.Random(0), log)
+            assert time.monotonic() - started >= service.BOT_MOVE_FLOOR_SECONDS
+    assert [m["seat"] for m in log] == [1, 0] and all("bid" in m for m in log)
