@@ -43,6 +43,7 @@ def register_serving(app: Flask) -> None:
 
 
 def register_extensions(app: Flask) -> None:
+    from . import assets
     from .extensions import csrf, db, migrate, setup_database
     from .limits import limiter
 
@@ -51,10 +52,11 @@ def register_extensions(app: Flask) -> None:
     csrf.init_app(app)
     limiter.init_app(app)
     setup_database(app)
+    assets.register(app)
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import groups, table, virtual, web
+    from . import groups, offline, table, virtual, web
     from .exchange import routes as exchange
     from .printing import routes as printing
 
@@ -65,6 +67,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(virtual.bp)
     app.register_blueprint(groups.api.bp)
     app.register_blueprint(groups.pages.bp)
+    app.register_blueprint(offline.bp)
     app.after_request(web.no_store)
 
 

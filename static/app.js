@@ -257,7 +257,14 @@
     if (event.persisted) all("form[data-sent]").forEach(function (form) { delete form.dataset.sent; });
   });
 
+  /* The service worker keeps the app shell and the pages opened, for use without a connection. */
+  function installWorker() {
+    var url = document.documentElement.dataset.sw;
+    if (url && "serviceWorker" in navigator) navigator.serviceWorker.register(url).catch(function () {});
+  }
+
   function init() {
+    installWorker();
     keepAwake();
     all("form[method=post]").forEach(sendOnce);
     copyButtons();
