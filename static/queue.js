@@ -159,7 +159,8 @@
     }).catch(function () { waiting(); later(); });
   }
 
-  /* -- the hand form, drawn from the game as this phone knows it ------------------------------------ */
+  /* -- the hand form, drawn from the game as this phone knows it (as templates/_hand.html draws it) -- */
+  function minus(value) { return value < 0 ? "\u2212" + (-value) : String(value); }
   function radio(name, id, value, extra) {
     return [el("input", Object.assign({ type: "radio", name: name, id: id, value: String(value) }, extra || {})),
             el("label", { "for": id }, [String(value)])];
@@ -168,12 +169,16 @@
     var number = hand.number, cards = hand.cards, kind = step === "bids" ? "bid" : "tricks";
     var order = R.biddingOrder(hand.dealer, n), before = hand.number > 1 ? R.totals(game.hands, n)[number - 2] : names.map(function () { return 0; });
     var trumps = words.trumps, low = step === "bids" ? R.minBid(game.options) : 0;
+    var steps = step === "bids"
+      ? [el("li", { "class": "on", "aria-current": "step" }, [el("span", { "class": "stepno", "aria-hidden": "true" }, ["1"]), words.step_bids]),
+         el("li", { "class": "later" }, [el("span", { "class": "stepno", "aria-hidden": "true" }, ["2"]), words.step_tricks])]
+      : [el("li", { "class": "done" }, [el("a", { href: "/g/" + encodeURIComponent(game.id) + "/hands/" + number, "aria-label": R.say(words, "back_to_bids", { number: number }) },
+           [el("span", { "class": "stepno", "aria-hidden": "true" }, ["\u2713"]), words.step_bids])]),
+         el("li", { "class": "on", "aria-current": "step" }, [el("span", { "class": "stepno", "aria-hidden": "true" }, ["2"]), words.step_tricks])];
     var head = el("header", { "class": "hand-head" }, [
       el("div", { "class": "hand-title" }, [
         el("h1", {}, [R.say(words, "hand", { number: number }), el("span", { "class": "of" }, [R.say(words, "of", { count: game.hands.length })])]),
-        el("ol", { "class": "steps", "aria-label": words.step_label }, [
-          el("li", { "class": step === "bids" ? "on" : "done", "aria-current": step === "bids" ? "step" : null }, [words.step_bids]),
-          el("li", { "class": step === "tricks" ? "on" : null, "aria-current": step === "tricks" ? "step" : null }, [words.step_tricks])])]),
+        el("ol", { "class": "steps", "aria-label": R.say(words, "step_label", { number: number }) }, steps)]),
       el("p", { "class": "hand-meta" }, [el("b", { "class": "cards" }, [cards === 1 ? words.card_one : R.say(words, "card_many", { cards: cards })]),
         " · ", el("b", {}, [names[hand.dealer]]), " " + words.deals + " · ", el("b", {}, [names[order[0]]]), " " + words.bids_first])]);
     if (step === "bids" && R.hasTurnUp(n, cards)) {
@@ -189,25 +194,26 @@
       head.appendChild(el("p", { "class": "hand-meta" }, [words.no_turn_up]));
     } else {
       var pip = trumps.filter(function (t) { return t[0] === hand.trump; })[0];
+      var total = hand.bids.reduce(function (a, b) { return a + b; }, 0);
       head.appendChild(el("p", { "class": "hand-meta" }, [pip ? words.trump_noted + " " : words.no_trump_noted,
-        pip ? el("b", { "class": "pip-text " + pip[0] }, [pip[1]]) : null, " · " + words.bids_sum + " ",
-        el("b", {}, [hand.bids.reduce(function (a, b) { return a + b; }, 0) + " / " + cards])]));
+        pip ? el("b", { "class": "pip-text " + pip[0] }, [pip[1]]) : null, " · ",
+        el("b", {}, [R.say(words, cards === 1 ? "bid_for_one" : "bid_for_many", { total: total, cards: cards })])]));
     }
     var count = cards - low + 1, lines = Math.floor((count + 6) / 7);
     var rows = el("div", { "class": "rows cols-" + Math.floor((count + lines - 1) / lines) });
-    (step === "bids" ? order : names.map(function (_, seat) { return seat; })).forEach(function (seat, i) {
+    order.forEach(function (seat, i) {  /* both steps in bidding order, as the server draws them */
       var rid = kind + seat, bid = step === "tricks" ? hand.bids[seat] : null;
       var aside = step === "bids"
-        ? el("span", { "class": "aside" }, [el("span", { "class": "muted" }, [words.total]), " ", el("b", { "class": "num" }, [String(before[seat])])])
+        ? el("span", { "class": "aside" }, [el("span", { "class": "muted" }, [words.total]), " ", el("b", { "class": "num" }, [minus(before[seat])])])
         : el("span", { "class": "aside" }, [el("span", { "class": "bidchip" }, [R.say(words, "bid_chip", { bid: bid })]), " ",
-            el("output", { "class": "pts" }), " ", el("output", { "class": "after num", "data-base": before[seat] }, [String(before[seat])])]);
+            el("output", { "class": "pts" }), " ", el("output", { "class": "after num", "data-base": minus(before[seat]) }, [minus(before[seat])])]);
       var taps = el("div", { "class": "taps" });
       for (var v = low; v <= cards; v++) {
         var extra = step === "tricks" ? { "data-p": R.points(bid, v), "data-t": before[seat] + R.points(bid, v) } : null;
         radio(kind + "_" + seat, rid + "-" + v, v, extra).forEach(function (node) { taps.appendChild(node); });
       }
       rows.appendChild(el("div", { "class": "prow", id: rid, role: "radiogroup", "aria-labelledby": rid + "-who" }, [
-        el("div", { "class": "who" }, [el("span", { "class": "pos", "aria-hidden": "true" }, [String(i + 1)]),
+        el("div", { "class": "who" }, [el("span", { "class": "pos", title: R.say(words, "pos_title", { position: i + 1 }), "aria-hidden": "true" }, [String(i + 1)]),
           el("span", { "class": "name", id: rid + "-who" }, [names[seat]]),
           seat === hand.dealer ? el("span", { "class": "tag deal" }, [words.tag_deals]) : null,
           step === "bids" && seat === order[0] ? el("span", { "class": "tag" }, [words.tag_first]) : null, aside]),

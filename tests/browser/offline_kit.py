@@ -49,7 +49,8 @@ class LiveServer:
 
     def __post_init__(self) -> None:
         self.app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{self.folder / 'live.sqlite'}",
-                               "SECRET_KEY": "browser-test", "INSTANCE_PATH": str(self.folder)})
+                               "SECRET_KEY": "browser-test", "INSTANCE_PATH": str(self.folder),
+                               "RATELIMIT_ENABLED": False})  # one server makes every test's games
         with self.app.app_context():
             db.create_all()
         self._lock = threading.Lock()

@@ -181,7 +181,7 @@ def test_an_offline_hand_reaches_the_server_exactly_once(browser: Any, live: Liv
         tap(page, "t1H", "bid1-4", "bid2-3", "bid3-2", "bid0-3")  # Ben bids first (Ann deals); Ann's bid saves
         expect(page.locator(".hand-title h1")).to_have_text("Hand 1 of 25")
         expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
-        expect(page.locator(".hand-meta").nth(1)).to_contain_text("bids 12 / 13")
+        expect(page.locator(".hand-meta").nth(1)).to_contain_text("12 bid for 13 cards")
         expect(sync).to_have_text("Offline — 1 entry waiting")
         tap(page, "tricks0-5", "tricks1-4", "tricks2-3")  # Dee's 1 is the remainder
         expect(page.locator("#tricks3-1")).to_be_checked()
@@ -261,7 +261,7 @@ def test_keeping_the_servers_version_drops_the_phones_entries(browser: Any, live
     context.set_offline(False)
     page.locator("#conflict").get_by_role("button", name="Keep the server's").tap()
     expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
-    expect(page.locator(".hand-meta").nth(1)).to_contain_text("bids 6 / 13")
+    expect(page.locator(".hand-meta").nth(1)).to_contain_text("6 bid for 13 cards")
     expect(page.locator("#sync")).to_be_hidden()
     assert page.evaluate("""new Promise(ok => { const r = indexedDB.open('bluke-scorer', 1);
         r.onsuccess = () => { const g = r.result.transaction('entries').objectStore('entries').getAll();
@@ -278,7 +278,7 @@ def test_taps_survive_a_reload_and_back_and_forward(browser: Any, live: LiveServ
     expect(page.locator("#bid1-5")).to_be_checked()
     expect(page.locator("#bid2-3")).to_be_checked()
     expect(page.locator("#t1S")).to_be_checked()
-    expect(page.locator(".dock .status")).to_have_text("Bids 8 so far — 1 player to go")
+    expect(page.locator(".dock .status")).to_have_text("8 bid for 13 cards — 1 player to go")
     page.goto(f"{live.url}/")
     page.go_back()
     expect(page.locator("#bid2-3")).to_be_checked()
@@ -297,7 +297,7 @@ def test_arrow_keys_on_the_last_bidder_do_not_save_at_the_first_press(browser: A
     page.keyboard.press("Space")
     page.keyboard.press("ArrowRight")
     expect(page.locator("#bid0-2")).to_be_checked()
-    expect(page.locator(".dock .status")).to_have_text("Bids 10 / 13 cards — underbid by 3")
+    expect(page.locator(".dock .status")).to_have_text("10 bid for 13 cards — underbid by 3")
     assert live.count("PUT", f"/api/games/{game['id']}/") == 0
     expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")
     page.keyboard.press("Enter")  # a keyboard user saves on purpose
