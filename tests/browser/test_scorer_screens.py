@@ -123,7 +123,7 @@ def test_bids_and_tricks_list_the_players_in_bidding_order_with_one_badge(browse
         page.locator(f"label[for=bid{seat}-{bid}]").tap()
     expect(page.locator("form.hand.tricks")).to_be_visible()
     page.locator(".steps li.done a").tap()
-    expect(page.locator("#bids-form")).to_be_visible()
+    expect(page.locator("#bids-part")).to_be_visible()
     expect(page.locator("#bid0-1")).to_be_checked()
     context.close()
 
