@@ -16,7 +16,7 @@ import mimetypes
 from pathlib import Path
 from typing import Any
 
-import brotli
+import brotli  # type: ignore[import-untyped]  # no stubs; two functions used
 from flask import Flask, Response, current_app, request
 
 YEAR = 365 * 24 * 60 * 60
@@ -71,9 +71,9 @@ def pack(response: Response, filename: str) -> None:
     once per file version. Flask-Compress leaves an answer that already has an encoding alone.
     """
     source = response.response
-    data = b"".join(source)
-    getattr(source, "close", lambda: None)()
     response.direct_passthrough = False
+    data = response.get_data()
+    getattr(source, "close", lambda: None)()  # the static file's handle
     response.vary.add("Accept-Encoding")
     accepted = request.accept_encodings
     encoding = "br" if accepted["br"] else "gzip" if accepted["gzip"] else None
@@ -88,7 +88,7 @@ def pack(response: Response, filename: str) -> None:
     response.headers["Content-Encoding"] = encoding
     etag, weak = response.get_etag()
     if etag:
-        response.set_etag(f"{etag}:{encoding}", weak=weak)
+        response.set_etag(f"{etag}:{encoding}", weak=bool(weak))
     response.make_conditional(request)
 
 
