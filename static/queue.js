@@ -52,7 +52,7 @@
   /* -- the game as this phone knows it ------------------------------------------------------------ */
   function apply(entry) {
     var hand = game.hands[entry.number - 1];
-    if (entry.step === "bids") { hand.bids = entry.values.slice(); hand.trump = entry.trump; }
+    if (entry.step === "bids") { hand.bids = entry.values.slice(); hand.trump = entry.trump === undefined ? hand.trump : entry.trump; }
     else hand.tricks = entry.values.slice();
   }
   function current() {
@@ -91,7 +91,7 @@
     show(words.sending);
     var entry = pending[0], body = { version: entry.base };
     body[entry.step] = entry.values;
-    if (entry.step === "bids") body.trump = entry.trump;
+    if (entry.step === "bids" && entry.trump !== undefined) body.trump = entry.trump;
     request("PUT", "/hands/" + entry.number + "/" + entry.step, body).then(function (answer) {
       if (answer.status === 200) {
         return settle(entry, answer.data.version).then(function () {
@@ -187,6 +187,8 @@
         group.appendChild(el("input", { type: "radio", name: "trump", id: "t" + number + t[0], value: t[0] }));
         group.appendChild(el("label", { "for": "t" + number + t[0], "class": "pip " + t[0], title: t[2] }, [el("span", { "aria-hidden": "true" }, [t[1]]), el("span", { "class": "sr" }, [t[2]])]));
       });
+      group.appendChild(el("input", { type: "radio", name: "trump", id: "t" + number + "none", value: "none" }));
+      group.appendChild(el("label", { "for": "t" + number + "none", "class": "pip none" }, [words.no_trump]));
       group.appendChild(el("input", { type: "radio", name: "trump", id: "t" + number + "-", value: "", checked: "" }));
       group.appendChild(el("label", { "for": "t" + number + "-", "class": "pip none", title: words.trump_none_title }, [words.trump_none]));
       head.appendChild(group);
@@ -282,7 +284,8 @@
       }
       var trump = f.querySelector("input[name=trump]:checked");
       var entry = { game: game.id, number: number, step: step, values: list, base: game.version, at: Date.now() };
-      if (step === "bids") entry.trump = trump && trump.value ? trump.value : null;
+      /* "none": no trump (null in the API, R12); "": not noted (left out of the request) */
+      if (step === "bids" && trump && trump.value) entry.trump = trump.value === "none" ? null : trump.value;
       if (pending.length) entry.base = pending[0].base;
       keep(entry).then(function () {
         App.forgetDraft(f);

@@ -34,7 +34,7 @@ from ..errors import Forbidden
 from ..errors import NotFound
 from ..errors import ServiceError
 from ..errors import WATCH_ONLY
-from ..extensions import csrf
+from ..extensions import csrf, db
 from ..figures import minus
 from ..figures import signed
 from ..games import Access
@@ -445,7 +445,7 @@ def save_hand(game_id: str, number: int) -> Any:
             return render_edit(opened, number, status=status, message=message)
         bids = screens.hand_panel(game, card, rules, number, "bids", form.values(), form.trump_value(), bid_errors,
                                   editing=True)
-        tricks = screens.hand_panel(game, card, rules, number, "tricks", form.tricks_values(), line.trump, trick_errors,
+        tricks = screens.hand_panel(game, card, rules, number, "tricks", form.tricks_values(), line.trump or "", trick_errors,
                                     editing=True) if line.bids is not None else None
         return render_edit(opened, number, bids, tricks, status=status, message=message)
 
