@@ -43,9 +43,9 @@ from .tricks import EffectiveSuit, effective_suit, legal_plays, power
 
 __all__ = [
     "BIT", "BLUKES", "FULL_DECK", "HI_BLUKE", "LO_BLUKE", "NO_TRUMP", "SUIT_MASKS", "GameResult",
-    "HandResult", "Policy", "card_index", "cards_of", "deal", "deal_unseen", "follow_mask",
-    "legal_mask", "mask_of", "play_out", "play_random_game", "play_random_hand", "points",
-    "trick_winner", "trump_of", "void_after",
+    "HandResult", "Policy", "aim_card", "card_index", "cards_of", "deal", "deal_unseen", "follow_mask",
+    "legal_mask", "mask_of", "play_out", "play_out_bids", "play_random_game", "play_random_hand",
+    "points", "solve", "trick_winner", "trump_of", "void_after",
 ]
 
 NO_TRUMP = -1
@@ -490,6 +490,217 @@ def play_out(
     else:
         _random_tricks(rand, held, tally, leader, remaining, tables)
     return tally
+
+
+#: Lead power from which a card is a trump or a Bluke (R3): a seat that has made its bid keeps
+#: these rather than spend them on an overtrick worth one point (R19).
+_TRUMP_POWER = 100
+
+
+def _aim_card(legal: int, powers: tuple[int, ...], lead: tuple[int, ...], best: int, last: bool, contest: bool) -> int:
+    """A seat playing to its bid: contest like :func:`_greedy_card` while short, else duck.
+
+    A seat that has made its bid (or can no longer make it) takes a trick only with a cheap
+    side-suit winner, since an overtrick is worth one point and a set costs ten per bid trick
+    (R19, R20); otherwise it throws its weakest card.
+    """
+    if contest:
+        return _greedy_card(legal, powers, lead, best, last)
+    cheap_bit, cheap_power, low_bit, low_key = 0, 1 << 30, 0, 1 << 30
+    m = legal
+    while m:
+        b = m & -m
+        m ^= b
+        i = b.bit_length()
+        if powers[i] > best and lead[i] < _TRUMP_POWER and powers[i] < cheap_power:
+            cheap_bit, cheap_power = b, powers[i]
+        if lead[i] < low_key:
+            low_bit, low_key = b, lead[i]
+    return cheap_bit or low_bit
+
+
+def _aim_lead(hand: int, lead: tuple[int, ...], contest: bool) -> int:
+    """Lead the strongest card while short of the bid, the weakest once made."""
+    if contest:
+        return _greedy_lead(hand, lead)
+    low_bit, low_key = 0, 1 << 30
+    m = hand
+    while m:
+        b = m & -m
+        m ^= b
+        if lead[b.bit_length()] < low_key:
+            low_bit, low_key = b, lead[b.bit_length()]
+    return low_bit
+
+
+def aim_card(hand: int, trick: Sequence[int], trump: int, new_jersey: bool, need: int) -> int:
+    """The card (index) a seat playing to its bid plays, as :func:`play_out_bids` models it.
+
+    ``need`` is the tricks the seat still lacks, with the tricks left to win it already taken into
+    account by the caller (``need <= 0``: made or hopeless, so it ducks). Bots use it to ask how
+    likely an opponent's play was given the cards a sampled deal puts in its hand.
+
+    >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [card_index("KH")], 1, False, 1)]
+    Card.parse('AH')
+    >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [card_index("KH")], 1, False, 0)]
+    Card.parse('2H')
+    """
+    tables = _TABLES[new_jersey][trump + 1]
+    if not trick:
+        return _aim_lead(hand, tables.lead, need > 0).bit_length() - 1
+    led = trick[0] + 1
+    powers = tables.power[led]
+    legal = hand & tables.allow[led] if hand & tables.core[led] else hand
+    best = max(powers[c + 1] for c in trick)
+    return _aim_card(legal, powers, tables.lead, best, False, need > 0).bit_length() - 1
+
+
+def play_out_bids(
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int],
+    trump: int,
+    new_jersey: bool,
+    bids: Sequence[int],
+    taken: Sequence[int],
+) -> list[int]:
+    """Finish a hand with every seat playing to its bid; return the tricks taken per seat.
+
+    Unlike the greedy policy, where every seat grabs every trick, a seat contests tricks only
+    while it is short of its bid and can still make it, and ducks once made (R19, R20), so the
+    tricks flow to the seats that need them, as at a real table. Deterministic: no random source.
+
+    >>> hands = [mask_of(parse_cards(h)) for h in ("AS 2H", "AH KH", "3S 4S")]
+    >>> play_out_bids(hands, 0, [], 0, False, [1, 1, 1], [0, 0, 0])
+    [1, 0, 1]
+    """
+    players = len(hands)
+    held = list(hands)
+    tally = list(taken)
+    tables = _TABLES[new_jersey][trump + 1]
+    lead_of, allow_of, core_of, power_of = tables.lead, tables.allow, tables.core, tables.power
+    nxt = _NEXT[players]
+    left = held[leader].bit_count() + (1 if trick else 0)
+    plays = list(trick)
+    while left:
+        if plays:
+            first = plays[0] + 1
+            seat = leader
+            best, winner = -1, leader
+            powers = power_of[first]
+            for card in plays:
+                if powers[card + 1] > best:
+                    best, winner = powers[card + 1], seat
+                seat = nxt[seat]
+            position = len(plays)
+            plays = []
+        else:
+            h = held[leader]
+            need = bids[leader] - tally[leader]
+            b = _aim_lead(h, lead_of, 0 < need <= left)
+            held[leader] = h ^ b
+            first = b.bit_length()
+            powers = power_of[first]
+            best, winner, seat, position = powers[first], leader, nxt[leader], 1
+        allow, core = allow_of[first], core_of[first]
+        while position < players:
+            h = held[seat]
+            m = h & allow if h & core else h
+            need = bids[seat] - tally[seat]
+            b = _aim_card(m, powers, lead_of, best, position == players - 1, 0 < need <= left)
+            held[seat] = h ^ b
+            p = powers[b.bit_length()]
+            if p > best:
+                best, winner = p, seat
+            seat = nxt[seat]
+            position += 1
+        tally[winner] += 1
+        leader = winner
+        left -= 1
+    return tally
+
+
+def solve(
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int],
+    trump: int,
+    new_jersey: bool,
+    bids: Sequence[int],
+    taken: Sequence[int],
+) -> list[int]:
+    """Finish a hand with perfect play by every seat; return the tricks taken per seat.
+
+    Every seat sees all cards and picks, at each turn, the card that gives it the best final
+    points (R19, R20) given that the others do the same (max-n search; equal points go to the
+    card taking more tricks, then to the weaker card). The search grows as the product of the
+    legal cards, so bots call it only once few cards remain (the exact endgame).
+
+    >>> hands = [mask_of(parse_cards(h)) for h in ("AS 2H", "AH KH", "3S 4S")]
+    >>> solve(hands, 0, [], 0, False, [1, 1, 1], [0, 0, 0])
+    [1, 0, 1]
+    """
+    players = len(hands)
+    tables = _TABLES[new_jersey][trump + 1]
+    allow_of, core_of, power_of = tables.allow, tables.core, tables.power
+    nxt = _NEXT[players]
+    score = [_POINTS[b] for b in bids]
+    memo: dict[tuple[tuple[int, ...], int, tuple[int, ...]], tuple[int, ...]] = {}
+    held = list(hands)
+
+    def after_trick(winner: int, tally: tuple[int, ...]) -> tuple[int, ...]:
+        if not held[winner]:
+            return tally
+        key = (tuple(held), winner, tally)
+        found = memo.get(key)
+        if found is None:
+            found = turn(winner, 0, 0, -1, winner, tally)
+            memo[key] = found
+        return found
+
+    def turn(seat: int, position: int, first: int, best: int, winner: int, tally: tuple[int, ...]) -> tuple[int, ...]:
+        h = held[seat]
+        m = h if position == 0 else (h & allow_of[first] if h & core_of[first] else h)
+        chosen: tuple[int, ...] = ()
+        chosen_key = (-(1 << 30), -1)
+        last = position == players - 1
+        while m:
+            b = m & -m
+            m ^= b
+            held[seat] = h ^ b
+            i = b.bit_length()
+            if position == 0:
+                f, nb, nw = i, power_of[i][i], seat
+            else:
+                p = power_of[first][i]
+                f, nb, nw = (first, p, seat) if p > best else (first, best, winner)
+            if last:
+                won = list(tally)
+                won[nw] += 1
+                result = after_trick(nw, tuple(won))
+            else:
+                result = turn(nxt[seat], position + 1, f, nb, nw, tally)
+            key = (score[seat][result[seat]], result[seat])
+            if key > chosen_key:  # strict: the first (weakest index) of equals is kept
+                chosen, chosen_key = result, key
+        held[seat] = h
+        return chosen
+
+    start = tuple(taken)
+    if not trick:
+        return list(after_trick(leader, start))
+    first = trick[0] + 1
+    powers = power_of[first]
+    best, winner, seat = -1, leader, leader
+    for card in trick:
+        if powers[card + 1] > best:
+            best, winner = powers[card + 1], seat
+        seat = nxt[seat]
+    if len(trick) == players:
+        won = list(start)
+        won[winner] += 1
+        return list(after_trick(winner, tuple(won)))
+    return list(turn(seat, len(trick), first, best, winner, start))
 
 
 class HandResult(NamedTuple):
