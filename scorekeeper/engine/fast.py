@@ -533,11 +533,12 @@ def _aim_lead(hand: int, lead: tuple[int, ...], contest: bool) -> int:
     return low_bit
 
 
-def aim_card(hand: int, trick: Sequence[int], trump: int, new_jersey: bool, need: int) -> int:
+def aim_card(hand: int, trick: Sequence[int], trump: int, new_jersey: bool, need: int, last: bool = False) -> int:
     """The card (index) a seat playing to its bid plays, as :func:`play_out_bids` models it.
 
     ``need`` is the tricks the seat still lacks, with the tricks left to win it already taken into
-    account by the caller (``need <= 0``: made or hopeless, so it ducks). Bots use it to ask how
+    account by the caller (``need <= 0``: made or hopeless, so it ducks); ``last`` when the seat
+    plays last to the trick (it then wins as cheaply as it can). Bots use it to ask how
     likely an opponent's play was given the cards a sampled deal puts in its hand.
 
     >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [card_index("KH")], 1, False, 1)]
@@ -552,7 +553,7 @@ def aim_card(hand: int, trick: Sequence[int], trump: int, new_jersey: bool, need
     powers = tables.power[led]
     legal = hand & tables.allow[led] if hand & tables.core[led] else hand
     best = max(powers[c + 1] for c in trick)
-    return _aim_card(legal, powers, tables.lead, best, False, need > 0).bit_length() - 1
+    return _aim_card(legal, powers, tables.lead, best, last, need > 0).bit_length() - 1
 
 
 def play_out_bids(
