@@ -144,8 +144,14 @@ def sample_worlds(view: dict[str, Any], rules: Rules, rng: random.Random, drawn:
     deals: list[list[int]] = []
     weights: list[float] = []
     deadline = time.perf_counter() + seconds
+    constrained = any(voids[s] & unseen for s in others)
+    pool = [i for i in range(54) if unseen >> i & 1]
+    # Most constrained seats first, so a quick deal rarely runs out of cards a seat may hold.
+    order = sorted(others, key=lambda s: -(voids[s] & unseen).bit_count())
     for _ in range(drawn):
-        hands = fast.deal_unseen(rng, seat, mine, unseen, counts, voids)
+        hands = _deal(rng, seat, mine, unseen, pool, counts, voids, order) if constrained else None
+        if hands is None:
+            hands = fast.deal_unseen(rng, seat, mine, unseen, counts, voids)
         if hands is None or (deals and time.perf_counter() > deadline):
             break
         weight = 1.0
@@ -171,6 +177,33 @@ def sample_worlds(view: dict[str, Any], rules: Rules, rng: random.Random, drawn:
         ]
         worlds.append((hands, world_bids, n))
     return worlds
+
+
+def _deal(rng: random.Random, seat: int, mine: int, unseen: int, pool: list[int], counts: list[int],
+          voids: list[int], order: list[int]) -> list[int] | None:
+    """A quick deal when voids are known: shuffle once, then each seat (most constrained first)
+    takes the first cards it may hold. Not exactly uniform, but close, and the weighting that
+    follows matters more; ``None`` when a seat runs short (the caller then deals exactly).
+    """
+    rnd = rng.random
+    keys = {card: rnd() for card in pool}
+    rest = sorted(pool, key=keys.__getitem__)
+    hands = [0] * len(counts)
+    hands[seat] = mine
+    for s in order:
+        want, void = counts[s], voids[s]
+        mask, keep = 0, []
+        for card in rest:
+            if want and not void >> card & 1:
+                mask |= fast.BIT[card]
+                want -= 1
+            else:
+                keep.append(card)
+        if want:
+            return None
+        hands[s] = mask
+        rest = keep
+    return hands
 
 
 def _duck_events(history: list[list[dict[str, Any]]], bids: list[int | None], trump: int, nj: bool,

@@ -33,20 +33,31 @@ from typing import Any
 from ..engine import Rules, fast
 from .inference import Worlds, sample_worlds
 
-#: Deals drawn and deals kept (by weight) per bid; deals kept per card decision.
+#: Deals drawn and deals kept (by weight) per bid and per card decision, at up to four players;
+#: larger tables take fewer (each deal costs more there), see :func:`_sizes`.
 BID_DRAWN, BID_KEPT = 360, 200
 PLAY_DRAWN, PLAY_KEPT = 240, 80
-#: Safety caps on the time a decision may take (the issue allows 300 ms at p95).
-BID_TIME, PLAY_TIME = 0.2, 0.2
+#: Safety caps on drawing deals and on playing them out (the issue allows 300 ms at p95): with
+#: the counts above a decision normally ends well before either, so it is reproducible.
+DRAW_TIME, PLAY_TIME = 0.12, 0.15
 #: Every decision lasts at least this long (seconds): timing must not show the hand.
 DECISION_FLOOR = 0.03
-#: Solve each sampled deal exactly once every seat holds at most this many cards, by table size.
-EXACT_CARDS = {2: 5, 3: 4, 4: 3}
-EXACT_CARDS_MANY = 2
+#: Solve each sampled deal exactly once every seat holds at most this many cards, by table size
+#: (the search grows as the product of the legal cards: about 1 ms a deal at these limits), and
+#: how many of the sampled deals are then solved.
+EXACT_CARDS = {2: 4, 3: 3, 4: 2, 5: 2, 6: 2}
+EXACT_DEALS = 30
 
 
 def _trump(view: dict[str, Any]) -> int:
     return fast.NO_TRUMP if view["trump"] is None else "SHDC".index(view["trump"])
+
+
+def _sizes(drawn: int, kept: int, players: int) -> tuple[int, int]:
+    """Deals to draw and keep at this table size: fewer beyond four players, where each costs more."""
+    if players <= 4:
+        return drawn, kept
+    return max(drawn * 4 // players, 60), max(kept * 5 // players, 30)
 
 
 def choose_bid(view: dict[str, Any], rules: Rules, rng: random.Random) -> int:
@@ -55,7 +66,7 @@ def choose_bid(view: dict[str, Any], rules: Rules, rng: random.Random) -> int:
     leader = (view["dealer"] + 1) % rules.players
     cards = view["cards"]
     taken_count = [0] * (cards + 1)
-    worlds = sample_worlds(view, rules, rng, BID_DRAWN, BID_KEPT, BID_TIME)
+    worlds = sample_worlds(view, rules, rng, *_sizes(BID_DRAWN, BID_KEPT, rules.players), DRAW_TIME)
     zero = [0] * rules.players
     for hands, bids, weight in worlds:
         bids[seat] = cards  # contest every trick: the count reached tells which bids are made
@@ -65,10 +76,6 @@ def choose_bid(view: dict[str, Any], rules: Rules, rng: random.Random) -> int:
     # A bid b is made when the bot reaches b tricks, and until then it plays the same whatever
     # b is; the overtricks past b are taken as the contesting play found them (R19, R20).
     return max(legal, key=lambda bid: (sum(n * fast.points(bid, t) for t, n in enumerate(taken_count)), -bid))
-
-
-def _exact_limit(players: int) -> int:
-    return EXACT_CARDS.get(players, EXACT_CARDS_MANY)
 
 
 def choose_card(view: dict[str, Any], rules: Rules, rng: random.Random) -> str:
@@ -82,20 +89,23 @@ def choose_card(view: dict[str, Any], rules: Rules, rng: random.Random) -> str:
     totals = [0.0] * len(candidates)
     # Even with one legal card the deals are drawn and weighed, so the work (and the time) is
     # that of any other decision at this point of the hand.
-    worlds: Worlds = sample_worlds(view, rules, rng, PLAY_DRAWN, PLAY_KEPT, PLAY_TIME)
+    worlds: Worlds = sample_worlds(view, rules, rng, *_sizes(PLAY_DRAWN, PLAY_KEPT, rules.players), DRAW_TIME)
     if len(candidates) == 1:
         return legal[0]
-    exact = len(view["hand"]) <= _exact_limit(rules.players)
+    exact = len(view["hand"]) <= EXACT_CARDS.get(rules.players, 1)
+    if exact:
+        worlds = worlds[:EXACT_DEALS]
+    finish = fast.solve if exact else fast.play_out_bids
     taken_now = view["tricks_taken"]
+    deadline = time.perf_counter() + PLAY_TIME
     for hands, bids, weight in worlds:
         for i, card in enumerate(candidates):
             held = list(hands)
             held[seat] ^= fast.BIT[card]
-            if exact:
-                taken = fast.solve(held, leader, trick + [card], trump, rules.new_jersey, bids, taken_now)
-            else:
-                taken = fast.play_out_bids(held, leader, trick + [card], trump, rules.new_jersey, bids, taken_now)
+            taken = finish(held, leader, trick + [card], trump, rules.new_jersey, bids, taken_now)
             totals[i] += weight * fast.points(bid, taken[seat])
+        if time.perf_counter() > deadline:  # a safety net on an overloaded machine only
+            break
     # Ties go to the cheapest card (lowest rank, Blukes dearest): keep the strong ones for later.
     cost = [c % 13 if c < fast.LO_BLUKE else c for c in candidates]
     return legal[max(range(len(candidates)), key=lambda i: (totals[i], -cost[i]))]

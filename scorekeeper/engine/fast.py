@@ -497,26 +497,37 @@ def play_out(
 _TRUMP_POWER = 100
 
 
-def _aim_card(legal: int, powers: tuple[int, ...], lead: tuple[int, ...], best: int, last: bool, contest: bool) -> int:
-    """A seat playing to its bid: contest like :func:`_greedy_card` while short, else duck.
+def _aim_card(legal: int, powers: tuple[int, ...], lead: tuple[int, ...], best: int, threat: int, contest: bool) -> int:
+    """A seat playing to its bid, seeing every hand (the playouts are perfect-information deals).
 
-    A seat that has made its bid (or can no longer make it) takes a trick only with a cheap
-    side-suit winner, since an overtrick is worth one point and a set costs ten per bid trick
-    (R19, R20); otherwise it throws its weakest card.
+    While short it wins with the cheapest card that beats both the trick so far and ``threat``,
+    the most the seats still to play will put on it; when no card can be sure of the trick it
+    throws its weakest card rather than waste a winner. A seat that has made its bid (or can
+    no longer make it) takes a trick only with a cheap side-suit winner, since an overtrick is
+    worth one point and a set costs ten per bid trick (R19, R20); otherwise it throws its weakest.
     """
-    if contest:
-        return _greedy_card(legal, powers, lead, best, last)
-    cheap_bit, cheap_power, low_bit, low_key = 0, 1 << 30, 0, 1 << 30
+    bar = best if contest and best > threat else threat if contest else best
+    win_bit, win_power, low_bit, low_key = 0, 1 << 30, 0, 1 << 30
     m = legal
     while m:
         b = m & -m
         m ^= b
         i = b.bit_length()
-        if powers[i] > best and lead[i] < _TRUMP_POWER and powers[i] < cheap_power:
-            cheap_bit, cheap_power = b, powers[i]
+        p = powers[i]
+        if p > bar and p < win_power and (contest or lead[i] < _TRUMP_POWER):
+            win_bit, win_power = b, p
         if lead[i] < low_key:
             low_bit, low_key = b, lead[i]
-    return cheap_bit or low_bit
+    return win_bit or low_bit
+
+
+def _threat(hand: int, allow: int, core: int, powers: tuple[int, ...], trumps: int, suit: int, contest: bool) -> int:
+    """The highest power a seat will put on a trick: its best legal card if it contests, else its
+    best cheap side-suit card (a made seat spends no trump or Bluke, R19)."""
+    m = hand & allow if hand & core else hand
+    if contest:
+        return powers[(m & BLUKES).bit_length() or (m & trumps).bit_length() or (m & suit).bit_length()]
+    return powers[(m & suit & ~trumps).bit_length()]
 
 
 def _aim_lead(hand: int, lead: tuple[int, ...], contest: bool) -> int:
@@ -533,13 +544,20 @@ def _aim_lead(hand: int, lead: tuple[int, ...], contest: bool) -> int:
     return low_bit
 
 
-def aim_card(hand: int, trick: Sequence[int], trump: int, new_jersey: bool, need: int, last: bool = False) -> int:
+def _suit_of(card: int) -> int:
+    """The plain suit mask of a card index (0 for a Bluke: R16, nothing to follow)."""
+    return SUIT_MASKS[card // 13] if card < LO_BLUKE else 0
+
+
+def aim_card(
+    hand: int, trick: Sequence[int], trump: int, new_jersey: bool, need: int,
+    later: Sequence[tuple[int, bool]] = (),
+) -> int:
     """The card (index) a seat playing to its bid plays, as :func:`play_out_bids` models it.
 
     ``need`` is the tricks the seat still lacks, with the tricks left to win it already taken into
-    account by the caller (``need <= 0``: made or hopeless, so it ducks); ``last`` when the seat
-    plays last to the trick (it then wins as cheaply as it can). Bots use it to ask how
-    likely an opponent's play was given the cards a sampled deal puts in its hand.
+    account by the caller (``need <= 0``: made or hopeless, so it ducks); ``later`` the hands of
+    the seats still to play to the trick, each with whether it contests.
 
     >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [card_index("KH")], 1, False, 1)]
     Card.parse('AH')
@@ -551,9 +569,12 @@ def aim_card(hand: int, trick: Sequence[int], trump: int, new_jersey: bool, need
         return _aim_lead(hand, tables.lead, need > 0).bit_length() - 1
     led = trick[0] + 1
     powers = tables.power[led]
-    legal = hand & tables.allow[led] if hand & tables.core[led] else hand
+    allow, core = tables.allow[led], tables.core[led]
+    legal = hand & allow if hand & core else hand
     best = max(powers[c + 1] for c in trick)
-    return _aim_card(legal, powers, tables.lead, best, last, need > 0).bit_length() - 1
+    trumps = SUIT_MASKS[trump] if trump >= 0 else 0
+    threat = max((_threat(h, allow, core, powers, trumps, _suit_of(trick[0]), c) for h, c in later), default=-1)
+    return _aim_card(legal, powers, tables.lead, best, threat, need > 0).bit_length() - 1
 
 
 def play_out_bids(
@@ -580,10 +601,16 @@ def play_out_bids(
     tally = list(taken)
     tables = _TABLES[new_jersey][trump + 1]
     lead_of, allow_of, core_of, power_of = tables.lead, tables.allow, tables.core, tables.power
+    trumps = SUIT_MASKS[trump] if trump >= 0 else 0
     nxt = _NEXT[players]
     left = held[leader].bit_count() + (1 if trick else 0)
     plays = list(trick)
+    contest = [False] * players
+    threats = [-1] * (players + 1)
     while left:
+        for s in range(players):
+            need = bids[s] - tally[s]
+            contest[s] = 0 < need <= left
         if plays:
             first = plays[0] + 1
             seat = leader
@@ -597,18 +624,24 @@ def play_out_bids(
             plays = []
         else:
             h = held[leader]
-            need = bids[leader] - tally[leader]
-            b = _aim_lead(h, lead_of, 0 < need <= left)
+            b = _aim_lead(h, lead_of, contest[leader])
             held[leader] = h ^ b
             first = b.bit_length()
             powers = power_of[first]
             best, winner, seat, position = powers[first], leader, nxt[leader], 1
         allow, core = allow_of[first], core_of[first]
+        suit = _suit_of(first - 1)
+        # threats[k]: the most any seat after position k will put on this trick.
+        s = (leader - 1) % players
+        threats[players - 1] = -1
+        for k in range(players - 1, position, -1):
+            t = _threat(held[s], allow, core, powers, trumps, suit, contest[s])
+            threats[k - 1] = t if t > threats[k] else threats[k]
+            s = (s - 1) % players
         while position < players:
             h = held[seat]
             m = h & allow if h & core else h
-            need = bids[seat] - tally[seat]
-            b = _aim_card(m, powers, lead_of, best, position == players - 1, 0 < need <= left)
+            b = _aim_card(m, powers, lead_of, best, threats[position], contest[seat])
             held[seat] = h ^ b
             p = powers[b.bit_length()]
             if p > best:

@@ -172,11 +172,13 @@ def replay_to_bids(hands: list[list[Card]], leader: int, trump: int, nj: bool, b
     suit = None if trump < 0 else DECK[trump * 13].suit
     while left:
         trick: list[tuple[int, Card]] = []
+        contest = [0 < bids[s] - taken[s] <= left for s in range(players)]
         for position in range(players):
             seat = (leader + position) % players
-            need = bids[seat] - taken[seat]
+            later = [(fast.mask_of(hands[(leader + k) % players]), contest[(leader + k) % players])
+                     for k in range(position + 1, players)]
             index = fast.aim_card(fast.mask_of(hands[seat]), [c.index for _, c in trick], trump, nj,
-                                  need if need <= left else 0, position == players - 1)
+                                  1 if contest[seat] else 0, later)
             card = DECK[index]
             assert card in legal_plays(hands[seat], trick[0][1] if trick else None, suit, nj)
             hands[seat].remove(card)
