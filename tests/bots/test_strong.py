@@ -61,6 +61,14 @@ def test_a_table_of_strong_bots_plays_whole_hands_legally(variant: Variant, play
         assert game.records[-1].tricks is not None and sum(game.records[-1].tricks) == rules.cards_in_hand(number)
 
 
+@pytest.fixture
+def no_time_caps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Count-limited decisions only: an overloaded test machine must not cut sampling short."""
+    monkeypatch.setattr(strong, "DRAW_TIME", 1e9)
+    monkeypatch.setattr(strong, "PLAY_TIME", 1e9)
+
+
+@pytest.mark.usefixtures("no_time_caps")
 def test_the_decision_depends_only_on_the_seats_view() -> None:
     """Swap the hidden cards of the other seats: same view, so the same decision for the same seed."""
     rules = Rules(4)
@@ -89,6 +97,7 @@ def test_the_decision_depends_only_on_the_seats_view() -> None:
                 second.apply((seat + s) % 4, 1)
 
 
+@pytest.mark.usefixtures("no_time_caps")
 def test_decisions_are_reproducible_for_a_given_random_source() -> None:
     rules = Rules(4)
     order = list(range(54))
