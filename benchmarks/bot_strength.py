@@ -87,6 +87,12 @@ def play_deal(deal: int, players: int, variant: str, base: str, swap: str, seed:
     return statistics.fmean(gains), timings
 
 
+def interval(values: list[float]) -> tuple[float, float]:
+    """Mean and half-width of its 95% interval (normal approximation, paired samples)."""
+    mean = statistics.fmean(values)
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else float("nan")
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
@@ -109,6 +115,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--progress", type=int, default=0, help="print the interval every N deals")
     args = parser.parse_args()
     gains: list[float] = []
     timings: list[Timing] = []
@@ -116,13 +123,16 @@ def main() -> None:
     with ProcessPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(play_deal, d, args.players, args.variant, args.base, args.swap, args.seed)
                    for d in range(args.deals)]
-        for future in futures:
+        for done, future in enumerate(futures, start=1):
             gain, deal_timings = future.result()
             gains.append(gain)
             timings.extend(deal_timings)
+            if args.progress and done % args.progress == 0 and done < args.deals:
+                mean, half = interval(gains)
+                print(f"  after {done} deals: {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]"
+                      f" ({time.perf_counter() - started:.0f} s)", flush=True)
     elapsed = time.perf_counter() - started
-    mean = statistics.fmean(gains)
-    half = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else float("nan")
+    mean, half = interval(gains)
     top = Rules(args.players, Variant.parse(args.variant)).schedule
     top_deal = max(top)
     print(f"replace one seat: {args.swap} instead of {args.base} at a table of {args.base}, "
