@@ -111,7 +111,7 @@ def sample_worlds(view: dict[str, Any], rules: Rules, rng: random.Random, drawn:
                   seconds: float) -> Worlds:
     """Deals of the unseen cards drawn in proportion to how well they explain the bids and plays.
 
-    ``drawn`` uniform consistent deals are weighed; ``kept`` are drawn from them by weight
+    ``drawn`` consistent deals (uniform, or close to it once voids are known) are weighed; ``kept`` are drawn from them by weight
     (systematic resampling), repeats merged into a count. Only ``view`` is read: the bot's own
     cards and what every seat sees. ``seconds`` caps the drawing (a safety net: the count
     normally decides, so a decision is reproducible for a given random source).
@@ -149,7 +149,7 @@ def sample_worlds(view: dict[str, Any], rules: Rules, rng: random.Random, drawn:
     # Most constrained seats first, so a quick deal rarely runs out of cards a seat may hold.
     order = sorted(others, key=lambda s: -(voids[s] & unseen).bit_count())
     for _ in range(drawn):
-        hands = _deal(rng, seat, mine, unseen, pool, counts, voids, order) if constrained else None
+        hands = _deal(rng, seat, mine, pool, counts, voids, order) if constrained else None
         if hands is None:
             hands = fast.deal_unseen(rng, seat, mine, unseen, counts, voids)
         if hands is None or (deals and time.perf_counter() > deadline):
@@ -159,9 +159,9 @@ def sample_worlds(view: dict[str, Any], rules: Rules, rng: random.Random, drawn:
             bid = bids[s]
             if bid is not None:
                 weight *= bid_likelihood(bid, expected_tricks(hands[s] | played[s], trump, players), lowest, cards)
-        for s, held_later, led, powers_best in events:
+        for s, held_later, _, winners in events:
             # Held a winner then (it is still held, or was played later): it let the trick go.
-            if (hands[s] | held_later) & powers_best:
+            if (hands[s] | held_later) & winners:
                 weight *= DUCK_WHILE_SHORT
         deals.append(hands)
         weights.append(weight)
@@ -179,7 +179,7 @@ def sample_worlds(view: dict[str, Any], rules: Rules, rng: random.Random, drawn:
     return worlds
 
 
-def _deal(rng: random.Random, seat: int, mine: int, unseen: int, pool: list[int], counts: list[int],
+def _deal(rng: random.Random, seat: int, mine: int, pool: list[int], counts: list[int],
           voids: list[int], order: list[int]) -> list[int] | None:
     """A quick deal when voids are known: shuffle once, then each seat (most constrained first)
     takes the first cards it may hold. Not exactly uniform, but close, and the weighting that
