@@ -20,7 +20,8 @@ weighted mean score is chosen.
 
 Limits kept: the bot reads only its seat's view; a fixed number of samples makes decisions
 reproducible for a given random source (the time caps are a safety net only). Timing does not
-show the hand: with a single legal card the bot still draws and weighs its deals, and every
+show the hand: every card held is played into every deal, legal or not (the illegal ones'
+results are discarded), so the work does not depend on how many cards may be played, and every
 decision takes at least :data:`DECISION_FLOOR` seconds.
 """
 
@@ -111,12 +112,13 @@ def choose_card(view: dict[str, Any], rules: Rules, rng: random.Random) -> str:
     trick = [fast.card_index(p["card"]) for p in view["trick"]]
     leader = view["trick"][0]["seat"] if trick else seat
     candidates = [fast.card_index(c) for c in legal]
+    # Timing must not show the hand (issue 14): every card held is played into every deal, legal
+    # or not, and the results of the illegal ones thrown away. The work then depends on the
+    # cards held and the deals drawn, which every seat knows, not on how many cards may follow
+    # suit; a single legal card takes as long as any other decision at this point of the hand.
+    shadows = [c for c in (fast.card_index(h) for h in view["hand"]) if c not in candidates]
     totals = [0.0] * len(candidates)
-    # Even with one legal card the deals are drawn and weighed, so the work (and the time) is
-    # that of any other decision at this point of the hand.
     worlds: Worlds = sample_worlds(view, rules, rng, *_sizes(PLAY_DRAWN, PLAY_KEPT, rules.players), DRAW_TIME)
-    if len(candidates) == 1:
-        return legal[0]
     exact = len(view["hand"]) <= EXACT_CARDS.get(rules.players, 1)
     if exact:
         worlds = worlds[:EXACT_DEALS]
@@ -124,11 +126,12 @@ def choose_card(view: dict[str, Any], rules: Rules, rng: random.Random) -> str:
     taken_now = view["tricks_taken"]
     deadline = time.perf_counter() + PLAY_TIME
     for hands, bids, weight in worlds:
-        for i, card in enumerate(candidates):
+        for i, card in enumerate(candidates + shadows):
             held = list(hands)
             held[seat] ^= fast.BIT[card]
             taken = finish(held, leader, trick + [card], trump, rules.new_jersey, bids, taken_now)
-            totals[i] += weight * fast.points(bid, taken[seat])
+            if i < len(candidates):
+                totals[i] += weight * fast.points(bid, taken[seat])
         if time.perf_counter() > deadline:  # a safety net on an overloaded machine only
             break
     # Ties go to the cheapest card (lowest rank, Blukes dearest): keep the strong ones for later.

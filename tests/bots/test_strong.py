@@ -123,6 +123,28 @@ def test_a_single_legal_card_takes_as_long_as_the_decision_floor() -> None:
     assert time.perf_counter() - start >= strong.DECISION_FLOOR
 
 
+@pytest.mark.usefixtures("no_time_caps")
+def test_the_work_of_a_card_decision_does_not_depend_on_how_many_cards_are_legal(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    real = fast.play_out_bids
+
+    def counting(*args: Any) -> list[int]:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(fast, "play_out_bids", counting)
+    rules = Rules(3)
+    base = {"seat": 0, "phase": "playing", "cards": 8, "dealer": 2, "trump": "S", "turn_up": "9S",
+            "hand": ["2H", "3C", "4C", "5C", "6C", "7C", "8C", "9C"], "bids": [1, 1, 1],
+            "tricks_played": [], "tricks_taken": [0, 0, 0]}
+    work = []
+    for trick, legal in (([], base["hand"]), ([{"seat": 2, "card": "KH"}], ["2H"])):
+        calls.clear()
+        strong.choose_card({**base, "trick": trick, "legal": legal}, rules, random.Random(1))
+        work.append(len(calls))
+    assert work[0] == work[1] > 0
+
+
 # -- the model ------------------------------------------------------------------------------------
 def test_a_high_bid_is_likelier_from_a_hand_the_count_values_highly() -> None:
     strong_hand, weak_hand = expected_tricks(mask("HB LB AS KS"), 0, 4), expected_tricks(mask("2H 3D 4C 5H"), 0, 4)
