@@ -44,7 +44,7 @@ class Stacked(random.Random):
         x[:] = [DECK[i] for i in self.order]
 
 
-Timing = tuple[str, int, int, float]  # level, cards dealt this hand, legal actions, seconds
+Timing = tuple[str, int, int, float, float]  # level, cards dealt, legal actions, seconds, CPU seconds
 
 
 def play_hand(rules: Rules, number: int, first_dealer: int, order: list[int], seats: list[str],
@@ -59,20 +59,22 @@ def play_hand(rules: Rules, number: int, first_dealer: int, order: list[int], se
         seat = game.to_act
         assert seat is not None
         view = game.view_for(seat)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = decide(seats[seat], view, rules, rngs[seat])
-        timings.append((seats[seat], view["cards"], len(view["legal"]), time.perf_counter() - start))
+        timings.append((seats[seat], view["cards"], len(view["legal"]), time.perf_counter() - start,
+                        time.process_time() - cpu))
         game.apply(seat, action)
     record = game.records[-1]
     assert record.bids is not None and record.tricks is not None
     return [points(b, t) for b, t in zip(record.bids, record.tricks)]
 
 
-def play_deal(deal: int, players: int, variant: str, base: str, swap: str, seed: int) -> tuple[float, list[Timing]]:
+def play_deal(deal: int, players: int, variant: str, base: str, swap: str, seed: int,
+              hand: int = 0) -> tuple[float, list[Timing]]:
     """One deal: the base run and one run per replaced seat; the mean gain of the replacement."""
     rng = random.Random(f"{seed}:{variant}:{players}:{deal}")
     rules = Rules(players, Variant.parse(variant))
-    number = 1 + deal % rules.hand_count
+    number = hand or 1 + deal % rules.hand_count
     order = list(range(54))
     rng.shuffle(order)
     first_dealer = rng.randrange(players)
@@ -115,13 +117,14 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--hand", type=int, default=0, help="play only this hand of the schedule (timing runs)")
     parser.add_argument("--progress", type=int, default=0, help="print the interval every N deals")
     args = parser.parse_args()
     gains: list[float] = []
     timings: list[Timing] = []
     started = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
-        futures = [pool.submit(play_deal, d, args.players, args.variant, args.base, args.swap, args.seed)
+        futures = [pool.submit(play_deal, d, args.players, args.variant, args.base, args.swap, args.seed, args.hand)
                    for d in range(args.deals)]
         for done, future in enumerate(futures, start=1):
             gain, deal_timings = future.result()
@@ -143,11 +146,12 @@ def main() -> None:
           f"{'':8} decisions  p50 ms  p95 ms  p99 ms  max ms")
     level = "strong" if "strong" in (args.base, args.swap) else args.swap
     mine = [t for t in timings if t[0] == level]
-    print(time_row("all decisions", [t[3] for t in mine]))
-    print(time_row(f"at the top deal ({top_deal} cards)", [t[3] for t in mine if t[1] == top_deal]))
-    print(time_row("one legal action", [t[3] for t in mine if t[2] == 1]))
-    print(time_row("several legal actions", [t[3] for t in mine if t[2] > 1]))
-
+    for label, column in (("wall clock", 3), ("CPU time of the deciding process", 4)):
+        print(f"  {label}:")
+        print(time_row("all decisions", [t[column] for t in mine]))
+        print(time_row(f"at the top deal ({top_deal} cards)", [t[column] for t in mine if t[1] == top_deal]))
+        print(time_row("one legal action", [t[column] for t in mine if t[2] == 1]))
+        print(time_row("several legal actions", [t[column] for t in mine if t[2] > 1]))
 
 if __name__ == "__main__":
     main()
