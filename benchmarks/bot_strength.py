@@ -1,10 +1,19 @@
-"""Bot strength in duplicate format (issue 5).
+"""Bot strength as a duplicate "replace one seat" match (issue 14).
 
-Every deal is played once per rotation of the seats, so each bot holds every hand of the deal;
-luck of the cards cancels out. Prints mean points per hand per bot with a 95% confidence
-interval (over deals, each deal's rotations averaged first), and decision-time percentiles.
+Every deal is played once with all seats at the base level, then once per seat with that seat
+alone replaced by the other level, everything else identical: the same cards, the same dealer,
+the same random source for every seat. The seat's points in the replaced run minus its points in
+the base run is what the replacement is worth on that deal; averaging over the seats of a deal
+gives one paired sample per deal, and the 95% interval is over deals. No random bot sits at the
+table, so the figure measures one level against the other, not who exploits a third one better.
 
-    python benchmarks/bot_strength.py --deals 500 --jobs 2
+    python benchmarks/bot_strength.py --players 4 --deals 400 --jobs 2
+    python benchmarks/bot_strength.py --players 4 --base strong --swap basic --deals 400
+    python benchmarks/bot_strength.py --players 3 --variant new-jersey --deals 100
+
+Hand sizes cycle through the game's schedule (R7, R8, R11), so every deal size is played.
+Decision times are reported for every decision of the ``strong`` level, and separately at the
+top deal (13 cards at 2–4 players) and for decisions with a single legal card.
 """
 
 from __future__ import annotations
@@ -20,14 +29,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper.bots import decide  # noqa: E402
-from scorekeeper.engine import DECK, Game, Rules, points  # noqa: E402
-
-LEVELS = ("random", "basic", "strong")
+from scorekeeper.bots import LEVELS, decide  # noqa: E402
+from scorekeeper.engine import DECK, Game, Rules, Variant, points  # noqa: E402
 
 
 class Stacked(random.Random):
-    """A random source whose shuffle lays out a fixed deck: the same deal for every rotation."""
+    """A random source whose shuffle lays out a fixed deck: the same deal for every run."""
 
     def __init__(self, order: list[int]) -> None:
         super().__init__(0)
@@ -37,74 +44,114 @@ class Stacked(random.Random):
         x[:] = [DECK[i] for i in self.order]
 
 
-def play_deal(deal: int, players: int, seed: int) -> tuple[list[float], dict[str, list[float]]]:
-    """Play one deal in every rotation; return mean points per level and decision times."""
-    rng = random.Random(f"{seed}:{deal}")
-    rules = Rules(players)
-    number = 1 + deal % rules.hand_count
+Timing = tuple[str, int, int, float, float]  # level, cards dealt, legal actions, seconds, CPU seconds
+
+
+def play_hand(rules: Rules, number: int, first_dealer: int, order: list[int], seats: list[str],
+              seed: str, timings: list[Timing]) -> list[int]:
+    """Play one hand with the given level per seat; return the points per seat (R19, R20)."""
+    game = Game(rules, first_dealer, number=number - 1)
+    game.deal(Stacked(order))
+    # One random source per seat, seeded by the seat: a seat that is not replaced draws exactly
+    # the numbers it drew in the base run, so its play changes only if the table's play does.
+    rngs = [random.Random(f"{seed}:{seat}") for seat in range(rules.players)]
+    while game.phase in ("bidding", "playing"):
+        seat = game.to_act
+        assert seat is not None
+        view = game.view_for(seat)
+        start, cpu = time.perf_counter(), time.process_time()
+        action = decide(seats[seat], view, rules, rngs[seat])
+        timings.append((seats[seat], view["cards"], len(view["legal"]), time.perf_counter() - start,
+                        time.process_time() - cpu))
+        game.apply(seat, action)
+    record = game.records[-1]
+    assert record.bids is not None and record.tricks is not None
+    return [points(b, t) for b, t in zip(record.bids, record.tricks)]
+
+
+def play_deal(deal: int, players: int, variant: str, base: str, swap: str, seed: int,
+              hand: int = 0) -> tuple[float, list[Timing]]:
+    """One deal: the base run and one run per replaced seat; the mean gain of the replacement."""
+    rng = random.Random(f"{seed}:{variant}:{players}:{deal}")
+    rules = Rules(players, Variant.parse(variant))
+    number = hand or 1 + deal % rules.hand_count
     order = list(range(54))
     rng.shuffle(order)
     first_dealer = rng.randrange(players)
-    scores = {level: [] for level in LEVELS}
-    times: dict[str, list[float]] = {level: [] for level in LEVELS}
-    for rotation in range(players):
-        seats = [LEVELS[(s + rotation) % len(LEVELS)] for s in range(players)]
-        game = Game(rules, first_dealer, number=number - 1)
-        game.deal(Stacked(order))
-        bot_rng = random.Random(f"{seed}:{deal}:{rotation}")
-        while game.phase in ("bidding", "playing"):
-            seat = game.to_act
-            assert seat is not None
-            start = time.perf_counter()
-            action = decide(seats[seat], game.view_for(seat), rules, bot_rng)
-            times[seats[seat]].append(time.perf_counter() - start)
-            game.apply(seat, action)
-        record = game.records[-1]
-        assert record.bids is not None and record.tricks is not None
-        for seat, level in enumerate(seats):
-            scores[level].append(points(record.bids[seat], record.tricks[seat]))
-    return [statistics.fmean(scores[level]) for level in LEVELS], times
+    timings: list[Timing] = []
+    key = f"{seed}:{deal}"
+    base_points = play_hand(rules, number, first_dealer, order, [base] * players, key, timings)
+    gains = []
+    for seat in range(players):
+        seats = [base] * players
+        seats[seat] = swap
+        gains.append(play_hand(rules, number, first_dealer, order, seats, key, timings)[seat] - base_points[seat])
+    return statistics.fmean(gains), timings
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    """Mean and half-width of its 95% interval (normal approximation, paired samples)."""
+    mean = statistics.fmean(values)
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else float("nan")
 
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def time_row(label: str, seconds: list[float]) -> str:
+    ms = [t * 1000 for t in seconds]
+    if not ms:
+        return f"  {label:28} {0:9d}"
+    return (f"  {label:28} {len(ms):9d} {percentile(ms, .5):7.1f} {percentile(ms, .95):7.1f} "
+            f"{percentile(ms, .99):7.1f} {max(ms):7.1f}")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=500)
-    parser.add_argument("--players", type=int, default=3)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--variant", default="standard", choices=[v.value for v in Variant])
+    parser.add_argument("--base", default="basic", choices=LEVELS, help="level of every seat in the base run")
+    parser.add_argument("--swap", default="strong", choices=LEVELS, help="level of the one replaced seat")
+    parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--hand", type=int, default=0, help="play only this hand of the schedule (timing runs)")
+    parser.add_argument("--progress", type=int, default=0, help="print the interval every N deals")
     args = parser.parse_args()
-    per_level: list[list[float]] = [[] for _ in LEVELS]
-    times: dict[str, list[float]] = {level: [] for level in LEVELS}
+    gains: list[float] = []
+    timings: list[Timing] = []
     started = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
-        futures = [pool.submit(play_deal, d, args.players, args.seed) for d in range(args.deals)]
-        for future in futures:
-            means, deal_times = future.result()
-            for i, m in enumerate(means):
-                per_level[i].append(m)
-            for level, ts in deal_times.items():
-                times[level].extend(ts)
+        futures = [pool.submit(play_deal, d, args.players, args.variant, args.base, args.swap, args.seed, args.hand)
+                   for d in range(args.deals)]
+        for done, future in enumerate(futures, start=1):
+            gain, deal_timings = future.result()
+            gains.append(gain)
+            timings.extend(deal_timings)
+            if args.progress and done % args.progress == 0 and done < args.deals:
+                mean, half = interval(gains)
+                print(f"  after {done} deals: {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]"
+                      f" ({time.perf_counter() - started:.0f} s)", flush=True)
     elapsed = time.perf_counter() - started
-    print(f"duplicate format: {args.deals} deals x {args.players} rotations, {args.players} players "
-          f"(hand sizes cycle through the schedule), seed {args.seed}, {elapsed:.0f} s")
-    print(f"{'bot':8} {'mean pts/hand':>13} {'95% CI':>19} {'decisions':>9} "
-          f"{'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7}")
-    intervals = []
-    for level, values in zip(LEVELS, per_level):
-        mean = statistics.fmean(values)
-        half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-        intervals.append((mean - half, mean + half))
-        ts = [t * 1000 for t in times[level]]
-        print(f"{level:8} {mean:13.2f} [{mean - half:7.2f}, {mean + half:7.2f}] {len(ts):9d} "
-              f"{percentile(ts, .5):7.2f} {percentile(ts, .95):7.2f} {percentile(ts, .99):7.2f} {max(ts):7.2f}")
-    ordered = all(intervals[i][1] < intervals[i + 1][0] for i in range(len(LEVELS) - 1))
-    print("strong > basic > random with intervals clear of each other:", "yes" if ordered else "NO")
-
+    mean, half = interval(gains)
+    top = Rules(args.players, Variant.parse(args.variant)).schedule
+    top_deal = max(top)
+    print(f"replace one seat: {args.swap} instead of {args.base} at a table of {args.base}, "
+          f"{args.players} players, {args.variant}, {args.deals} deals x {args.players + 1} runs, "
+          f"seed {args.seed}, {elapsed:.0f} s")
+    print(f"  gain of the replaced seat, points per hand: {mean:+.2f}  95% CI [{mean - half:+.2f}, {mean + half:+.2f}]")
+    print(f"  decision times of {'strong' if 'strong' in (args.base, args.swap) else args.swap}"
+          f"{'':8} decisions  p50 ms  p95 ms  p99 ms  max ms")
+    level = "strong" if "strong" in (args.base, args.swap) else args.swap
+    mine = [t for t in timings if t[0] == level]
+    for label, column in (("wall clock", 3), ("CPU time of the deciding process", 4)):
+        print(f"  {label}:")
+        print(time_row("all decisions", [t[column] for t in mine]))
+        print(time_row(f"at the top deal ({top_deal} cards)", [t[column] for t in mine if t[1] == top_deal]))
+        print(time_row("one legal action", [t[column] for t in mine if t[2] == 1]))
+        print(time_row("several legal actions", [t[column] for t in mine if t[2] > 1]))
 
 if __name__ == "__main__":
     main()

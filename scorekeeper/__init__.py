@@ -43,7 +43,7 @@ def register_serving(app: Flask) -> None:
 
 
 def register_extensions(app: Flask) -> None:
-    from . import i18n
+    from . import assets, i18n
     from .extensions import csrf, db, migrate, setup_database
     from .limits import limiter
 
@@ -53,10 +53,11 @@ def register_extensions(app: Flask) -> None:
     limiter.init_app(app)
     i18n.init_app(app)
     setup_database(app)
+    assets.register(app)
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import groups, rulebook, table, virtual, web
+    from . import groups, offline, rulebook, table, virtual, web
     from .exchange import routes as exchange
     from .printing import routes as printing
 
@@ -68,6 +69,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(groups.api.bp)
     app.register_blueprint(groups.pages.bp)
     rulebook.init_app(app)
+    app.register_blueprint(offline.bp)
     app.after_request(web.no_store)
 
 

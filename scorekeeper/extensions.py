@@ -8,6 +8,7 @@ from typing import Any
 from flask import Flask
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
+from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData, event, make_url
 from sqlalchemy.orm import DeclarativeBase
@@ -28,6 +29,7 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
+compress = Compress()
 
 #: Execution option a service sets on a session's connection to take the write lock at BEGIN.
 WRITE = {"scorekeeper_write": True}

@@ -34,12 +34,34 @@
   function minus(n) { return n < 0 ? "\u2212" + (-n) : String(n); }
   function signed(n) { return n > 0 ? "+" + n : minus(n); }
 
+  /* Drafts: what was tapped in a hand form stays on the phone (localStorage) until it is saved,
+     through a reload, back and forward, or the phone locking and the browser dropping the tab. */
+  function draftKey(form) { return "bluke-draft:" + (form.dataset.draft || form.getAttribute("action")); }
+  function saveDraft(form) {
+    var data = {};
+    all(".prow[data-manual] input:checked, input[name=trump]:checked", form).forEach(function (i) { data[i.name] = i.value; });
+    try { localStorage.setItem(draftKey(form), JSON.stringify(data)); } catch (e) { /* storage full or off */ }
+  }
+  function forgetDraft(form) {
+    try { localStorage.removeItem(draftKey(form)); } catch (e) { /* storage off */ }
+  }
+  function restoreDraft(form) {
+    var data = null;
+    try { data = JSON.parse(localStorage.getItem(draftKey(form)) || "null"); } catch (e) { /* storage off */ }
+    if (!data || form.querySelector(".status.bad")) return;  // a refused form shows what was sent
+    Object.keys(data).forEach(function (name) {
+      var input = form.querySelector("input[name='" + name + "'][value='" + data[name] + "']");
+      if (input) input.checked = true;
+    });
+  }
+
   /* A hand form: bids (auto-saved on the last tap) or tricks (the remainder fills the last row). */
   function handForm(form) {
     var step = form.dataset.step, cards = +form.dataset.cards;
     var rows = all(".prow", form), status = form.querySelector(".status");
     var button = form.querySelector("button[type=submit]");
-    var last = {}, busy = false;
+    var last = {}, busy = false, byKeys = false;
+    restoreDraft(form);
 
     function checked(row) { return row.querySelector("input:checked"); }
     function value(row) { var c = checked(row); return c ? +c.value : null; }
@@ -74,7 +96,7 @@
       status.textContent = text;
       status.classList.toggle("bad", bad);
       status.classList.toggle("ok", ready);
-      button.disabled = !ready || busy;
+      if (button) button.disabled = !ready || busy;
       return ready;
     }
 
@@ -102,18 +124,24 @@
       var c = checked(row);
       if (c) { last[c.name] = c; row.dataset.manual = "1"; }
     });
+    if (step === "tricks") fillRemainder();
+    /* Arrow keys move through a radio group and "click" each button on the way (Space too): they
+       must not save the bids on the first press; a keyboard user saves with Enter or the button. */
+    form.addEventListener("keydown", function (event) { if (/^(Arrow| $)/.test(event.key)) byKeys = true; });
+    form.addEventListener("pointerdown", function () { byKeys = false; });
     all("input[type=radio]", form).forEach(function (input) {
       input.addEventListener("click", function () {
         var wasFull = rows.every(function (r) { return !!last[r.querySelector("input").name]; });
         if (last[input.name] === input) { input.checked = false; last[input.name] = null; }  // tap again: clear
         else last[input.name] = input;
         var row = input.closest(".prow");
-        if (!row) { update(); return; }  // the trump buttons
+        if (!row) { update(); saveDraft(form); return; }  // the trump buttons
         if (input.checked) row.dataset.manual = "1"; else delete row.dataset.manual;
         row.classList.remove("auto");
         if (step === "tricks") fillRemainder();
         var ready = update();
-        if (step === "bids" && form.dataset.autosubmit && ready && !wasFull && input.checked) {
+        saveDraft(form);
+        if (step === "bids" && form.dataset.autosubmit && ready && !wasFull && input.checked && !byKeys) {
           busy = true; button.disabled = true;
           status.textContent = say("saving");
           setTimeout(function () { form.requestSubmit ? form.requestSubmit() : form.submit(); }, 120);
@@ -127,7 +155,7 @@
       if (event.persisted) { busy = false; update(); }
     });
     if (!form.querySelector(".status.bad")) update();
-    else button.disabled = false;
+    else if (button) button.disabled = false;
   }
 
   /* The set-up form: Enter moves on (after the last name, to the start button: no empty row is
@@ -261,24 +289,44 @@
     });
   }
 
-  /* A double tap on any button that saves sends the form once (the server also stores once). */
+  /* A double tap on any button that saves sends the form once (the server also stores once).
+     Without a connection a form that is not queued (a correction) is not sent at all: the browser
+     would replace the app with its error page; the taps stay in the draft and the page says so. */
   function sendOnce(form) {
     form.addEventListener("submit", function (event) {
       if (form.dataset.sent) { event.preventDefault(); return; }
+      if (navigator.onLine === false && form.dataset.offline && !form.dataset.queue) {
+        event.preventDefault();
+        var status = form.querySelector(".dock .status") || form;
+        status.textContent = form.dataset.offline;
+        status.classList.add("bad");
+        return;
+      }
       form.dataset.sent = "1";
+      if (!form.dataset.queue) all(".hand[data-step]", form.parentNode).filter(function (part) { return form.contains(part); }).forEach(forgetDraft);
     });
   }
   window.addEventListener("pageshow", function (event) {
     if (event.persisted) all("form[data-sent]").forEach(function (form) { delete form.dataset.sent; });
   });
 
+  /* The service worker keeps the app shell and the pages opened, for use without a connection. */
+  function installWorker() {
+    var url = document.documentElement.dataset.sw;
+    if (url && "serviceWorker" in navigator) navigator.serviceWorker.register(url).catch(function () {});
+  }
+
+  /* What static/queue.js, the scorer's offline queue, builds on. */
+  window.BlukeApp = { handForm: handForm, forgetDraft: forgetDraft };
+
   function init() {
+    installWorker();
     keepAwake();
     all("form[method=post]").forEach(sendOnce);
     copyButtons();
     shareButtons();
     followOtherScorers();
-    all("form.hand").forEach(handForm);
+    all(".hand[data-step]").forEach(handForm);
     all("form.setup").forEach(setupForm);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();

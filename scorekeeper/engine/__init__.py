@@ -8,7 +8,7 @@ from .draw import DrawResult, draw_for_deal
 from .errors import BidError, ConfigError, OrderError, PlayError, RulesError, ScheduleError, TrickError
 from .game import Game, sort_hand
 from .rules import Rules, Variant, dealer_of, order_from
-from .scorecard import HandLine, HandRecord, PlayerStats, Scorecard, build_scorecard, check_bid, check_bids, check_records, check_taken, check_tricks, check_trump
+from .scorecard import HandLine, HandRecord, PlayerStats, Scorecard, build_scorecard, check_bid, check_bids, check_order, check_records, check_taken, check_tricks, check_trump
 from .scoring import Outcome, outcome, points
 from .tricks import legal_plays, trick_winner
 
@@ -16,6 +16,6 @@ __all__ = [
     "DECK", "HI_BLUKE", "LO_BLUKE", "BidError", "Card", "ConfigError", "DrawResult", "Game",
     "HandLine", "HandRecord", "OrderError", "Outcome", "PlayError", "PlayerStats", "Rules",
     "RulesError", "ScheduleError", "Scorecard", "Suit", "TrickError", "Variant", "build_scorecard",
-    "check_bid", "check_bids", "check_records", "check_taken", "check_tricks", "check_trump", "dealer_of", "draw_for_deal", "legal_plays",
+    "check_bid", "check_bids", "check_order", "check_records", "check_taken", "check_tricks", "check_trump", "dealer_of", "draw_for_deal", "legal_plays",
     "order_from", "outcome", "parse_cards", "points", "sort_hand", "trick_winner",
 ]

@@ -43,9 +43,9 @@ from .tricks import EffectiveSuit, effective_suit, legal_plays, power
 
 __all__ = [
     "BIT", "BLUKES", "FULL_DECK", "HI_BLUKE", "LO_BLUKE", "NO_TRUMP", "SUIT_MASKS", "GameResult",
-    "HandResult", "Policy", "card_index", "cards_of", "deal", "deal_unseen", "follow_mask",
-    "legal_mask", "mask_of", "play_out", "play_random_game", "play_random_hand", "points",
-    "trick_winner", "trump_of", "void_after",
+    "HandResult", "Policy", "aim_card", "card_index", "cards_of", "deal", "deal_unseen", "follow_mask",
+    "legal_mask", "mask_of", "play_out", "play_out_bids", "play_random_game", "play_random_hand",
+    "points", "solve", "trick_winner", "trump_of", "void_after",
 ]
 
 NO_TRUMP = -1
@@ -490,6 +490,251 @@ def play_out(
     else:
         _random_tricks(rand, held, tally, leader, remaining, tables)
     return tally
+
+
+#: Lead power from which a card is a trump or a Bluke (R3): a seat that has made its bid keeps
+#: these rather than spend them on an overtrick worth one point (R19).
+_TRUMP_POWER = 100
+
+
+def _aim_card(legal: int, powers: tuple[int, ...], lead: tuple[int, ...], best: int, threat: int, contest: bool) -> int:
+    """A seat playing to its bid, seeing every hand (the playouts are perfect-information deals).
+
+    While short it wins with the cheapest card that beats both the trick so far and ``threat``,
+    the most the seats still to play will put on it; when no card can be sure of the trick it
+    throws its weakest card rather than waste a winner. A seat that has made its bid (or can
+    no longer make it) takes a trick only with a cheap side-suit winner, since an overtrick is
+    worth one point and a set costs ten per bid trick (R19, R20); otherwise it throws its weakest.
+    """
+    bar = best if contest and best > threat else threat if contest else best
+    win_bit, win_power, low_bit, low_key = 0, 1 << 30, 0, 1 << 30
+    m = legal
+    while m:
+        b = m & -m
+        m ^= b
+        i = b.bit_length()
+        p = powers[i]
+        if p > bar and p < win_power and (contest or lead[i] < _TRUMP_POWER):
+            win_bit, win_power = b, p
+        if lead[i] < low_key:
+            low_bit, low_key = b, lead[i]
+    return win_bit or low_bit
+
+
+def _threat(hand: int, allow: int, core: int, powers: tuple[int, ...], trumps: int, suit: int, contest: bool) -> int:
+    """The highest power a seat will put on a trick: its best legal card if it contests, else its
+    best cheap side-suit card (a made seat spends no trump or Bluke, R19)."""
+    m = hand & allow if hand & core else hand
+    if contest:
+        return powers[(m & BLUKES).bit_length() or (m & trumps).bit_length() or (m & suit).bit_length()]
+    return powers[(m & suit & ~trumps).bit_length()]
+
+
+def _aim_lead(hand: int, lead: tuple[int, ...], contest: bool) -> int:
+    """Lead the strongest card while short of the bid, the weakest once made."""
+    if contest:
+        return _greedy_lead(hand, lead)
+    low_bit, low_key = 0, 1 << 30
+    m = hand
+    while m:
+        b = m & -m
+        m ^= b
+        if lead[b.bit_length()] < low_key:
+            low_bit, low_key = b, lead[b.bit_length()]
+    return low_bit
+
+
+def _suit_of(card: int) -> int:
+    """The plain suit mask of a card index (0 for a Bluke: R16, nothing to follow)."""
+    return SUIT_MASKS[card // 13] if card < LO_BLUKE else 0
+
+
+def aim_card(
+    hand: int, trick: Sequence[int], trump: int, new_jersey: bool, need: int,
+    later: Sequence[tuple[int, bool]] = (),
+) -> int:
+    """The card (index) a seat playing to its bid plays, as :func:`play_out_bids` models it.
+
+    ``need`` is the tricks the seat still lacks, with the tricks left to win it already taken into
+    account by the caller (``need <= 0``: made or hopeless, so it ducks); ``later`` the hands of
+    the seats still to play to the trick, each with whether it contests.
+
+    >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [card_index("KH")], 1, False, 1)]
+    Card.parse('AH')
+    >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [card_index("KH")], 1, False, 0)]
+    Card.parse('2H')
+    """
+    tables = _TABLES[new_jersey][trump + 1]
+    if not trick:
+        return _aim_lead(hand, tables.lead, need > 0).bit_length() - 1
+    led = trick[0] + 1
+    powers = tables.power[led]
+    allow, core = tables.allow[led], tables.core[led]
+    legal = hand & allow if hand & core else hand
+    best = max(powers[c + 1] for c in trick)
+    trumps = SUIT_MASKS[trump] if trump >= 0 else 0
+    threat = max((_threat(h, allow, core, powers, trumps, _suit_of(trick[0]), c) for h, c in later), default=-1)
+    return _aim_card(legal, powers, tables.lead, best, threat, need > 0).bit_length() - 1
+
+
+def play_out_bids(
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int],
+    trump: int,
+    new_jersey: bool,
+    bids: Sequence[int],
+    taken: Sequence[int],
+) -> list[int]:
+    """Finish a hand with every seat playing to its bid; return the tricks taken per seat.
+
+    Unlike the greedy policy, where every seat grabs every trick, a seat contests tricks only
+    while it is short of its bid and can still make it, and ducks once made (R19, R20), so the
+    tricks flow to the seats that need them, as at a real table. Deterministic: no random source.
+
+    >>> hands = [mask_of(parse_cards(h)) for h in ("AS 2H", "AH KH", "3S 4S")]
+    >>> play_out_bids(hands, 0, [], 0, False, [1, 1, 1], [0, 0, 0])
+    [1, 0, 1]
+    """
+    players = len(hands)
+    held = list(hands)
+    tally = list(taken)
+    tables = _TABLES[new_jersey][trump + 1]
+    lead_of, allow_of, core_of, power_of = tables.lead, tables.allow, tables.core, tables.power
+    trumps = SUIT_MASKS[trump] if trump >= 0 else 0
+    nxt = _NEXT[players]
+    left = held[leader].bit_count() + (1 if trick else 0)
+    plays = list(trick)
+    contest = [False] * players
+    threats = [-1] * (players + 1)
+    while left:
+        for s in range(players):
+            need = bids[s] - tally[s]
+            contest[s] = 0 < need <= left
+        if plays:
+            first = plays[0] + 1
+            seat = leader
+            best, winner = -1, leader
+            powers = power_of[first]
+            for card in plays:
+                if powers[card + 1] > best:
+                    best, winner = powers[card + 1], seat
+                seat = nxt[seat]
+            position = len(plays)
+            plays = []
+        else:
+            h = held[leader]
+            b = _aim_lead(h, lead_of, contest[leader])
+            held[leader] = h ^ b
+            first = b.bit_length()
+            powers = power_of[first]
+            best, winner, seat, position = powers[first], leader, nxt[leader], 1
+        allow, core = allow_of[first], core_of[first]
+        suit = _suit_of(first - 1)
+        # threats[k]: the most any seat after position k will put on this trick.
+        s = (leader - 1) % players
+        threats[players - 1] = -1
+        for k in range(players - 1, position, -1):
+            t = _threat(held[s], allow, core, powers, trumps, suit, contest[s])
+            threats[k - 1] = t if t > threats[k] else threats[k]
+            s = (s - 1) % players
+        while position < players:
+            h = held[seat]
+            m = h & allow if h & core else h
+            b = _aim_card(m, powers, lead_of, best, threats[position], contest[seat])
+            held[seat] = h ^ b
+            p = powers[b.bit_length()]
+            if p > best:
+                best, winner = p, seat
+            seat = nxt[seat]
+            position += 1
+        tally[winner] += 1
+        leader = winner
+        left -= 1
+    return tally
+
+
+def solve(
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int],
+    trump: int,
+    new_jersey: bool,
+    bids: Sequence[int],
+    taken: Sequence[int],
+) -> list[int]:
+    """Finish a hand with perfect play by every seat; return the tricks taken per seat.
+
+    Every seat sees all cards and picks, at each turn, the card that gives it the best final
+    points (R19, R20) given that the others do the same (max-n search; equal points go to the
+    card taking more tricks, then to the weaker card). The search grows as the product of the
+    legal cards, so bots call it only once few cards remain (the exact endgame).
+
+    >>> hands = [mask_of(parse_cards(h)) for h in ("AS 2H", "AH KH", "3S 4S")]
+    >>> solve(hands, 0, [], 0, False, [1, 1, 1], [0, 0, 0])
+    [1, 0, 1]
+    """
+    players = len(hands)
+    tables = _TABLES[new_jersey][trump + 1]
+    allow_of, core_of, power_of = tables.allow, tables.core, tables.power
+    nxt = _NEXT[players]
+    score = [_POINTS[b] for b in bids]
+    memo: dict[tuple[tuple[int, ...], int, tuple[int, ...]], tuple[int, ...]] = {}
+    held = list(hands)
+
+    def after_trick(winner: int, tally: tuple[int, ...]) -> tuple[int, ...]:
+        if not held[winner]:
+            return tally
+        key = (tuple(held), winner, tally)
+        found = memo.get(key)
+        if found is None:
+            found = turn(winner, 0, 0, -1, winner, tally)
+            memo[key] = found
+        return found
+
+    def turn(seat: int, position: int, first: int, best: int, winner: int, tally: tuple[int, ...]) -> tuple[int, ...]:
+        h = held[seat]
+        m = h if position == 0 else (h & allow_of[first] if h & core_of[first] else h)
+        chosen: tuple[int, ...] = ()
+        chosen_key = (-(1 << 30), -1)
+        last = position == players - 1
+        while m:
+            b = m & -m
+            m ^= b
+            held[seat] = h ^ b
+            i = b.bit_length()
+            if position == 0:
+                f, nb, nw = i, power_of[i][i], seat
+            else:
+                p = power_of[first][i]
+                f, nb, nw = (first, p, seat) if p > best else (first, best, winner)
+            if last:
+                won = list(tally)
+                won[nw] += 1
+                result = after_trick(nw, tuple(won))
+            else:
+                result = turn(nxt[seat], position + 1, f, nb, nw, tally)
+            key = (score[seat][result[seat]], result[seat])
+            if key > chosen_key:  # strict: the first (weakest index) of equals is kept
+                chosen, chosen_key = result, key
+        held[seat] = h
+        return chosen
+
+    start = tuple(taken)
+    if not trick:
+        return list(after_trick(leader, start))
+    first = trick[0] + 1
+    powers = power_of[first]
+    best, winner, seat = -1, leader, leader
+    for card in trick:
+        if powers[card + 1] > best:
+            best, winner = powers[card + 1], seat
+        seat = nxt[seat]
+    if len(trick) == players:
+        won = list(start)
+        won[winner] += 1
+        return list(after_trick(winner, tuple(won)))
+    return list(turn(seat, len(trick), first, best, winner, start))
 
 
 class HandResult(NamedTuple):

@@ -106,6 +106,22 @@ def check_taken(rules: Rules, number: int, taken: object, who: str) -> None:
                          who=who, taken=taken, number=number, cards=cards)
 
 
+def check_order(number: int, step: str, previous_complete: bool, bids_recorded: bool) -> None:
+    """Entries in the rule book's order (R25): a hand's bids once the hand before it is complete,
+    its tricks once its bids are recorded.
+
+    >>> try:
+    ...     check_order(3, "bids", previous_complete=False, bids_recorded=False)
+    ... except OrderError as error:
+    ...     print(error)
+    Hand 2 is not complete yet: record its bids and tricks first (R25).
+    """
+    if step == "bids" and number > 1 and not previous_complete:
+        raise OrderError(f"Hand {number - 1} is not complete yet: record its bids and tricks first (R25).", "R25")
+    if step == "tricks" and not bids_recorded:
+        raise OrderError(f"Record the bids of hand {number} before its tricks (R25).", "R25")
+
+
 def check_trump(rules: Rules, number: int, trump: Suit | None) -> None:
     """A recorded trump needs a turned-up card: the all-cards hand has none (R10, R12)."""
     if trump is not None and not rules.has_turn_up(number):

@@ -12,7 +12,7 @@ from ..i18n import _
 from ..extensions import csrf
 from ..games import Access
 from ..models import Game
-from ..web import bearer, body
+from ..web import bearer, body, cookie_token
 from . import service
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -32,16 +32,25 @@ def version_of(data: dict[str, Any]) -> object:
 
 
 def access(game_id: str) -> Access:
-    """Open a game for reading with the request's token (either token; 404 otherwise)."""
-    return games.open_game(game_id, bearer())
+    """Open a game for reading with the request's token (either token; 404 otherwise).
+
+    Without a Bearer token the page's HttpOnly cookie opens the game, as for the PDF and the
+    export: the scorer page's queue of entries made offline (static/queue.js) reads through it.
+    """
+    return games.open_game(game_id, bearer() or cookie_token(game_id))
 
 
-def writer() -> str:
+def writer(game_id: str) -> str:
     """The request's token for a write, checked on the locked game by the service (403, 404).
 
     A write does not open the game first: the token is checked inside the write transaction.
+    Without a Bearer token the page's cookie is the token (the scorer page's queue sends its
+    entries so); it must then come with the page's CSRF token (``X-CSRFToken``), as a form would.
     """
-    return bearer() or ""
+    token = bearer()
+    if token is None and (token := cookie_token(game_id)) is not None:
+        csrf.protect()
+    return token or ""
 
 
 def links(game_id: str, scorer: str, watch: str) -> dict[str, str]:
@@ -99,7 +108,7 @@ def put_bids(game_id: str, n: str) -> Any:
     if "bids" not in data:
         raise BadRequest(_("The body needs 'bids': one number per player, in seat order."))
     trump = data["trump"] if "trump" in data else service.KEEP
-    game = service.record_bids(game_id, hand_number(n), data["bids"], trump, version_of(data), writer())
+    game = service.record_bids(game_id, hand_number(n), data["bids"], trump, version_of(data), writer(game_id))
     return jsonify(games.document(game))
 
 
@@ -108,7 +117,7 @@ def put_tricks(game_id: str, n: str) -> Any:
     data = body()
     if "tricks" not in data:
         raise BadRequest(_("The body needs 'tricks': one number per player, in seat order."))
-    game = service.record_tricks(game_id, hand_number(n), data["tricks"], version_of(data), writer())
+    game = service.record_tricks(game_id, hand_number(n), data["tricks"], version_of(data), writer(game_id))
     return jsonify(games.document(game))
 
 
@@ -116,5 +125,5 @@ def put_tricks(game_id: str, n: str) -> Any:
 def delete_hand(game_id: str, n: str) -> Any:
     """Undo the latest hand with entries, bids and tricks together; ``n`` must be that hand (R25)."""
     data = body(required=False)
-    game = service.undo(game_id, hand_number(n), version_of(data), token=writer())
+    game = service.undo(game_id, hand_number(n), version_of(data), token=writer(game_id))
     return jsonify(games.document(game))

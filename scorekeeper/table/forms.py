@@ -113,10 +113,25 @@ class TricksBase(HandForm):
                 self[f"{self.kind}_{blank[0]}"].data = rest
 
 
+class HandEditBase(BidsBase):
+    """The correction page: a recorded hand's bids, trump and tricks, saved together."""
+
+    def tricks_values(self) -> list[Any]:
+        """The tricks per seat in seat order (``None`` where nothing was tapped)."""
+        return [self[f"tricks_{seat}"].data for seat in range(self.players)]
+
+    def missing_tricks(self, names: list[str]) -> dict[int, str]:
+        """Seats without a tricks tap, with the message shown beside their row."""
+        return {seat: f"Tap a number of tricks taken for {names[seat]}." for seat, value in enumerate(self.tricks_values())
+                if value is None}
+
+
 def _hand_form(base: type[HandForm], players: int, **kwargs: Any) -> Any:
     """A form class with one field per seat (``bid_0`` …): radio buttons send nothing when untapped,
     so a list field would shift later players into the gap."""
     fields: dict[str, Any] = {f"{base.kind}_{seat}": Number() for seat in range(players)}
+    if issubclass(base, HandEditBase):
+        fields |= {f"tricks_{seat}": Number() for seat in range(players)}
     form_class = type(base.__name__.replace("Base", "Form"), (base,), {**fields, "players": players})
     return form_class(**kwargs)
 
@@ -130,6 +145,12 @@ def bids_form(players: int, **kwargs: Any) -> BidsBase:
 def tricks_form(players: int, **kwargs: Any) -> TricksBase:
     """The tricks form of a hand."""
     form: TricksBase = _hand_form(TricksBase, players, **kwargs)
+    return form
+
+
+def hand_edit_form(players: int, **kwargs: Any) -> HandEditBase:
+    """The correction form of a recorded hand: bids, trump and tricks, one button."""
+    form: HandEditBase = _hand_form(HandEditBase, players, **kwargs)
     return form
 
 

@@ -34,7 +34,7 @@ from ..errors import Forbidden
 from ..errors import NotFound
 from ..errors import ServiceError
 from ..errors import WATCH_ONLY
-from ..extensions import csrf
+from ..extensions import csrf, db
 from ..figures import minus
 from ..figures import signed
 from ..i18n import _
@@ -52,6 +52,7 @@ from .forms import bids_form
 from .forms import BidsBase
 from .forms import ForgetForm
 from .forms import HandForm
+from .forms import hand_edit_form
 from .forms import NewGameForm
 from .forms import OUT_OF_DATE
 from .forms import tricks_form
@@ -61,6 +62,8 @@ bp = Blueprint("pages", __name__)
 csrf.exempt(bp)
 
 HOME_LIMIT = 30
+#: A forgotten game's tokens are kept aside this long, so that "Forget" can be undone.
+FORGOTTEN_PREFIX, UNDO_SECONDS = "skf_", 10 * 60
 
 
 # -- access ------------------------------------------------------------------------------------
@@ -109,7 +112,13 @@ def helpers() -> dict[str, Any]:
 @bp.get("/")
 def home() -> Any:
     """Start a game, or resume one this device has opened (from its per-game cookies)."""
+    return home_page()
+
+
+def home_page(message: str | None = None, status: int = 200) -> Any:
+    """The home page: this device's games, newest first, and those just forgotten (to undo)."""
     opened_games: list[tuple[Access, Any]] = []
+    forgotten: list[Access] = []
     for name, token in request.cookies.items():
         if name.startswith(COOKIE_PREFIX) and len(opened_games) < 100:
             try:
@@ -117,8 +126,14 @@ def home() -> Any:
             except NotFound:
                 continue
             opened_games.append((opened, games.scorecard_of(opened.game)))
+        elif name.startswith(FORGOTTEN_PREFIX) and len(forgotten) < 10:
+            try:
+                forgotten.append(games.open_game(name[len(FORGOTTEN_PREFIX):], token.partition(":")[0]))
+            except NotFound:
+                continue
     opened_games.sort(key=lambda pair: pair[0].game.updated_at, reverse=True)
-    return render_template("home.html", games=opened_games[:HOME_LIMIT], groups=groups.opened_groups())
+    return render_template("home.html", games=opened_games[:HOME_LIMIT], groups=groups.opened_groups(),
+                           forgotten=forgotten, alert=message, undo_minutes=UNDO_SECONDS // 60), status
 
 
 def again(game: Any) -> NewGameForm:
@@ -186,14 +201,35 @@ def join(game_id: str, token: str) -> Any:
 
 @bp.post("/g/<game_id>/forget")
 def forget(game_id: str) -> Any:
-    """Remove a game from this device's list: the cookies go, the game stays."""
+    """Remove a game from this device's list: the cookies go, the game stays.
+
+    The token is kept aside for :data:`UNDO_SECONDS` in a cookie of its own, so that the home
+    page can offer to undo: a phone that held the only scorer link could not get it back.
+    """
     if not ForgetForm().validate_on_submit():
         flash(_(OUT_OF_DATE))
         return redirect(url_for(".home"))
     response = redirect(url_for(".home"))
+    token, watch = cookie_token(game_id), request.cookies.get(WATCH_PREFIX + game_id)
+    if token:
+        kept = token + (":" + watch if watch else "")
+        response.set_cookie(FORGOTTEN_PREFIX + game_id, kept, max_age=UNDO_SECONDS, httponly=True, samesite="Lax",
+                            secure=request.is_secure)
     response.delete_cookie(COOKIE_PREFIX + game_id)
     response.delete_cookie(WATCH_PREFIX + game_id, path=f"/g/{game_id}/")
     return response
+
+
+@bp.post("/g/<game_id>/forget/undo")
+def unforget(game_id: str) -> Any:
+    """Bring back a game forgotten a moment ago (its tokens were kept aside, see :func:`forget`)."""
+    if not ForgetForm().validate_on_submit():
+        return home_page(OUT_OF_DATE, 400)
+    token, _, watch = (request.cookies.get(FORGOTTEN_PREFIX + game_id) or "").partition(":")
+    opened = games.open_game(game_id, token or None)  # 404 once the undo has expired
+    response = redirect(url_for(".home"))
+    response.delete_cookie(FORGOTTEN_PREFIX + game_id)
+    return remember(response, opened.game.id, token, watch if opened.can_write and watch else None)
 
 
 # -- the game page -----------------------------------------------------------------------------
@@ -238,6 +274,7 @@ def render_game(opened: Access, panel: screens.HandPanel | None = None, message:
         changes=screens.changes(game.corrections, game.players), change_count=len(game.corrections),
         standings=screens.standings(card, game.players),
         chart=progression(game.players, card) if current is None else None,
+        offline_doc=screens.offline_state(game, card) if opened.can_write else None,
     ), status
 
 
@@ -367,27 +404,81 @@ def form_address(game_id: str, **_: Any) -> Any:
 
 
 # -- editing an earlier hand -------------------------------------------------------------------
-def render_edit(opened: Access, number: int, panel: screens.HandPanel | None = None, status: int = 200) -> Any:
-    """Both forms of hand ``number``, filled in with what is stored (one of them may be a re-render)."""
+def render_edit(opened: Access, number: int, *panels: screens.HandPanel | None, status: int = 200,
+                message: str | None = None) -> Any:
+    """The correction page of hand ``number``: its bids and (once bids exist) tricks in one form,
+    filled in with what is stored, or with what was sent when ``panels`` re-render a refused save."""
     game = opened.game
     rules, card = games.rules_of(game), games.scorecard_of(game)
     reached = card.current.number if card.current else rules.hand_count
     if not 1 <= number <= reached:
         raise NotFound(_("Hand {number} cannot be edited: hands 1 to {reached} have been reached.", number=number, reached=reached))
     line = card.hands[number - 1]
-    bids = panel if panel and panel.step == "bids" else screens.hand_panel(game, card, rules, number, "bids", editing=True)
-    tricks = None
-    if line.bids is not None:
-        tricks = panel if panel and panel.step == "tricks" else screens.hand_panel(
-            game, card, rules, number, "tricks", editing=True)
-    return render_template("hand.html", game=game, card=card, line=line, bids=bids, tricks=tricks,
-                           role=opened.role), status
+    given = {panel.step: panel for panel in panels if panel}
+    bids = given.get("bids") or screens.hand_panel(game, card, rules, number, "bids", editing=True)
+    tricks = given.get("tricks")
+    if tricks is None and line.bids is not None:
+        tricks = screens.hand_panel(game, card, rules, number, "tricks", editing=True)
+    form = UndoForm(formdata=None, version=game.version, number=number)  # only its version and CSRF token
+    return render_template("hand.html", game=game, card=card, line=line, bids=bids, tricks=tricks, form=form,
+                           role=opened.role, alert=message), status
 
 
 @bp.get("/g/<game_id>/hands/<int:number>")
 def edit_hand(game_id: str, number: int) -> Any:
-    """Correct an earlier hand: its bids and tricks forms, pre-filled."""
+    """Correct an earlier hand: its bids and tricks, pre-filled, saved together."""
     return render_edit(page_access(game_id, write=True), number)
+
+
+@bp.post("/g/<game_id>/hands/<int:number>")
+def save_hand(game_id: str, number: int) -> Any:
+    """Save a corrected hand with one button: bids, trump and tricks in one transaction.
+
+    The tricks are saved with the bids once the hand has tricks (or some are tapped); a hand
+    still being played may have only its bids corrected. Each row's message is the engine's.
+    """
+    opened = page_access(game_id, write=True)
+    game = opened.game
+    rules, card = games.rules_of(game), games.scorecard_of(game)
+    form = hand_edit_form(len(game.players))
+    names = game.players
+    line = card.hands[number - 1] if 1 <= number <= rules.hand_count else None
+
+    def again(message: str, status: int, bid_errors: dict[int, str] | None = None,
+              trick_errors: dict[int, str] | None = None) -> Any:
+        if line is None:
+            return render_edit(opened, number, status=status, message=message)
+        bids = screens.hand_panel(game, card, rules, number, "bids", form.values(), form.trump_value(), bid_errors,
+                                  editing=True)
+        tricks = screens.hand_panel(game, card, rules, number, "tricks", form.tricks_values(), line.trump or "", trick_errors,
+                                    editing=True) if line.bids is not None else None
+        return render_edit(opened, number, bids, tricks, status=status, message=message)
+
+    if not form.validate_on_submit():
+        return again(form.problem() or OUT_OF_DATE, 400)
+    if line is None:
+        return again(f"This game has hands 1 to {rules.hand_count}; there is no hand {number} (R7, R8, R24).", 422)
+    with_tricks = line.tricks is not None or any(v is not None for v in form.tricks_values())
+    bid_errors = form.missing(names) or screens.seat_errors("bids", rules, number, form.values(), names)
+    trick_errors: dict[int, str] = {}
+    if with_tricks:
+        trick_errors = form.missing_tricks(names) or screens.seat_errors(
+            "tricks", rules, number, form.tricks_values(), names)
+    if bid_errors or trick_errors:
+        return again(next(iter((bid_errors | trick_errors).values())), 422, bid_errors, trick_errors)
+    try:
+        if with_tricks:
+            service.record_hand(game_id, number, form.values(), form.trump_value(), form.tricks_values(),
+                                form.version.data)
+        else:
+            service.record_bids(game_id, number, form.values(), form.trump_value(), form.version.data)
+    except Conflict as conflict:
+        db.session.expire_all()
+        return render_game(opened, message=conflict.message, status=409)
+    except (RulesError, ServiceError) as error:
+        return again(error.message, error.status if isinstance(error, ServiceError) else 422)
+    flash(f"Hand {number} corrected; every later total is recomputed.")
+    return redirect(url_for(".game", game_id=game_id))
 
 
 # -- sharing -----------------------------------------------------------------------------------

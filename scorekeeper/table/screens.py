@@ -238,6 +238,14 @@ def seat_errors(step: str, rules: Rules, number: int, values: Sequence[Any], nam
     return out
 
 
+def offline_state(game: Game, card: Scorecard) -> dict[str, Any]:
+    """What the scorer's phone needs to go on without a connection (``static/queue.js``): the
+    set-up and what is recorded, nothing derived (the phone computes that with ``rules.js``)."""
+    keep = ("number", "cards", "dealer", "trump", "bids", "tricks")
+    return {"id": game.id, "version": game.version, "options": dict(game.options), "players": list(game.players),
+            "hands": [{k: hand[k] for k in keep} for hand in card.to_dict()["hands"]]}
+
+
 # -- the rest of the game page ---------------------------------------------------------------------
 @dataclass
 class Standing:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine import Rules, RulesError, Suit, check_bids, check_trump, check_tricks
+from ..engine import Rules, RulesError, Suit, check_bids, check_order, check_trump, check_tricks
 from ..engine.errors import OrderError
 from sqlalchemy import func, select
 
@@ -19,7 +19,7 @@ from ..errors import BadRequest
 from ..i18n import _
 from ..extensions import db
 from .. import games
-from ..games import MAX_CORRECTIONS, rules_of, shown, writing
+from ..games import MAX_CORRECTIONS, Write, rules_of, shown, writing
 from ..models import NO_TRUMP, Correction, Game, HandEntry
 
 #: ``trump`` left out of a bids request: keep what is recorded (not noted, for a new hand).
@@ -90,28 +90,8 @@ def record_bids(game_id: str, number: int, bids: object, trump: object = KEEP, v
     """
     wanted = _trump(trump)
     with writing(game_id, version, token) as write:
-        game = write.game
-        rules = rules_of(game)
-        _check_number(rules, number)
-        previous = _entry(game, number - 1)
-        if number > 1 and (previous is None or previous.tricks is None):
-            raise OrderError("Hand {number} is not complete yet: record its bids and tricks first (R25).", "R25", number=number - 1)
-        checked = _whole_numbers(check_bids, rules, number, bids, "bids", game.players)
-        entry = _entry(game, number)
-        suit: str | None = (entry.trump if entry else None) if wanted is KEEP else wanted
-        check_trump(rules, number, Suit.parse(suit) if suit != NO_TRUMP else None)
-        if entry is not None and entry.bids == checked and entry.trump == suit:
-            return game  # already recorded: a repeated request changes nothing
-        write.change()
-        if entry is None:
-            entry = HandEntry(number=number)
-            game.hands.append(entry)
-        elif entry.bids is not None:
-            _room_for(game, (entry.bids != checked) + (entry.trump != suit))
-            _correct(game, number, "bids", entry.bids, checked)
-            _correct(game, number, "trump", entry.trump, suit)
-        entry.bids, entry.trump = checked, suit
-    return game
+        _set_bids(write, number, bids, wanted)
+    return write.game
 
 
 def record_tricks(game_id: str, number: int, tricks: object, version: object = None, token: str | None = None) -> Game:
@@ -120,21 +100,61 @@ def record_tricks(game_id: str, number: int, tricks: object, version: object = N
     A request equal to what is stored succeeds without change (see :func:`record_bids`).
     """
     with writing(game_id, version, token) as write:
-        game = write.game
-        rules = rules_of(game)
-        _check_number(rules, number)
-        entry = _entry(game, number)
-        if entry is None or entry.bids is None:
-            raise OrderError("Record the bids of hand {number} before its tricks (R25).", "R25", number=number)
-        checked = _whole_numbers(check_tricks, rules, number, tricks, "tricks", game.players)
-        if entry.tricks == checked:
-            return game  # already recorded: a repeated request changes nothing
-        write.change()
-        if entry.tricks is not None:
-            _room_for(game, 1)
-            _correct(game, number, "tricks", entry.tricks, checked)
-        entry.tricks = checked
-    return game
+        _set_tricks(write, number, tricks)
+    return write.game
+
+
+def record_hand(game_id: str, number: int, bids: object, trump: object, tricks: object, version: object = None,
+                token: str | None = None) -> Game:
+    """Correct a hand's bids, trump and tricks together, in one transaction: all of it or nothing.
+
+    The correction page saves the whole hand with one button, so a change of bids and tricks
+    (which must still add up, R23) is never half stored.
+    """
+    wanted = _trump(trump)
+    with writing(game_id, version, token) as write:
+        _set_bids(write, number, bids, wanted)
+        _set_tricks(write, number, tricks)
+    return write.game
+
+
+def _set_bids(write: Write, number: int, bids: object, wanted: Any) -> None:
+    game = write.game
+    rules = rules_of(game)
+    _check_number(rules, number)
+    previous = _entry(game, number - 1)
+    check_order(number, "bids", previous is not None and previous.tricks is not None, bids_recorded=False)
+    checked = _whole_numbers(check_bids, rules, number, bids, "bids", game.players)
+    entry = _entry(game, number)
+    suit: str | None = (entry.trump if entry else None) if wanted is KEEP else wanted
+    check_trump(rules, number, Suit.parse(suit) if suit != NO_TRUMP else None)
+    if entry is not None and entry.bids == checked and entry.trump == suit:
+        return  # already recorded: a repeated request changes nothing
+    write.change()
+    if entry is None:
+        entry = HandEntry(number=number)
+        game.hands.append(entry)
+    elif entry.bids is not None:
+        _room_for(game, (entry.bids != checked) + (entry.trump != suit))
+        _correct(game, number, "bids", entry.bids, checked)
+        _correct(game, number, "trump", entry.trump, suit)
+    entry.bids, entry.trump = checked, suit
+
+
+def _set_tricks(write: Write, number: int, tricks: object) -> None:
+    game = write.game
+    rules = rules_of(game)
+    _check_number(rules, number)
+    entry = _entry(game, number)
+    check_order(number, "tricks", previous_complete=True, bids_recorded=entry is not None and entry.bids is not None)
+    checked = _whole_numbers(check_tricks, rules, number, tricks, "tricks", game.players)
+    if entry is None or entry.tricks == checked:
+        return  # already recorded: a repeated request changes nothing
+    write.change()
+    if entry.tricks is not None:
+        _room_for(game, 1)
+        _correct(game, number, "tricks", entry.tricks, checked)
+    entry.tricks = checked
 
 
 def undo(game_id: str, number: int, version: object = None, whole_hand: bool = True, token: str | None = None) -> Game:

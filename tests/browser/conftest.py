@@ -72,3 +72,15 @@ def shots(tmp_path: Path) -> Path:
     folder = Path(os.environ.get("SCREENSHOTS_DIR") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+@pytest.fixture
+def browser_type_and_profile(tmp_path: Path) -> Iterator[tuple[Any, Path]]:
+    """Chromium's launcher and an empty profile folder, for a persistent (not incognito) profile:
+    Chromium never offers to install an app from an incognito window."""
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        pytest.skip(f"Chromium not found at {CHROMIUM} (make system-packages installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        yield playwright.chromium, tmp_path / "profile"

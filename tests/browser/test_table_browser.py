@@ -111,11 +111,11 @@ def test_a_three_player_game_on_a_phone_with_a_watcher(browser: Any, server: str
     page.locator("button[form=undo-form]").tap()
     expect(page.locator(".note")).to_contain_text("Undone: the bids of hand 3")
     page.locator("#hand-1 th a").tap()
-    expect(page.locator("#tricks-form")).to_be_visible()
+    expect(page.locator("#tricks-part")).to_be_visible()  # bids and tricks in one form, one button
     no_sideways_scroll(page, "edit")
     page.locator("label[for=tricks1-4]").tap()
     page.locator("label[for=tricks2-4]").tap()
-    page.locator("#tricks-form button[type=submit]").tap()
+    page.locator("#hand-form button[type=submit]").tap()
     expect(page.locator(".note")).to_contain_text("Hand 1 corrected")
     page.locator(".history summary").tap()
     expect(page.locator(".changes")).to_contain_text("Ben 3 → 4")

@@ -133,7 +133,9 @@ def test_forgetting_a_game_removes_it_from_this_phone_only(app: Flask, client: F
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     answer = client.post(f"/g/{game_id}/forget", data={"csrf_token": csrf(client, "/")})
     assert answer.status_code == 302
-    assert "Ann · Ben · Cy" not in text(client.get("/"))
+    home = text(client.get("/"))
+    assert f'href="/g/{game_id}"' not in home
+    assert "Forgotten on this phone" in home and f'action="/g/{game_id}/forget/undo"' in home
     assert client.get(f"/g/{game_id}").status_code == 404
     with app.app_context():
         assert db.session.get(Game, game_id) is not None

@@ -1,0 +1,47 @@
+"""``/manifest.webmanifest``, ``/sw.js`` (served from the root so that it controls every page) and ``/offline``."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from flask import Blueprint, Response, render_template, url_for
+
+from ..assets import digest
+from ..web import POLICY
+
+bp = Blueprint("offline", __name__)
+
+#: The app shell: every static file the scorer's and the watcher's pages use.
+SHELL = ("app.css", "app.js", "rules.js", "queue.js", "vendor/htmx.min.js")
+
+
+def _fresh(response: Response, mimetype: str) -> Response:
+    """Answers that must follow a new release at once: the browser revalidates them every time."""
+    response.mimetype = mimetype
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Any:
+    """The web app manifest: name, start page, standalone display, theme colours and icons."""
+    return _fresh(Response(render_template("manifest.webmanifest")), "application/manifest+json")
+
+
+@bp.get("/sw.js")
+def worker() -> Any:
+    """The service worker, with the versioned shell URLs; its cache name changes with any of them."""
+    shell = [url_for("static", filename=name) for name in SHELL]
+    release = hashlib.sha256("".join(digest(name) for name in SHELL).encode()).hexdigest()[:12]
+    body = render_template("sw.js", shell=shell, cache=f"bluke-shell-{release}", offline=url_for(".offline"))
+    return _fresh(Response(body), "text/javascript")
+
+
+@bp.get("/offline")
+def offline() -> Any:
+    """What the worker shows for a page this phone has never opened while there is no connection."""
+    response = Response(render_template("offline.html"))
+    response.headers.setdefault("Content-Security-Policy", POLICY)
+    return response

@@ -1,0 +1,57 @@
+/* Bluke Scorekeeper's service worker.
+   The app shell (versioned static files) comes from the cache; pages come from the network, and
+   the last copy of each page the phone opened is kept for when there is no connection, so the
+   scorer's hand screen opens and reloads offline. Writes are never cached or replayed here: the
+   page keeps its own queue of entries (static/app.js) and sends them when the connection returns.
+   Answers marked no-store (share links with tokens, the JSON API, virtual seats) are never kept. */
+"use strict";
+var SHELL = {{ shell|tojson }}, CACHE = {{ cache|tojson }}, PAGES = "bluke-pages", OFFLINE = {{ offline|tojson }};
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(SHELL.concat([OFFLINE])); })
+    .then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (keys) {
+    return Promise.all(keys.filter(function (key) { return key !== CACHE && key !== PAGES; })
+      .map(function (key) { return caches.delete(key); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+function keepable(response) {
+  return response.ok && !response.redirected && response.type === "basic"
+    && !/no-store/.test(response.headers.get("Cache-Control") || "");
+}
+
+function fromStatic(request) {
+  return caches.match(request).then(function (hit) {
+    return hit || fetch(request).then(function (response) {
+      if (keepable(response)) {
+        var copy = response.clone();
+        caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
+      }
+      return response;
+    });
+  });
+}
+
+function page(request) {
+  return fetch(request).then(function (response) {
+    if (keepable(response)) {
+      var copy = response.clone();
+      caches.open(PAGES).then(function (cache) { cache.put(request.url, copy); });
+    }
+    return response;
+  }, function () {
+    return caches.open(PAGES).then(function (cache) { return cache.match(request.url, { ignoreVary: true }); })
+      .then(function (hit) { return hit || caches.match(OFFLINE); });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request, url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.indexOf("/static/") === 0) event.respondWith(fromStatic(request));
+  else if (request.mode === "navigate") event.respondWith(page(request));
+});

@@ -1,0 +1,264 @@
+"""The strong bot (issue 14): reads only its view, reproducible, bid-aware model, no timing leak."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+from scorekeeper.bots import decide, inference, strong
+from scorekeeper.bots.inference import bid_likelihood, expected_tricks, sample_worlds
+from scorekeeper.engine import DECK, Card, Game, Rules, Variant, fast, legal_plays, parse_cards, trick_winner
+
+
+def mask(text: str) -> int:
+    return fast.mask_of(parse_cards(text))
+
+
+class Stacked(random.Random):
+    """Deals a fixed deck order, so two games can share one seat's cards and differ elsewhere."""
+
+    def __init__(self, order: list[int]) -> None:
+        super().__init__(0)
+        self.order = order
+
+    def shuffle(self, x: list[Any], random: object = None) -> None:  # type: ignore[override]
+        x[:] = [DECK[i] for i in self.order]
+
+
+def game_at(rules: Rules, number: int, order: list[int]) -> Game:
+    game = Game(rules, 0, number=number - 1)
+    game.deal(Stacked(order))
+    return game
+
+
+def advance(game: Game, actions: int, rng: random.Random) -> None:
+    """Let basic bots act ``actions`` times."""
+    for _ in range(actions):
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, decide("basic", game.view_for(seat), game.rules, rng))
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+@pytest.mark.parametrize("players", [3, 4, 8])
+def test_a_table_of_strong_bots_plays_whole_hands_legally(variant: Variant, players: int) -> None:
+    rules = Rules(players, variant)
+    rng = random.Random(players)
+    for number in (1, rules.hand_count // 2 + 1):
+        order = list(range(54))
+        rng.shuffle(order)
+        game = game_at(rules, number, order)
+        while game.phase in ("bidding", "playing"):
+            seat = game.to_act
+            assert seat is not None
+            view = game.view_for(seat)
+            action = decide("strong", view, rules, rng)
+            assert action in view["legal"]
+            game.apply(seat, action)
+        assert game.records[-1].tricks is not None and sum(game.records[-1].tricks) == rules.cards_in_hand(number)
+
+
+@pytest.fixture
+def no_time_caps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Count-limited decisions only: an overloaded test machine must not cut sampling short."""
+    monkeypatch.setattr(strong, "DRAW_TIME", 1e9)
+    monkeypatch.setattr(strong, "PLAY_TIME", 1e9)
+
+
+@pytest.mark.usefixtures("no_time_caps")
+def test_the_decision_depends_only_on_the_seats_view() -> None:
+    """Swap the hidden cards of the other seats: same view, so the same decision for the same seed."""
+    rules = Rules(4)
+    number = 6  # eight cards each, four players: 32 dealt, one turned up, 21 undealt
+    order = list(range(54))
+    random.Random(1).shuffle(order)
+    other = list(order)
+    # Deal positions of seats 2 and 3 (clockwise from the dealer's left, one card at a time).
+    dealer = game_at(rules, number, order).dealer
+    positions = {s: [i for i in range(32) if (dealer + 1 + i) % 4 == s] for s in range(4)}
+    for a, b in zip(positions[(dealer + 2) % 4], positions[(dealer + 3) % 4]):
+        other[a], other[b] = other[b], other[a]
+    other[40], other[50] = other[50], other[40]  # and the undealt cards
+    first, second = game_at(rules, number, order), game_at(rules, number, other)
+    assert first.hands != second.hands
+    seat = (dealer + 1) % 4  # bids first, and leads to the first trick (R13, R14)
+    for phase in ("bidding", "playing"):
+        assert first.phase == phase and first.to_act == seat
+        view = first.view_for(seat)
+        assert view == second.view_for(seat)
+        action = decide("strong", view, rules, random.Random(9))
+        assert decide("strong", second.view_for(seat), rules, random.Random(9)) == action
+        if phase == "bidding":  # every seat bids 1 in both games, so the views stay equal
+            for s in range(4):
+                first.apply((seat + s) % 4, 1)
+                second.apply((seat + s) % 4, 1)
+
+
+@pytest.mark.usefixtures("no_time_caps")
+def test_decisions_are_reproducible_for_a_given_random_source() -> None:
+    rules = Rules(4)
+    order = list(range(54))
+    random.Random(5).shuffle(order)
+    game = game_at(rules, 1, order)
+    advance(game, 4 + 5, random.Random(3))  # all bids and a trick and a bit
+    seat = game.to_act
+    assert seat is not None
+    view = game.view_for(seat)
+    assert game.phase == "playing" and len(view["legal"]) > 1
+    first = [decide("strong", view, rules, random.Random(s)) for s in range(4)]
+    again = [decide("strong", view, rules, random.Random(s)) for s in range(4)]
+    assert first == again
+
+
+def test_a_single_legal_card_takes_as_long_as_the_decision_floor() -> None:
+    rules = Rules(3)
+    view = {"seat": 0, "phase": "playing", "cards": 1, "dealer": 2, "trump": "S", "turn_up": "9S",
+            "hand": ["2H"], "bids": [1, 1, 1], "legal": ["2H"], "trick": [], "tricks_played": [],
+            "tricks_taken": [0, 0, 0]}
+    start = time.perf_counter()
+    assert strong.strong_bot(view, rules, random.Random(1)) == "2H"
+    assert time.perf_counter() - start >= strong.DECISION_FLOOR
+
+
+@pytest.mark.usefixtures("no_time_caps")
+def test_the_work_of_a_card_decision_does_not_depend_on_how_many_cards_are_legal(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    real = fast.play_out_bids
+
+    def counting(*args: Any) -> list[int]:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(fast, "play_out_bids", counting)
+    rules = Rules(3)
+    base = {"seat": 0, "phase": "playing", "cards": 8, "dealer": 2, "trump": "S", "turn_up": "9S",
+            "hand": ["2H", "3C", "4C", "5C", "6C", "7C", "8C", "9C"], "bids": [1, 1, 1],
+            "tricks_played": [], "tricks_taken": [0, 0, 0]}
+    work = []
+    for trick, legal in (([], base["hand"]), ([{"seat": 2, "card": "KH"}], ["2H"])):
+        calls.clear()
+        strong.choose_card({**base, "trick": trick, "legal": legal}, rules, random.Random(1))
+        work.append(len(calls))
+    assert work[0] == work[1] > 0
+
+
+# -- the model ------------------------------------------------------------------------------------
+def test_a_high_bid_is_likelier_from_a_hand_the_count_values_highly() -> None:
+    strong_hand, weak_hand = expected_tricks(mask("HB LB AS KS"), 0, 4), expected_tricks(mask("2H 3D 4C 5H"), 0, 4)
+    assert strong_hand > 3 and weak_hand == 0
+    assert bid_likelihood(4, strong_hand, 1, 4) > 10 * bid_likelihood(4, weak_hand, 1, 4)
+    assert bid_likelihood(1, weak_hand, 1, 4) > 0.9
+
+
+def test_a_seat_that_bid_high_is_dealt_the_blukes_more_often() -> None:
+    rules = Rules(3)
+    view = {"seat": 0, "phase": "bidding", "cards": 4, "dealer": 1, "trump": "S", "turn_up": "9S",
+            "hand": ["2H", "3D", "4C", "5H"], "bids": [None, None, 4], "legal": [1, 2, 3, 4],
+            "trick": [], "tricks_played": [], "tricks_taken": [0, 0, 0]}
+    worlds = sample_worlds(view, rules, random.Random(2), 400, 200, 10.0)
+    assert sum(n for _, _, n in worlds) == 200
+    with_blukes = sum(n * (hands[2] & fast.BLUKES).bit_count() for hands, _, n in worlds) / 200
+    without_bids = sample_worlds({**view, "bids": [None, None, None]}, rules, random.Random(2), 400, 200, 10.0)
+    uniform = sum(n * (hands[2] & fast.BLUKES).bit_count() for hands, _, n in without_bids) / 200
+    assert with_blukes > 1.5 * uniform
+
+
+def test_a_seat_short_of_its_bid_that_ducked_is_rarely_dealt_the_winner_it_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = Rules(3)
+    # Seat 1 (bid 2, none taken) played 3H under the KH although the AH would have won the trick.
+    view = {"seat": 0, "phase": "playing", "cards": 4, "dealer": 2, "trump": "S", "turn_up": "9S",
+            "hand": ["2C", "3C", "4C"], "bids": [1, 2, 1], "legal": ["2C", "3C", "4C"],
+            "trick": [], "tricks_played": [[{"seat": 0, "card": "KH"}, {"seat": 1, "card": "3H"},
+                                            {"seat": 2, "card": "4H"}]],
+            "tricks_taken": [1, 0, 0]}
+    ace = fast.BIT[fast.card_index("AH")]
+    worlds = sample_worlds(view, rules, random.Random(3), 2000, 1000, 10.0)
+    share = sum(n for hands, _, n in worlds if hands[1] & ace) / 1000
+    monkeypatch.setattr(inference, "DUCK_WHILE_SHORT", 1.0)  # the same deals, the duck ignored
+    worlds = sample_worlds(view, rules, random.Random(3), 2000, 1000, 10.0)
+    assert share < 0.6 * sum(n for hands, _, n in worlds if hands[1] & ace) / 1000
+
+
+def test_sampled_worlds_keep_my_cards_and_never_deal_a_seen_card() -> None:
+    rules = Rules(3)
+    view = {"seat": 0, "phase": "playing", "cards": 5, "dealer": 2, "trump": "S", "turn_up": "9S",
+            "hand": ["AH", "KH", "2C", "3C"], "bids": [2, 1, 3], "legal": ["AH", "KH"],
+            "tricks_played": [[{"seat": 1, "card": "5D"}, {"seat": 2, "card": "7S"}, {"seat": 0, "card": "AD"}]],
+            "trick": [{"seat": 2, "card": "QH"}], "tricks_taken": [1, 0, 0]}
+    seen = mask("AH KH 2C 3C 9S 5D 7S AD QH")
+    for hands, bids, _ in sample_worlds(view, rules, random.Random(4), 200, 100, 10.0):
+        assert hands[0] == mask("AH KH 2C 3C") and bids == [2, 1, 3]
+        assert not (hands[1] | hands[2]) & seen
+        assert hands[1].bit_count() == 4 and hands[2].bit_count() == 3
+        assert not hands[2] & fast.SUIT_MASKS[2]  # seat 2 trumped the diamond lead (R15)
+
+
+# -- the kernel's bid-aware playouts and exact endgame --------------------------------------------
+def replay_to_bids(hands: list[list[Card]], leader: int, trump: int, nj: bool, bids: list[int]) -> list[int]:
+    """The bid-aware policy card by card, with the readable engine deciding legality and winners."""
+    players, taken, left = len(hands), [0] * len(hands), len(hands[0])
+    suit = None if trump < 0 else DECK[trump * 13].suit
+    while left:
+        trick: list[tuple[int, Card]] = []
+        contest = [0 < bids[s] - taken[s] <= left for s in range(players)]
+        for position in range(players):
+            seat = (leader + position) % players
+            later = [(fast.mask_of(hands[(leader + k) % players]), contest[(leader + k) % players])
+                     for k in range(position + 1, players)]
+            index = fast.aim_card(fast.mask_of(hands[seat]), [c.index for _, c in trick], trump, nj,
+                                  1 if contest[seat] else 0, later)
+            card = DECK[index]
+            assert card in legal_plays(hands[seat], trick[0][1] if trick else None, suit, nj)
+            hands[seat].remove(card)
+            trick.append((seat, card))
+        leader = trick_winner(trick, suit, nj)
+        taken[leader] += 1
+        left -= 1
+    return taken
+
+
+@pytest.mark.parametrize("nj", [False, True])
+def test_bid_aware_playouts_are_legal_and_match_the_policy_card_by_card(nj: bool) -> None:
+    rng = random.Random(21)
+    for _ in range(200):
+        players = rng.randint(2, 8)
+        cards_each = rng.randint(1, 53 // players)
+        hands, turn_up = fast.deal(rng, players, cards_each, 0)
+        trump = fast.NO_TRUMP if turn_up < 0 or turn_up >= 52 else turn_up // 13
+        bids = [rng.randint(1, cards_each) for _ in range(players)]
+        got = fast.play_out_bids(hands, 1 % players, [], trump, nj, bids, [0] * players)
+        assert got == replay_to_bids([fast.cards_of(h) for h in hands], 1 % players, trump, nj, bids)
+
+
+def test_a_seat_that_has_made_its_bid_ducks_and_lets_a_short_seat_win() -> None:
+    # Spades trump. Seat 0 made its bid; it holds the AS and 2H. Seat 1 leads the KH and needs it.
+    hands = [mask("AS 2D"), mask("KH QH"), mask("4C 5C")]
+    assert fast.play_out_bids(hands, 1, [], 0, False, [1, 1, 1], [1, 0, 0])[1] >= 1
+    assert fast.play_out(random.Random(0), hands, 1, [], 0, False, "greedy", [1, 0, 0])[1] == 0
+
+
+@pytest.mark.parametrize("nj", [False, True])
+def test_the_exact_endgame_gives_out_every_trick_once(nj: bool) -> None:
+    rng = random.Random(22)
+    for _ in range(150):
+        players = rng.randint(2, 4)
+        cards_each = rng.randint(1, 3)
+        hands, turn_up = fast.deal(rng, players, cards_each, 0)
+        trump = fast.NO_TRUMP if turn_up < 0 or turn_up >= 52 else turn_up // 13
+        bids = [rng.randint(1, cards_each) for _ in range(players)]
+        solved = fast.solve(hands, 1 % players, [], trump, nj, bids, [0] * players)
+        assert sum(solved) == cards_each and min(solved) >= 0
+
+
+def test_the_exact_endgame_ducks_when_the_bid_is_made_only_by_ducking() -> None:
+    # No trump, two players. Seat 0 (bid 1, none yet) leads. Leading the AH wins one trick, but
+    # then the 2C goes to seat 1's KC... either way one trick. Seat 1 (bid 2) needs both: it can
+    # only hope; the search plays it out and every trick is given once.
+    hands = [mask("AH 2C"), mask("KH KC")]
+    assert fast.solve(hands, 0, [], fast.NO_TRUMP, False, [1, 2], [0, 0]) == [1, 1]
+    # Spades trump: seat 0 holds AS KS and needs one trick; it takes both whatever it leads.
+    hands = [mask("AS KS"), mask("2H 3H"), mask("4H 5H")]
+    assert fast.solve(hands, 0, [], 0, False, [1, 1, 1], [0, 0, 0]) == [2, 0, 0]

@@ -1,0 +1,116 @@
+"""A live server that can be unplugged and plugged in again, and that counts what reaches it.
+
+``context.set_offline(True)`` cuts the page off, but not its service worker's own requests
+(microsoft/playwright#2311): a test of "no connection" would quietly still reach the server.
+So offline tests also stop the server, which refuses connections until :meth:`plug`; and every
+request that does reach it is logged (method, path, body bytes sent), so a test can say that a
+queued entry arrived exactly once, or that a repeat visit asked for nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+
+class QuietHandler(WSGIRequestHandler):
+    def log_request(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
+@dataclass
+class Hit:
+    """One request that reached the server."""
+
+    method: str
+    path: str
+    query: str
+    sent: int = 0  # body bytes as sent (compressed when the answer was)
+    encoding: str = ""
+
+
+@dataclass
+class LiveServer:
+    """The app on 127.0.0.1 with a fresh SQLite file; :meth:`unplug` / :meth:`plug` keep its port."""
+
+    folder: Path
+    hits: list[Hit] = field(default_factory=list)
+    port: int = 0
+    _httpd: BaseWSGIServer | None = None
+    _thread: threading.Thread | None = None
+
+    def __post_init__(self) -> None:
+        self.app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{self.folder / 'live.sqlite'}",
+                               "SECRET_KEY": "browser-test", "INSTANCE_PATH": str(self.folder),
+                               "RATELIMIT_ENABLED": False})  # one server makes every test's games
+        with self.app.app_context():
+            db.create_all()
+        self._lock = threading.Lock()
+        self.plug()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _counting(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        hit = Hit(environ["REQUEST_METHOD"], environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", ""))
+        with self._lock:
+            self.hits.append(hit)
+
+        def start(status: str, headers: list[tuple[str, str]], *args: Any) -> Any:
+            hit.encoding = next((v for k, v in headers if k.lower() == "content-encoding"), "")
+            return start_response(status, headers, *args)
+
+        answer = self.app(environ, start)
+        try:
+            for chunk in answer:
+                hit.sent += len(chunk)
+                yield chunk
+        finally:
+            getattr(answer, "close", lambda: None)()  # WSGI: the server closes what the app returned
+
+    def plug(self) -> None:
+        """Serve (again, on the same port)."""
+        self._httpd = make_server("127.0.0.1", self.port, self._counting, threaded=True, request_handler=QuietHandler)
+        self.port = self._httpd.server_port
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread.start()
+
+    def unplug(self) -> None:
+        """Stop serving: connections to the port are refused, as with no network at all."""
+        assert self._httpd and self._thread
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=5)
+        self._httpd = None
+
+    def close(self) -> None:
+        if self._httpd:
+            self.unplug()
+        with self.app.app_context():
+            db.engine.dispose()
+
+    def count(self, method: str, path_start: str) -> int:
+        """How many requests with this method and a path starting so reached the server."""
+        with self._lock:
+            return sum(1 for h in self.hits if h.method == method and h.path.startswith(path_start))
+
+    def since(self, mark: int) -> list[Hit]:
+        """The requests after the first ``mark`` ones (``mark = len(server.hits)`` taken earlier)."""
+        with self._lock:
+            return list(self.hits[mark:])
+
+
+def live_server(folder: Path) -> Iterator[LiveServer]:
+    """Fixture body: a :class:`LiveServer`, closed afterwards."""
+    server = LiveServer(folder)
+    yield server
+    server.close()

@@ -1,0 +1,354 @@
+"""The installable app without a connection, in Chromium at a phone viewport.
+
+"Offline" here is ``context.set_offline(True)`` for the page *and* the server unplugged (see
+``offline_kit``): the service worker's own requests are not cut by Playwright's switch.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from playwright.sync_api import expect
+
+from tests.vectors import FILE as VECTORS
+
+from .offline_kit import LiveServer, live_server
+
+pytestmark = pytest.mark.browser
+PHONE = {"viewport": {"width": 412, "height": 915}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    yield from live_server(tmp_path_factory.mktemp("live"))
+
+
+def new_game(live: LiveServer, players: tuple[str, ...] = ("Ann", "Ben", "Cy", "Dee")) -> dict[str, Any]:
+    answer = requests.post(live.url + "/api/games", json={"players": list(players)}, timeout=10)
+    assert answer.status_code == 201
+    return answer.json()
+
+
+def bearer(game: dict[str, Any]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {game['scorer_token']}"}
+
+
+def scorer_phone(browser: Any, game: dict[str, Any]) -> tuple[Any, Any]:
+    """A phone that opened the scorer link, with the service worker in control of the page."""
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(game["scorer_url"])
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # the worker controls pages loaded after it is ready
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    return context, page
+
+
+def go_offline(context: Any, live: LiveServer) -> None:
+    context.set_offline(True)
+    live.unplug()
+
+
+def go_online(context: Any, live: LiveServer) -> None:
+    live.plug()
+    context.set_offline(False)
+
+
+def test_chromium_finds_the_app_installable(browser_type_and_profile: tuple[Any, Path], live: LiveServer) -> None:
+    browser_type, profile = browser_type_and_profile
+    from .conftest import ARGS, CHROMIUM
+
+    context = browser_type.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=ARGS, **PHONE)
+    try:
+        page = context.new_page()
+        page.goto(live.url + "/")
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        cdp = context.new_cdp_session(page)
+        assert cdp.send("Page.getAppManifest")["errors"] == []
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    finally:
+        context.close()
+
+
+def test_the_hand_screen_reloads_without_a_connection(browser: Any, live: LiveServer) -> None:
+    context, page = scorer_phone(browser, new_game(live))
+    try:
+        go_offline(context, live)
+        page.reload()
+        expect(page.locator("h1")).to_have_text("Hand 1 of 25")
+        expect(page.locator("#bid0-1")).to_be_attached()
+        assert page.evaluate("getComputedStyle(document.body).fontFamily")  # the cached stylesheet applies
+        assert page.evaluate("document.styleSheets[0].cssRules.length") > 10
+    finally:
+        go_online(context, live)
+        context.close()
+
+
+def test_a_page_never_opened_shows_the_offline_page_not_the_browser_error(browser: Any, live: LiveServer) -> None:
+    context, page = scorer_phone(browser, new_game(live))
+    try:
+        go_offline(context, live)
+        page.goto(live.url + "/new")
+        expect(page.locator("h1")).to_have_text("No connection")
+    finally:
+        go_online(context, live)
+        context.close()
+
+
+def test_a_repeat_visit_asks_the_server_only_for_the_page(browser: Any, live: LiveServer) -> None:
+    game = new_game(live)
+    for workers in ("allow", "block"):
+        context = browser.new_context(service_workers=workers, **PHONE)
+        context.request.get(game["watch_url"], max_redirects=0)  # the cookie, without loading the page
+        page = context.new_page()
+        page.goto(f"{live.url}/g/{game['id']}")
+        if workers == "allow":
+            page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        mark = len(live.hits)
+        again = context.new_page()
+        again.goto(f"{live.url}/g/{game['id']}")
+        reached = [h.path for h in live.since(mark) if not h.query.startswith("since=")]
+        assert reached == [f"/g/{game['id']}"], (workers, reached)
+        context.close()
+
+
+@pytest.mark.parametrize("role, budget", [("scorer", 20_000), ("watch", 40_000)])
+def test_the_first_load_stays_within_its_budget(browser: Any, live: LiveServer, role: str, budget: int) -> None:
+    """Hand screen < 20 KB and watch page < 40 KB compressed (everything the page loads)."""
+    game = new_game(live)
+    context = browser.new_context(service_workers="block", **PHONE)
+    context.request.get(game[f"{role}_url"], max_redirects=0)
+    mark = len(live.hits)
+    context.new_page().goto(f"{live.url}/g/{game['id']}", wait_until="load")
+    hits = [h for h in live.since(mark) if not h.query.startswith("since=")]
+    context.close()
+    assert all(h.encoding in ("br", "gzip") for h in hits if not h.path.endswith(".png")), hits
+    assert sum(h.sent for h in hits) < budget, hits
+
+
+# -- the phone's rules: the engine's vectors, in the browser ---------------------------------------
+def test_the_engine_vectors_pass_in_the_browser(browser: Any, live: LiveServer) -> None:
+    context, page = scorer_phone(browser, new_game(live))
+    try:
+        table = json.loads(VECTORS.read_text())
+        result = page.evaluate("""([v, words]) => {
+          const R = window.BlukeRules, bad = [], same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+          let count = 0;
+          const check = (what, got, want) => { count++; if (!same(got, want)) bad.push([what, got, want]); };
+          for (const g of v.games) {
+            const where = g.players + ' ' + g.variant + ' ' + JSON.stringify(g.options);
+            check('schedule ' + where, R.schedule(g.players, g.variant, g.options), g.schedule);
+            g.dealers.forEach((dealer, i) => {
+              check('dealer ' + where, R.dealerOf(i + 1, g.first_dealer, g.players), dealer);
+              check('first bidder ' + where, R.biddingOrder(dealer, g.players)[0], g.first_bidders[i]);
+              check('turn-up ' + where, R.hasTurnUp(g.players, g.schedule[i]), g.turn_up[i]);
+            });
+            for (const [kind, number, value, message] of g.checks) {
+              const cards = g.schedule[number - 1];
+              const got = kind === 'bid' ? R.checkBid(value, cards, R.minBid(g.options), number, v.who, words)
+                : kind === 'taken' ? R.checkTaken(value, cards, number, v.who, words) : R.checkTotal(value, cards, number, words);
+              check(kind + ' ' + number + ' ' + JSON.stringify(value) + ' ' + where, got, message);
+            }
+          }
+          for (const [bid, taken, points, outcome] of v.points) check('points ' + bid + '/' + taken, [R.points(bid, taken), R.outcome(bid, taken)], [points, outcome]);
+          for (const [number, step, done, bids, message] of v.order) check('order', R.checkOrder(number, step, done, bids, words), message);
+          return {count: count, bad: bad.slice(0, 5)};
+        }""", [table, page.evaluate("JSON.parse(document.getElementById('offline-words').textContent)")])
+        assert result["bad"] == []
+        assert result["count"] > 5000
+    finally:
+        context.close()
+
+
+# -- scoring a whole hand offline ------------------------------------------------------------------
+def tap(page: Any, *labels: str) -> None:
+    for label in labels:
+        page.locator(f"label[for={label}]").tap()
+
+
+def test_an_offline_hand_reaches_the_server_exactly_once(browser: Any, live: LiveServer) -> None:
+    game = new_game(live)
+    context, page = scorer_phone(browser, game)
+    sync = page.locator("#sync")
+    try:
+        go_offline(context, live)
+        tap(page, "t1H", "bid1-4", "bid2-3", "bid3-2", "bid0-3")  # Ben bids first (Ann deals); Ann's bid saves
+        expect(page.locator(".hand-title h1")).to_have_text("Hand 1 of 25")
+        expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+        expect(page.locator(".hand-meta").nth(1)).to_contain_text("12 bid for 13 cards")
+        expect(sync).to_have_text("Offline — 1 entry waiting")
+        tap(page, "tricks0-5", "tricks1-4", "tricks2-3")  # Dee's 1 is the remainder
+        expect(page.locator("#tricks3-1")).to_be_checked()
+        expect(page.locator("#tricks0 .pts")).to_have_text("+32")
+        page.locator("form.hand button.primary").tap()
+        expect(page.locator(".hand-title h1")).to_have_text("Hand 2 of 25")
+        expect(page.locator(".hand-meta").first).to_contain_text("12 cards · Ben deals · Cy bids first")
+        expect(page.locator("#bid0 .num")).to_have_text("32")  # Ann's running total, computed on the phone
+        expect(page.locator("#bid1 .num")).to_have_text("40")
+        expect(sync).to_have_text("Offline — 2 entries waiting")
+        assert live.count("PUT", f"/api/games/{game['id']}/") == 0
+    finally:
+        go_online(context, live)
+    expect(sync).to_have_text("All sent", timeout=15_000)
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [3, 4, 3, 2] and doc["hands"][0]["trump"] == "H"
+    assert doc["hands"][0]["tricks"] == [5, 4, 3, 1]
+    assert doc["totals"] == [32, 40, 30, -20]
+    assert live.count("PUT", f"/api/games/{game['id']}/hands/1/bids") == 1
+    assert live.count("PUT", f"/api/games/{game['id']}/hands/1/tricks") == 1
+    expect(page.locator(".hand-title h1")).to_have_text("Hand 2 of 25")
+    context.close()
+
+
+def test_the_queue_survives_closing_and_reopening_the_page(browser: Any, live: LiveServer) -> None:
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    try:
+        go_offline(context, live)
+        tap(page, "bid1-5", "bid2-3", "bid0-4")
+        expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+        page.close()
+        page = context.new_page()
+        page.goto(f"{live.url}/g/{game['id']}")  # the page kept by the service worker
+        expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+        expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+    finally:
+        go_online(context, live)
+    expect(page.locator("#sync")).to_have_text("All sent", timeout=15_000)
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [4, 5, 3]
+    assert live.count("PUT", f"/api/games/{game['id']}/hands/1/bids") == 1
+    context.close()
+
+
+def test_a_refused_queued_entry_shows_both_versions_and_the_scorer_chooses(browser: Any, live: LiveServer) -> None:
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    go_offline(context, live)
+    tap(page, "bid1-5", "bid2-3", "bid0-4")
+    expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+    live.plug()  # a second scorer, online, records other bids meanwhile
+    answer = requests.put(f"{live.url}/api/games/{game['id']}/hands/1/bids", json={"bids": [2, 2, 2], "version": 1},
+                          headers=bearer(game), timeout=10)
+    assert answer.status_code == 200
+    context.set_offline(False)
+    box = page.locator("#conflict")
+    expect(box).to_be_visible(timeout=15_000)
+    expect(box.locator(".theirs")).to_have_text("Ann 2 · Ben 2 · Cy 2")
+    expect(box.locator(".mine")).to_have_text("Ann 4 · Ben 5 · Cy 3")
+    box.get_by_role("button", name="Use this phone's").tap()
+    expect(page.locator("#sync")).to_have_text("All sent", timeout=15_000)
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [4, 5, 3]
+    history = requests.get(f"{live.url}/api/games/{game['id']}/history", headers=bearer(game), timeout=10).json()
+    assert history["corrections"][0]["old"] == [2, 2, 2]  # the server's version is kept in the history
+    context.close()
+
+
+def test_keeping_the_servers_version_drops_the_phones_entries(browser: Any, live: LiveServer) -> None:
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    go_offline(context, live)
+    tap(page, "bid1-5", "bid2-3", "bid0-4")
+    live.plug()
+    requests.put(f"{live.url}/api/games/{game['id']}/hands/1/bids", json={"bids": [2, 2, 2]}, headers=bearer(game), timeout=10)
+    context.set_offline(False)
+    page.locator("#conflict").get_by_role("button", name="Keep the server's").tap()
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    expect(page.locator(".hand-meta").nth(1)).to_contain_text("6 bid for 13 cards")
+    expect(page.locator("#sync")).to_be_hidden()
+    assert page.evaluate("""new Promise(ok => { const r = indexedDB.open('bluke-scorer', 1);
+        r.onsuccess = () => { const g = r.result.transaction('entries').objectStore('entries').getAll();
+                              g.onsuccess = () => ok(g.result.length); }; })""") == 0
+    context.close()
+
+
+# -- nothing tapped is lost ------------------------------------------------------------------------
+def test_taps_survive_a_reload_and_back_and_forward(browser: Any, live: LiveServer) -> None:
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    tap(page, "t1S", "bid1-5", "bid2-3")
+    page.reload()
+    expect(page.locator("#bid1-5")).to_be_checked()
+    expect(page.locator("#bid2-3")).to_be_checked()
+    expect(page.locator("#t1S")).to_be_checked()
+    expect(page.locator(".dock .status")).to_have_text("8 bid for 13 cards — 1 player to go")
+    page.goto(f"{live.url}/")
+    page.go_back()
+    expect(page.locator("#bid2-3")).to_be_checked()
+    with page.expect_navigation():  # the last bid is sent, then the server's page comes back
+        tap(page, "bid0-4")
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.includes('/hands/1/bids')).length") == 0
+    context.close()
+
+
+def test_arrow_keys_on_the_last_bidder_do_not_save_at_the_first_press(browser: Any, live: LiveServer) -> None:
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    tap(page, "bid1-5", "bid2-3")
+    page.locator("#bid0-1").focus()
+    page.keyboard.press("Space")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#bid0-2")).to_be_checked()
+    expect(page.locator(".dock .status")).to_have_text("10 bid for 13 cards — underbid by 3")
+    assert live.count("PUT", f"/api/games/{game['id']}/") == 0
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")
+    page.keyboard.press("Enter")  # a keyboard user saves on purpose
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    context.close()
+
+
+def test_the_correction_page_saves_bids_and_tricks_together(browser: Any, live: LiveServer) -> None:
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}/hands/1"
+    requests.put(url + "/bids", json={"bids": [4, 5, 3]}, headers=bearer(game), timeout=10)
+    requests.put(url + "/tricks", json={"tricks": [5, 3, 5]}, headers=bearer(game), timeout=10)
+    context, page = scorer_phone(browser, game)
+    page.goto(f"{live.url}/g/{game['id']}/hands/1")
+    expect(page.locator("form.hand-edit button.primary")).to_have_count(1)  # one button for the hand
+    tap(page, "bid0-3", "tricks0-4", "tricks1-4")  # Cy's 5 stays: the tricks still add up to 13
+    page.locator("form.hand-edit button.primary").tap()
+    expect(page.locator(".notes")).to_contain_text("Hand 1 corrected")
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [3, 5, 3] and doc["hands"][0]["tricks"] == [4, 4, 5]
+    context.close()
+
+
+def test_a_correction_that_breaks_a_rule_stores_nothing_and_names_it(browser: Any, live: LiveServer) -> None:
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}/hands/1"
+    requests.put(url + "/bids", json={"bids": [4, 5, 3]}, headers=bearer(game), timeout=10)
+    requests.put(url + "/tricks", json={"tricks": [5, 3, 5]}, headers=bearer(game), timeout=10)
+    context, page = scorer_phone(browser, game)
+    page.goto(f"{live.url}/g/{game['id']}/hands/1")
+    page.evaluate("document.querySelectorAll('.hand[data-step=tricks] input').forEach(i => i.checked = false)")
+    page.evaluate("""for (const [id] of [['tricks0-6'], ['tricks1-3'], ['tricks2-5']]) document.getElementById(id).checked = true""")
+    page.locator("form.hand-edit button.primary").tap()
+    expect(page.locator(".alert")).to_have_text("Tricks add up to 14, but 13 cards were dealt in hand 1 (R23).")
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["tricks"] == [5, 3, 5] and doc["version"] == 3
+    context.close()
+
+
+def test_forgetting_a_game_asks_first_warns_and_can_be_undone(browser: Any, live: LiveServer) -> None:
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    page.goto(live.url + "/")
+    item = page.locator(".game-item", has_text="Ann · Ben · Cy")
+    item.locator("summary[aria-label='Forget the game of Ann, Ben, Cy on this phone']").tap()
+    expect(item.locator(".forget-ask")).to_contain_text("nobody can change the game once it is forgotten here")
+    item.get_by_role("button", name="Forget on this phone").tap()
+    expect(page.locator(".game-link")).to_have_count(0)
+    assert context.request.get(f"{live.url}/g/{game['id']}").status == 404
+    page.get_by_role("button", name="Undo: keep the game of Ann, Ben, Cy on this phone").tap()
+    expect(page.locator(".game-link", has_text="Ann · Ben · Cy")).to_be_visible()
+    page.goto(f"{live.url}/g/{game['id']}")
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")  # a scorer again
+    context.close()

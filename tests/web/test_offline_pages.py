@@ -1,0 +1,154 @@
+"""What the offline scorer relies on from the server: the page's cookie (with its CSRF token) for
+the API, the game's state on the page, one-button corrections, and "Forget" with an undo."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from .pages_kit import csrf, current_version, document, new_game, play, text
+
+
+def offline_json(client: FlaskClient, game_id: str, element: str) -> dict[str, object]:
+    found = re.search(rf'<script type="application/json" id="{element}">(.*?)</script>', text(client.get(f"/g/{game_id}")), re.S)
+    assert found, element
+    return json.loads(found.group(1))
+
+
+# -- the API with the page's cookie ---------------------------------------------------------------
+def test_the_scorer_page_writes_through_the_api_with_its_cookie_and_csrf_token(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    token = csrf(client, f"/g/{game_id}")
+    answer = client.put(f"/api/games/{game_id}/hands/1/bids", json={"bids": [4, 5, 3], "trump": "S", "version": 1},
+                        headers={"X-CSRFToken": token})
+    assert answer.status_code == 200
+    assert answer.get_json()["hands"][0]["bids"] == [4, 5, 3]
+    again = client.put(f"/api/games/{game_id}/hands/1/bids", json={"bids": [4, 5, 3], "trump": "S", "version": 1},
+                       headers={"X-CSRFToken": token})
+    assert again.status_code == 200 and again.get_json()["version"] == 2  # a resent entry is stored once
+
+
+def test_a_cookie_write_without_the_pages_csrf_token_is_refused(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    answer = client.put(f"/api/games/{game_id}/hands/1/bids", json={"bids": [4, 5, 3]})
+    assert answer.status_code == 400
+    assert answer.get_json()["error"]["code"] == "bad_request"
+    assert document(app, game_id)["hands"][0]["bids"] is None
+
+
+def test_a_watchers_cookie_reads_the_api_but_cannot_write(app: Flask, client: FlaskClient) -> None:
+    created = client.post("/api/games", json={"players": ["Ann", "Ben"]}).get_json()
+    watcher = app.test_client()
+    watcher.get(created["watch_url"])
+    assert watcher.get(f"/api/games/{created['id']}").status_code == 200
+    token = csrf(watcher, "/")
+    answer = watcher.put(f"/api/games/{created['id']}/hands/1/bids", json={"bids": [1, 1]}, headers={"X-CSRFToken": token})
+    assert answer.status_code == 403
+
+
+# -- what the page carries for offline use ------------------------------------------------------------
+def test_the_scorer_page_carries_the_game_and_the_words_the_script_shows(client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    state = offline_json(client, game_id, "offline-game")
+    assert state["id"] == game_id and state["players"] == ["Ann", "Ben", "Cy"] and state["version"] == 1
+    assert state["hands"][0] == {"number": 1, "cards": 13, "dealer": 0, "trump": None, "bids": None, "tricks": None}
+    words = offline_json(client, game_id, "offline-words")
+    assert words["waiting_many"] == "Offline — {count} entries waiting" and words["all_sent"] == "All sent"
+    assert 'data-queue="1"' in text(client.get(f"/g/{game_id}"))
+
+
+def test_a_watcher_gets_no_queue(app: Flask, client: FlaskClient) -> None:
+    created = client.post("/api/games", json={"players": ["Ann", "Ben"]}).get_json()
+    watcher = app.test_client()
+    watcher.get(created["watch_url"])
+    page = text(watcher.get(f"/g/{created['id']}"))
+    assert "offline-game" not in page and "queue.js" not in page
+
+
+# -- the correction page: one button --------------------------------------------------------------
+def save_hand(client: FlaskClient, app: Flask, game_id: str, number: int, bids: list[int | None],
+              tricks: list[int | None], trump: str = "") -> object:
+    data = {"csrf_token": csrf(client, f"/g/{game_id}/hands/{number}"), "version": str(current_version(app, game_id)),
+            "trump": trump}
+    data |= {f"bid_{s}": str(v) for s, v in enumerate(bids) if v is not None}
+    data |= {f"tricks_{s}": str(v) for s, v in enumerate(tricks) if v is not None}
+    return client.post(f"/g/{game_id}/hands/{number}", data=data)
+
+
+def test_the_correction_page_has_one_form_and_one_button(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    page = text(client.get(f"/g/{game_id}/hands/1"))
+    assert page.count("<form") == 1 and page.count('type="submit"') == 1
+    assert f'action="/g/{game_id}/hands/1"' in page and "Save hand 1" in page
+
+
+def test_a_correction_saves_bids_and_tricks_together(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    answer = save_hand(client, app, game_id, 1, [3, 5, 3], [4, 4, 5], "H")
+    assert answer.status_code == 302  # type: ignore[attr-defined]
+    hand = document(app, game_id)["hands"][0]
+    assert (hand["bids"], hand["tricks"], hand["trump"]) == ([3, 5, 3], [4, 4, 5], "H")
+    assert document(app, game_id)["version"] == 4  # one write for the whole hand
+    assert "Hand 1 corrected" in text(client.get(f"/g/{game_id}"))
+
+
+@pytest.mark.parametrize("bids, tricks, message", [
+    ([3, 5, 3], [6, 3, 5], "Tricks add up to 14, but 13 cards were dealt in hand 1 (R23)."),
+    ([14, 5, 3], [5, 3, 5], "Ann bid 14, but only 13 cards were dealt in hand 1 (R22)."),
+    ([3, 5, 3], [5, None, 5], "Tap a number of tricks taken for Ben."),
+])
+def test_a_refused_correction_stores_nothing_and_says_why(app: Flask, client: FlaskClient, bids: list[int],
+                                                          tricks: list[int | None], message: str) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    before = document(app, game_id)
+    answer = save_hand(client, app, game_id, 1, bids, tricks)
+    assert answer.status_code == 422  # type: ignore[attr-defined]
+    assert message in text(answer)  # type: ignore[arg-type]
+    assert document(app, game_id) == before
+
+
+def test_the_bids_of_the_hand_being_played_can_be_corrected_alone(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    client.post(f"/g/{game_id}/hands/2/bids", data={"csrf_token": csrf(client, f"/g/{game_id}"),
+                                                    "version": str(current_version(app, game_id)),
+                                                    "bid_0": "2", "bid_1": "6", "bid_2": "4"})
+    answer = save_hand(client, app, game_id, 2, [2, 6, 3], [None, None, None])
+    assert answer.status_code == 302  # type: ignore[attr-defined]
+    hand = document(app, game_id)["hands"][1]
+    assert hand["bids"] == [2, 6, 3] and hand["tricks"] is None
+
+
+# -- "Forget this game": asks, warns, can be undone -----------------------------------------------
+def test_forget_asks_first_and_warns_a_scorer(client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    home = text(client.get("/"))
+    assert '<details class="forget">' in home
+    assert "nobody can change the game once it is forgotten here: the link cannot be got back" in home
+    assert f'action="/g/{game_id}/forget"' in home
+
+
+def test_a_forgotten_game_comes_back_with_undo(client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    client.post(f"/g/{game_id}/forget", data={"csrf_token": csrf(client, "/")})
+    assert client.get(f"/g/{game_id}").status_code == 404
+    answer = client.post(f"/g/{game_id}/forget/undo", data={"csrf_token": csrf(client, "/")})
+    assert answer.status_code == 302
+    assert 'class="hand bids"' in text(client.get(f"/g/{game_id}"))  # a scorer again
+    assert "Forgotten on this phone" not in text(client.get("/"))
+    assert client.get(f"/g/{game_id}/share").status_code == 200
+
+
+def test_undo_after_the_undo_time_finds_nothing(client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    client.post(f"/g/{game_id}/forget", data={"csrf_token": csrf(client, "/")})
+    client.delete_cookie(f"skf_{game_id}")  # what the browser does when the cookie's ten minutes are up
+    answer = client.post(f"/g/{game_id}/forget/undo", data={"csrf_token": csrf(client)})
+    assert answer.status_code == 404

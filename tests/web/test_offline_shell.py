@@ -1,0 +1,116 @@
+"""The installable app shell: manifest, icons, service worker, versioned and compressed static files."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import struct
+
+import brotli
+import pytest
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from scorekeeper.assets import COMMENT, YEAR
+from scorekeeper.offline import SHELL
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's IHDR chunk."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def get(client: FlaskClient, url: str, **kwargs: object) -> TestResponse:
+    """A GET whose answer is read and closed (a static file is sent from an open file)."""
+    answer = client.get(url, **kwargs)  # type: ignore[arg-type]
+    answer.get_data()
+    answer.close()
+    return answer
+
+
+def static_urls(html: str) -> list[str]:
+    return re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+
+
+def test_the_manifest_names_the_app_and_opens_it_full_screen(client: FlaskClient) -> None:
+    answer = client.get("/manifest.webmanifest")
+    assert answer.status_code == 200
+    assert answer.mimetype == "application/manifest+json"
+    manifest = answer.get_json(force=True)
+    assert manifest["name"] == "Bluke Scorekeeper" and manifest["short_name"] == "Bluke"
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    assert manifest["theme_color"].startswith("#") and manifest["background_color"].startswith("#")
+
+
+def test_the_manifest_icons_are_real_pngs_of_the_sizes_they_claim(client: FlaskClient) -> None:
+    icons = client.get("/manifest.webmanifest").get_json(force=True)["icons"]
+    purposes = set()
+    for icon in icons:
+        answer = get(client, icon["src"])
+        assert answer.status_code == 200 and answer.mimetype == "image/png"
+        width, height = png_size(answer.data)
+        assert icon["sizes"] == f"{width}x{height}"
+        purposes.add((icon["purpose"], width))
+    assert {("any", 192), ("any", 512), ("maskable", 512)} <= purposes
+
+
+def test_every_page_links_the_manifest_and_the_worker(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in html
+    assert 'data-sw="/sw.js"' in html
+
+
+def test_the_worker_is_served_from_the_root_and_lists_the_versioned_shell(client: FlaskClient) -> None:
+    answer = client.get("/sw.js")
+    assert answer.status_code == 200 and answer.mimetype == "text/javascript"
+    assert answer.headers["Cache-Control"] == "no-cache"  # a new release reaches the phone at once
+    shell = re.search(r"var SHELL = (\[[^\]]*\])", answer.get_data(as_text=True))
+    assert shell
+    urls = re.findall(r'"([^"]+)"', shell.group(1))
+    assert [re.sub(r"^/static/|\?v=\w+$", "", url) for url in urls] == list(SHELL)
+    for url in urls:
+        assert get(client, url).status_code == 200
+
+
+def test_the_offline_page_says_what_is_kept(client: FlaskClient) -> None:
+    answer = client.get("/offline")
+    assert answer.status_code == 200
+    assert "The games you score on this phone open without a connection" in answer.get_data(as_text=True)
+
+
+def test_static_files_have_versioned_urls_cached_a_year_and_immutable(client: FlaskClient) -> None:
+    urls = static_urls(client.get("/").get_data(as_text=True))
+    assert any("app.css" in url for url in urls) and any("app.js" in url for url in urls)
+    for url in urls:
+        assert re.search(r"\?v=[0-9a-f]{12}$", url), url
+        answer = get(client, url)
+        assert answer.status_code == 200
+        assert answer.cache_control.max_age == YEAR and answer.cache_control.immutable and answer.cache_control.public
+
+
+@pytest.mark.parametrize("query", ["", "?v=000000000000"])
+def test_a_static_url_without_the_current_version_is_revalidated(client: FlaskClient, query: str) -> None:
+    answer = get(client, "/static/app.css" + query)
+    assert answer.status_code == 200
+    assert answer.cache_control.no_cache and not answer.cache_control.immutable
+
+
+@pytest.mark.parametrize("encoding, decode", [("gzip", gzip.decompress), ("br", brotli.decompress)])
+@pytest.mark.parametrize("path", ["/", "/static/app.css", "/static/app.js", "/manifest.webmanifest"])
+def test_pages_styles_and_scripts_are_compressed(client: FlaskClient, path: str, encoding: str, decode: object) -> None:
+    url = next((u for u in static_urls(client.get("/").get_data(as_text=True)) if u.startswith(path + "?")), path)
+    plain = get(client, url, headers={"Accept-Encoding": "identity"})
+    packed = get(client, url, headers={"Accept-Encoding": encoding})
+    assert "Content-Encoding" not in plain.headers
+    assert packed.headers["Content-Encoding"] == encoding
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    expected = COMMENT.sub(b"", plain.data) if path.startswith("/static/") else plain.data  # our comments stay home
+    assert decode(packed.data) == expected  # type: ignore[operator]
+    assert len(packed.data) < len(plain.data)
+
+
+def test_icons_are_not_compressed_twice(client: FlaskClient) -> None:
+    answer = get(client, "/static/icons/icon-512.png", headers={"Accept-Encoding": "gzip, br"})
+    assert "Content-Encoding" not in answer.headers
