@@ -5,7 +5,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 0.0.0.0
 PORT   ?= 5000
 
-.PHONY: run serve test lint system-packages bench catalogs messages
+.PHONY: run serve test lint system-packages bench catalogs compile-catalogs messages
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP) catalogs
+run: $(STAMP) compile-catalogs
 	$(BIN)/flask --app scorekeeper db upgrade
 	$(BIN)/flask --app scorekeeper run --host $(HOST) --port $(PORT)
 
@@ -21,7 +21,7 @@ run: $(STAMP) catalogs
 # Redis; every setting from the environment (README, "Running it on the internet").
 serve: export SCOREKEEPER_DATABASE_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/scorekeeper
 serve: export SCOREKEEPER_RATELIMIT_STORAGE_URL ?= redis://127.0.0.1:6379/0
-serve: $(STAMP) catalogs
+serve: $(STAMP) compile-catalogs
 	$(BIN)/flask --app scorekeeper db upgrade
 	$(BIN)/gunicorn --config deploy/gunicorn.conf.py
 
@@ -55,6 +55,10 @@ catalogs: $(STAMP)
 	  stats=$$(msgfmt --check --statistics -o /dev/null $$po 2>&1); echo "$$po: $$stats"; \
 	  case "$$stats" in *untranslated*|*fuzzy*) echo "$$po: untranslated or fuzzy entries" >&2; exit 1;; esac; \
 	done
+	$(MAKE) compile-catalogs
+
+# Compiling needs only Babel (in the venv), so `make run` works without gettext's msgfmt.
+compile-catalogs: $(STAMP)
 	$(BIN)/pybabel compile -d scorekeeper/translations
 
 test: $(STAMP) system-packages catalogs
