@@ -29,8 +29,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper.bots import LEVELS, decide  # noqa: E402
-from scorekeeper.engine import DECK, Game, Rules, Variant, points  # noqa: E402
+from scorekeeper.bots import decide  # noqa: E402
+from scorekeeper.bots import LEVELS  # noqa: E402
+from scorekeeper.engine import DECK  # noqa: E402
+from scorekeeper.engine import Game  # noqa: E402
+from scorekeeper.engine import points  # noqa: E402
+from scorekeeper.engine import Rules  # noqa: E402
+from scorekeeper.engine import Variant  # noqa: E402
 
 
 class Stacked(random.Random):
@@ -47,8 +52,9 @@ class Stacked(random.Random):
 Timing = tuple[str, int, int, float, float]  # level, cards dealt, legal actions, seconds, CPU seconds
 
 
-def play_hand(rules: Rules, number: int, first_dealer: int, order: list[int], seats: list[str],
-              seed: str, timings: list[Timing]) -> list[int]:
+def play_hand(
+    rules: Rules, number: int, first_dealer: int, order: list[int], seats: list[str], seed: str, timings: list[Timing]
+) -> list[int]:
     """Play one hand with the given level per seat; return the points per seat (R19, R20)."""
     game = Game(rules, first_dealer, number=number - 1)
     game.deal(Stacked(order))
@@ -61,16 +67,18 @@ def play_hand(rules: Rules, number: int, first_dealer: int, order: list[int], se
         view = game.view_for(seat)
         start, cpu = time.perf_counter(), time.process_time()
         action = decide(seats[seat], view, rules, rngs[seat])
-        timings.append((seats[seat], view["cards"], len(view["legal"]), time.perf_counter() - start,
-                        time.process_time() - cpu))
+        timings.append(
+            (seats[seat], view["cards"], len(view["legal"]), time.perf_counter() - start, time.process_time() - cpu)
+        )
         game.apply(seat, action)
     record = game.records[-1]
     assert record.bids is not None and record.tricks is not None
     return [points(b, t) for b, t in zip(record.bids, record.tricks)]
 
 
-def play_deal(deal: int, players: int, variant: str, base: str, swap: str, seed: int,
-              hand: int = 0) -> tuple[float, list[Timing]]:
+def play_deal(
+    deal: int, players: int, variant: str, base: str, swap: str, seed: int, hand: int = 0
+) -> tuple[float, list[Timing]]:
     """One deal: the base run and one run per replaced seat; the mean gain of the replacement."""
     rng = random.Random(f"{seed}:{variant}:{players}:{deal}")
     rules = Rules(players, Variant.parse(variant))
@@ -104,8 +112,10 @@ def time_row(label: str, seconds: list[float]) -> str:
     ms = [t * 1000 for t in seconds]
     if not ms:
         return f"  {label:28} {0:9d}"
-    return (f"  {label:28} {len(ms):9d} {percentile(ms, .5):7.1f} {percentile(ms, .95):7.1f} "
-            f"{percentile(ms, .99):7.1f} {max(ms):7.1f}")
+    return (
+        f"  {label:28} {len(ms):9d} {percentile(ms, 0.5):7.1f} {percentile(ms, 0.95):7.1f} "
+        f"{percentile(ms, 0.99):7.1f} {max(ms):7.1f}"
+    )
 
 
 def main() -> None:
@@ -124,26 +134,35 @@ def main() -> None:
     timings: list[Timing] = []
     started = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
-        futures = [pool.submit(play_deal, d, args.players, args.variant, args.base, args.swap, args.seed, args.hand)
-                   for d in range(args.deals)]
+        futures = [
+            pool.submit(play_deal, d, args.players, args.variant, args.base, args.swap, args.seed, args.hand)
+            for d in range(args.deals)
+        ]
         for done, future in enumerate(futures, start=1):
             gain, deal_timings = future.result()
             gains.append(gain)
             timings.extend(deal_timings)
             if args.progress and done % args.progress == 0 and done < args.deals:
                 mean, half = interval(gains)
-                print(f"  after {done} deals: {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]"
-                      f" ({time.perf_counter() - started:.0f} s)", flush=True)
+                print(
+                    f"  after {done} deals: {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]"
+                    f" ({time.perf_counter() - started:.0f} s)",
+                    flush=True,
+                )
     elapsed = time.perf_counter() - started
     mean, half = interval(gains)
     top = Rules(args.players, Variant.parse(args.variant)).schedule
     top_deal = max(top)
-    print(f"replace one seat: {args.swap} instead of {args.base} at a table of {args.base}, "
-          f"{args.players} players, {args.variant}, {args.deals} deals x {args.players + 1} runs, "
-          f"seed {args.seed}, {elapsed:.0f} s")
+    print(
+        f"replace one seat: {args.swap} instead of {args.base} at a table of {args.base}, "
+        f"{args.players} players, {args.variant}, {args.deals} deals x {args.players + 1} runs, "
+        f"seed {args.seed}, {elapsed:.0f} s"
+    )
     print(f"  gain of the replaced seat, points per hand: {mean:+.2f}  95% CI [{mean - half:+.2f}, {mean + half:+.2f}]")
-    print(f"  decision times of {'strong' if 'strong' in (args.base, args.swap) else args.swap}"
-          f"{'':8} decisions  p50 ms  p95 ms  p99 ms  max ms")
+    print(
+        f"  decision times of {'strong' if 'strong' in (args.base, args.swap) else args.swap}"
+        f"{'':8} decisions  p50 ms  p95 ms  p99 ms  max ms"
+    )
     level = "strong" if "strong" in (args.base, args.swap) else args.swap
     mine = [t for t in timings if t[0] == level]
     for label, column in (("wall clock", 3), ("CPU time of the deciding process", 4)):
@@ -152,6 +171,7 @@ def main() -> None:
         print(time_row(f"at the top deal ({top_deal} cards)", [t[column] for t in mine if t[1] == top_deal]))
         print(time_row("one legal action", [t[column] for t in mine if t[2] == 1]))
         print(time_row("several legal actions", [t[column] for t in mine if t[2] > 1]))
+
 
 if __name__ == "__main__":
     main()

@@ -28,7 +28,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper.engine import Card, Game, Rules, fast  # noqa: E402
+from scorekeeper.engine import Card  # noqa: E402
+from scorekeeper.engine import fast  # noqa: E402
+from scorekeeper.engine import Game  # noqa: E402
+from scorekeeper.engine import Rules  # noqa: E402
 
 PLAYERS, CARDS, GAME_HANDS = 4, 12, 25
 RULES = Rules(PLAYERS)
@@ -39,12 +42,14 @@ assert RULES.hand_count == GAME_HANDS and RULES.cards_in_hand(2) == CARDS
 def fast_hand(rng: random.Random) -> Callable[[], object]:
     def one() -> object:
         return fast.play_random_hand(rng, PLAYERS, CARDS, rng.randrange(PLAYERS))
+
     return one
 
 
 def fast_game(rng: random.Random) -> Callable[[], object]:
     def one() -> object:
         return fast.play_random_game(rng, RULES, rng.randrange(PLAYERS))
+
     return one
 
 
@@ -64,6 +69,7 @@ def engine_hand(rng: random.Random) -> Callable[[], object]:
         game.deal(rng)
         _play_hand(game, rng)
         return game.records[-1]
+
     return one
 
 
@@ -75,6 +81,7 @@ def engine_game(rng: random.Random) -> Callable[[], object]:
             if game.phase == "dealing":
                 game.deal(rng)
         return game.scorecard().totals
+
     return one
 
 
@@ -110,6 +117,7 @@ def openspiel_hand(rng: random.Random) -> Callable[[], object] | None:
                 action = choice(state.legal_actions())
             state.apply_action(action)
         return state.returns()
+
     return one
 
 
@@ -131,8 +139,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15, help="rounds of alternating measurements")
     parser.add_argument("--seconds", type=float, default=0.2, help="seconds per contender per round")
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu",
-                        help="cpu: this process's CPU time (steady on a shared machine); wall: elapsed time")
+    parser.add_argument(
+        "--clock",
+        choices=["cpu", "wall"],
+        default="cpu",
+        help="cpu: this process's CPU time (steady on a shared machine); wall: elapsed time",
+    )
     args = parser.parse_args()
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
 
@@ -156,8 +168,10 @@ def main() -> None:
             results[name].append(rate(contenders[name], args.seconds, clock))
 
     median = {name: statistics.median(values) for name, values in results.items()}
-    print(f"Python {sys.version.split()[0]}, {args.rounds} alternating rounds of {args.seconds}s each, "
-          f"{args.clock} clock, median shown")
+    print(
+        f"Python {sys.version.split()[0]}, {args.rounds} alternating rounds of {args.seconds}s each, "
+        f"{args.clock} clock, median shown"
+    )
     print(f"hands: {PLAYERS} players x {CARDS} cards, random bids and random legal plays; games: {GAME_HANDS} hands")
     for name in names:
         spread = f"{min(results[name]):,.0f}-{max(results[name]):,.0f}"
@@ -168,8 +182,10 @@ def main() -> None:
     if spiel is not None:
         spiel_rate = median["OpenSpiel     hands/s"]
         ratio = fast_rate / spiel_rate
-        print(f"ours/OpenSpiel (fast kernel hands/s / oh_hell hands/s): {ratio:.2f}x "
-              f"(target >= 3x: {'met' if ratio >= 3 else 'NOT met'})")
+        print(
+            f"ours/OpenSpiel (fast kernel hands/s / oh_hell hands/s): {ratio:.2f}x "
+            f"(target >= 3x: {'met' if ratio >= 3 else 'NOT met'})"
+        )
         print(f"Game class/OpenSpiel: {engine_rate / spiel_rate:.2f}x")
     else:
         print("OpenSpiel: pyspiel does not import; skipped")

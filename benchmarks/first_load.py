@@ -31,8 +31,10 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.conftest import ARGS, CHROMIUM  # noqa: E402
-from tests.browser.offline_kit import Hit, LiveServer  # noqa: E402
+from tests.browser.conftest import ARGS  # noqa: E402
+from tests.browser.conftest import CHROMIUM  # noqa: E402
+from tests.browser.offline_kit import Hit  # noqa: E402
+from tests.browser.offline_kit import LiveServer  # noqa: E402
 
 TARGETS = {"hand": 20_000, "watch": 40_000}
 PHONE = {"viewport": {"width": 412, "height": 915}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
@@ -101,19 +103,27 @@ def main() -> None:
             page_url = f"{server.url}/g/{game['id']}"
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                rows = [measure(browser, server, "hand", game["scorer_url"], page_url),
-                        measure(browser, server, "watch", game["watch_url"], page_url)]
+                rows = [
+                    measure(browser, server, "hand", game["scorer_url"], page_url),
+                    measure(browser, server, "watch", game["watch_url"], page_url),
+                ]
                 browser.close()
         finally:
             server.close()
-    print(f"{'page':<6} {'requests':>8} {'compressed':>11} {'uncompressed':>13} {'target':>8} {'repeat (sw)':>12} {'repeat (http cache)':>20}")
+    print(
+        f"{'page':<6} {'requests':>8} {'compressed':>11} {'uncompressed':>13} {'target':>8} {'repeat (sw)':>12} {'repeat (http cache)':>20}"
+    )
     for row in rows:
-        print(f"{row['page']:<6} {row['requests']:>8} {row['compressed']:>9} B {row['uncompressed']:>11} B "
-              f"{'< ' + str(TARGETS[row['page']] // 1000) + ' KB':>8} {len(row['repeat_sw']):>12} {len(row['repeat_http']):>20}")
+        print(
+            f"{row['page']:<6} {row['requests']:>8} {row['compressed']:>9} B {row['uncompressed']:>11} B "
+            f"{'< ' + str(TARGETS[row['page']] // 1000) + ' KB':>8} {len(row['repeat_sw']):>12} {len(row['repeat_http']):>20}"
+        )
     for row in rows:
         print(f"\n{row['page']}: first load {row['paths']}")
         print(f"  with the service worker, its one-off install adds {row['install']} B (worker and app shell)")
-        print(f"  repeat visit reaches the server for: with the worker {row['repeat_sw']}, HTTP cache only {row['repeat_http']}")
+        print(
+            f"  repeat visit reaches the server for: with the worker {row['repeat_sw']}, HTTP cache only {row['repeat_http']}"
+        )
 
 
 if __name__ == "__main__":

@@ -41,8 +41,14 @@ def interleaved(calls: dict[str, Callable[[], None]], rounds: int) -> dict[str, 
 
 def main(rounds: int = 200) -> None:
     folder = Path(tempfile.mkdtemp())
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}", "SECRET_KEY": "bench",
-                      "INSTANCE_PATH": str(folder), "RATELIMIT_ENABLED": False})
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}",
+            "SECRET_KEY": "bench",
+            "INSTANCE_PATH": str(folder),
+            "RATELIMIT_ENABLED": False,
+        }
+    )
     with app.app_context():
         db.create_all()
     client = app.test_client()
@@ -55,13 +61,16 @@ def main(rounds: int = 200) -> None:
     def page(lang: str) -> Callable[[], None]:
         def call() -> None:
             assert page_client.get(f"/g/{game['id']}?lang={lang}").status_code == 200
+
         return call
 
     def error(lang: str) -> Callable[[], None]:
         def call() -> None:
-            answer = client.put(f"/api/games/{game['id']}/hands/1/tricks?lang={lang}", json={"tricks": [5, 5, 5, 5]},
-                                headers=auth)
+            answer = client.put(
+                f"/api/games/{game['id']}/hands/1/tricks?lang={lang}", json={"tricks": [5, 5, 5, 5]}, headers=auth
+            )
             assert answer.status_code == 422
+
         return call
 
     pages = interleaved({lang: page(lang) for lang in LANGS}, rounds)
@@ -70,8 +79,10 @@ def main(rounds: int = 200) -> None:
     base_page, base_error = results["en"]
     print(f"{'lang':<5} {'hand screen ms':>15} {'ratio':>6} {'422 error ms':>13} {'ratio':>6}")
     for lang, (page_s, error_s) in results.items():
-        print(f"{lang:<5} {page_s * 1000:>15.2f} {page_s / base_page:>6.2f} {error_s * 1000:>13.2f} "
-              f"{error_s / base_error:>6.2f}")
+        print(
+            f"{lang:<5} {page_s * 1000:>15.2f} {page_s / base_page:>6.2f} {error_s * 1000:>13.2f} "
+            f"{error_s / base_error:>6.2f}"
+        )
 
 
 if __name__ == "__main__":

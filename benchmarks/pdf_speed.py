@@ -50,16 +50,20 @@ def finished_game(client, players: list[str], seed: int = 4) -> tuple[str, dict[
         bids = [rng.randint(1, max(1, cards // 2 + 1)) for _ in players]
         cuts = sorted(rng.randint(0, cards) for _ in range(len(players) - 1))
         tricks = [b - a for a, b in zip([0, *cuts], [*cuts, cards])]
-        client.put(f"/api/games/{created['id']}/hands/{number}/bids",
-                   json={"bids": bids, "trump": rng.choice("SHDC")}, headers=auth)
+        client.put(
+            f"/api/games/{created['id']}/hands/{number}/bids",
+            json={"bids": bids, "trump": rng.choice("SHDC")},
+            headers=auth,
+        )
         client.put(f"/api/games/{created['id']}/hands/{number}/tricks", json={"tricks": tricks}, headers=auth)
     return created["id"], auth
 
 
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/bench.sqlite", "SECRET_KEY": "bench",
-                          "INSTANCE_PATH": tmp})
+        app = create_app(
+            {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/bench.sqlite", "SECRET_KEY": "bench", "INSTANCE_PATH": tmp}
+        )
         with app.app_context():
             db.create_all()
         client = app.test_client()
@@ -89,12 +93,17 @@ def main() -> int:
 
     print(f"creative scorecard, 25 hands x 4 players, A4 landscape, {size / 1024:.0f} KB")
     print(f"cold first render : {first:.3f} s")
-    print(f"warm renders (20) : median {median:.3f} s, p95 {p95:.3f} s, min {times[0]:.3f} s, max {times[-1]:.3f} s"
-          f" (wall clock; CPU median {cpu_median:.3f} s, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print(
+        f"warm renders (20) : median {median:.3f} s, p95 {p95:.3f} s, min {times[0]:.3f} s, max {times[-1]:.3f} s"
+        f" (wall clock; CPU median {cpu_median:.3f} s, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+    )
     print(f"RSS over 200      : {before:.1f} MB -> {before + growth:.1f} MB, growth {growth:+.1f} MB")
     results = {"median": median, "p95": p95, "growth_mb": growth}
     missed = [f"{name} {results[name]:.3f} >= {limit}" for name, limit in TARGETS.items() if results[name] >= limit]
-    print("targets (median < 0.5 s, p95 < 1 s, growth < 50 MB):", "all met" if not missed else "MISSED " + "; ".join(missed))
+    print(
+        "targets (median < 0.5 s, p95 < 1 s, growth < 50 MB):",
+        "all met" if not missed else "MISSED " + "; ".join(missed),
+    )
     return 1 if missed else 0
 
 

@@ -27,8 +27,11 @@ from scorekeeper.extensions import db  # noqa: E402
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--database-url", default="postgresql+psycopg://postgres@127.0.0.1:5432/test",
-                        help="a database this script may empty (its tables are dropped and created)")
+    parser.add_argument(
+        "--database-url",
+        default="postgresql+psycopg://postgres@127.0.0.1:5432/test",
+        help="a database this script may empty (its tables are dropped and created)",
+    )
     args = parser.parse_args()
     app = create_app({"SQLALCHEMY_DATABASE_URI": args.database_url, "SECRET_KEY": "x", "RATELIMIT_ENABLED": False})
     sent: list[str] = []
@@ -39,8 +42,11 @@ def main() -> int:
         event.listen(engine, "begin", lambda conn: sent.append("BEGIN"))
         event.listen(engine, "commit", lambda conn: sent.append("COMMIT"))
         event.listen(engine, "rollback", lambda conn: sent.append("ROLLBACK"))
-        event.listen(engine, "before_cursor_execute",
-                     lambda conn, cur, statement, *rest: sent.append(" ".join(statement.split())[:70]))
+        event.listen(
+            engine,
+            "before_cursor_execute",
+            lambda conn, cur, statement, *rest: sent.append(" ".join(statement.split())[:70]),
+        )
     client = app.test_client()
     game = client.post("/api/games", json={"players": ["Ann", "Ben", "Cy"]}).get_json()
     scorer = {"Authorization": f"Bearer {game['scorer_token']}"}
@@ -52,8 +58,10 @@ def main() -> int:
         ("PUT bids (same again)", lambda: client.put(f"{url}/hands/1/bids", json={"bids": [4, 5, 3]}, headers=scorer)),
         ("GET document", lambda: client.get(url, headers=watch)),
         ("GET version", lambda: client.get(f"{url}/version", headers=watch)),
-        ("watch page poll, no change", lambda: client.get(f"/g/{game['id']}?since={seen['version']}",
-                                                          headers={"HX-Request": "true"})),
+        (
+            "watch page poll, no change",
+            lambda: client.get(f"/g/{game['id']}?since={seen['version']}", headers={"HX-Request": "true"}),
+        ),
     ]
     seen: dict[str, int] = {}
     print(f"database round trips per request ({engine.dialect.name}):")

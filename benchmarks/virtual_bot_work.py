@@ -63,8 +63,9 @@ def percentiles(values: list[float]) -> str:
     return f"{statistics.median(ordered) * 1000:7.1f} {p95 * 1000:7.1f} {ordered[-1] * 1000:7.1f}"
 
 
-def play(app: Any, seats: list[dict[str, Any]], options: dict[str, bool], seed: int,
-         max_hands: int) -> tuple[list[float], list[float], list[float]]:
+def play(
+    app: Any, seats: list[dict[str, Any]], options: dict[str, bool], seed: int, max_hands: int
+) -> tuple[list[float], list[float], list[float]]:
     """One game (or its first ``max_hands`` hands): every request's time, and each request's bot work."""
     client = app.test_client()
     rng = random.Random(seed)
@@ -84,8 +85,9 @@ def play(app: Any, seats: list[dict[str, Any]], options: dict[str, bool], seed: 
         if view.get("your_turn"):
             kind = "bid" if view["phase"] == "bidding" else "card"
             path = "bid" if kind == "bid" else "play"
-            answer = client.post(f"/api/tables/{created['id']}/{path}", json={kind: rng.choice(view["legal"])},
-                                 headers=headers)
+            answer = client.post(
+                f"/api/tables/{created['id']}/{path}", json={kind: rng.choice(view["legal"])}, headers=headers
+            )
         else:  # the bots' turn: the screen polls, and each poll lets them move for one budget
             answer = client.get(f"/api/tables/{created['id']}/view", headers=headers)
         requests.append(time.perf_counter() - started)
@@ -102,13 +104,24 @@ def main() -> None:
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="bluke-bench-")
     url = args.database_url or f"sqlite:///{folder}/bench.sqlite"
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "ALLOW_SEED": True,
-                      "RATELIMIT_ENABLED": False, "INSTANCE_PATH": folder})
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": url,
+            "SECRET_KEY": "bench",
+            "ALLOW_SEED": True,
+            "RATELIMIT_ENABLED": False,
+            "INSTANCE_PATH": folder,
+        }
+    )
     service._advance = timed_advance(service._advance)  # type: ignore[method-assign]
     strong = {"bot": "strong"}
     scenarios = [
-        ("all-bots (2 strong, extended)", [{"name": "A", **strong}, {"name": "B", **strong}], {"extended": True},
-         args.hands),
+        (
+            "all-bots (2 strong, extended)",
+            [{"name": "A", **strong}, {"name": "B", **strong}],
+            {"extended": True},
+            args.hands,
+        ),
         ("8-seats (7 strong bots)", [{"name": "Ann"}] + [{"name": f"S{i}", **strong} for i in range(7)], {}, 99),
         ("15-seats (14 strong bots)", [{"name": "Ann"}] + [{"name": f"S{i}", **strong} for i in range(14)], {}, 99),
     ]
@@ -116,8 +129,10 @@ def main() -> None:
         db.drop_all()
         db.create_all()
         print(f"budget per request: {service.BOT_BUDGET_SECONDS * 1000:.0f} ms of bot moves (+ the move under way)")
-        print(f"{'scenario':30} {'requests':>8}  request ms p50/p95/p100  bot work ms p50/p95/p100"
-              "  bot CPU ms p50/p95/p100")
+        print(
+            f"{'scenario':30} {'requests':>8}  request ms p50/p95/p100  bot work ms p50/p95/p100"
+            "  bot CPU ms p50/p95/p100"
+        )
         for name, seats, options, hands in scenarios:
             requests, work, cpu = play(app, seats, options, args.seed, hands)
             print(f"{name:30} {len(requests):8}  {percentiles(requests)}  {percentiles(work)}  {percentiles(cpu)}")

@@ -58,7 +58,8 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -83,8 +84,9 @@ class Timings:
     samples: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def call(self, kind: str, session: requests.Session, method: str, url: str, expect: int | tuple[int, ...],
-             **kwargs: Any) -> Any:
+    def call(
+        self, kind: str, session: requests.Session, method: str, url: str, expect: int | tuple[int, ...], **kwargs: Any
+    ) -> Any:
         """One timed request; returns the decoded JSON answer (or the response), ``None`` after an error."""
         started = time.perf_counter()
         expected = expect if isinstance(expect, tuple) else (expect,)
@@ -92,7 +94,11 @@ class Timings:
             response = session.request(method, url, timeout=10, **kwargs)
             elapsed = (time.perf_counter() - started) * 1000
             ok = response.status_code in expected
-            data = (response.json() if response.headers.get("Content-Type") == "application/json" else response) if ok else None
+            data = (
+                (response.json() if response.headers.get("Content-Type") == "application/json" else response)
+                if ok
+                else None
+            )
             problem = "" if ok else f"{kind}: HTTP {response.status_code} {response.text[:200]}"
         except (requests.RequestException, ValueError) as error:
             elapsed, data, ok = (time.perf_counter() - started) * 1000, None, False
@@ -130,8 +136,9 @@ class Current:
             return self.game_id, self.watch_token
 
 
-def scorer(base: str, timings: Timings, current: Current, stop: float, interval: float, seed: int,
-           delay: float = 0.0) -> None:
+def scorer(
+    base: str, timings: Timings, current: Current, stop: float, interval: float, seed: int, delay: float = 0.0
+) -> None:
     """Record hand after hand, one write per ``interval`` seconds, starting new games as needed."""
     rng = random.Random(seed)
     session = requests.Session()
@@ -151,8 +158,14 @@ def scorer(base: str, timings: Timings, current: Current, stop: float, interval:
     while time.monotonic() < stop:
         players = PLAYER_COUNTS[games % len(PLAYER_COUNTS)]
         games += 1
-        doc = timings.call("create game", session, "POST", f"{base}/api/games", 201,
-                           json={"players": [f"Player {i + 1}" for i in range(players)], "first_dealer": rng.randrange(players)})
+        doc = timings.call(
+            "create game",
+            session,
+            "POST",
+            f"{base}/api/games",
+            201,
+            json={"players": [f"Player {i + 1}" for i in range(players)], "first_dealer": rng.randrange(players)},
+        )
         if doc is None or not tick():
             continue
         game_id, headers = doc["id"], {"Authorization": f"Bearer {doc['scorer_token']}"}
@@ -161,16 +174,30 @@ def scorer(base: str, timings: Timings, current: Current, stop: float, interval:
         for number, cards in enumerate(doc["schedule"], start=1):
             bids = [rng.randint(1, cards) for _ in range(players)]
             trump = rng.choice(TRUMPS) if cards * players < 54 else None
-            answer = timings.call("put bids", session, "PUT", f"{base}/api/games/{game_id}/hands/{number}/bids", 200,
-                                  json={"bids": bids, "trump": trump, "version": version}, headers=headers)
+            answer = timings.call(
+                "put bids",
+                session,
+                "PUT",
+                f"{base}/api/games/{game_id}/hands/{number}/bids",
+                200,
+                json={"bids": bids, "trump": trump, "version": version},
+                headers=headers,
+            )
             if answer is None or not tick():
                 break
             version = answer["version"]
             tricks = [0] * players
             for _ in range(cards):
                 tricks[rng.randrange(players)] += 1
-            answer = timings.call("put tricks", session, "PUT", f"{base}/api/games/{game_id}/hands/{number}/tricks", 200,
-                                  json={"tricks": tricks, "version": version}, headers=headers)
+            answer = timings.call(
+                "put tricks",
+                session,
+                "PUT",
+                f"{base}/api/games/{game_id}/hands/{number}/tricks",
+                200,
+                json={"tricks": tricks, "version": version},
+                headers=headers,
+            )
             if answer is None or not tick():
                 break
             version = answer["version"]
@@ -196,19 +223,31 @@ def page_watcher(base: str, timings: Timings, current: Current, stop: float, int
         if game_id is None:
             continue
         if joined != game_id:
-            if timings.call("watch: join", session, "GET", f"{base}/g/{game_id}/join/{token}", 302,
-                            allow_redirects=False) is None:
+            if (
+                timings.call(
+                    "watch: join", session, "GET", f"{base}/g/{game_id}/join/{token}", 302, allow_redirects=False
+                )
+                is None
+            ):
                 continue
             joined, version = game_id, 0
-        answer = timings.call("watch: poll", session, "GET", f"{base}/g/{game_id}?since={version}", (200, 204),
-                              headers={"HX-Request": "true"})
+        answer = timings.call(
+            "watch: poll",
+            session,
+            "GET",
+            f"{base}/g/{game_id}?since={version}",
+            (200, 204),
+            headers={"HX-Request": "true"},
+        )
         if answer is not None and answer.status_code == 200:
             found = re.search(r'data-version="(\d+)"', answer.text)
             version = int(found.group(1)) if found else version
     session.close()
 
 
-def watcher(base: str, timings: Timings, current: Current, stop: float, interval: float, offset: float, mode: str) -> None:
+def watcher(
+    base: str, timings: Timings, current: Current, stop: float, interval: float, offset: float, mode: str
+) -> None:
     """Poll the current game once per ``interval``: the document, or the version and then the document."""
     session = requests.Session()
     seen: tuple[str | None, int | None] = (None, None)
@@ -225,7 +264,9 @@ def watcher(base: str, timings: Timings, current: Current, stop: float, interval
             continue
         headers = {"Authorization": f"Bearer {token}"}
         if mode == "version":
-            answer = timings.call("watch: version", session, "GET", f"{base}/api/games/{game_id}/version", 200, headers=headers)
+            answer = timings.call(
+                "watch: version", session, "GET", f"{base}/api/games/{game_id}/version", 200, headers=headers
+            )
             if answer is None or seen == (game_id, answer["version"]):
                 continue
             seen = (game_id, answer["version"])
@@ -242,11 +283,18 @@ def run_tables(base: str, args: argparse.Namespace, tables: int) -> Timings:
     for table in range(tables):
         current = Current()
         start = args.write_interval * table / tables  # the tables' writes spread over the interval
-        threads.append(threading.Thread(target=scorer, args=(base, timings, current, stop, args.write_interval,
-                                                             args.seed + table, start)))
-        threads += [threading.Thread(target=page_watcher, args=(base, timings, current, stop, args.poll_interval,
-                                                                args.poll_interval * (table + i / 5) / tables))
-                    for i in range(5)]
+        threads.append(
+            threading.Thread(
+                target=scorer, args=(base, timings, current, stop, args.write_interval, args.seed + table, start)
+            )
+        )
+        threads += [
+            threading.Thread(
+                target=page_watcher,
+                args=(base, timings, current, stop, args.poll_interval, args.poll_interval * (table + i / 5) / tables),
+            )
+            for i in range(5)
+        ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -261,8 +309,18 @@ def run_load(base: str, args: argparse.Namespace) -> Timings:
     stop = time.monotonic() + args.duration
     threads = [threading.Thread(target=scorer, args=(base, timings, current, stop, args.write_interval, args.seed))]
     threads += [
-        threading.Thread(target=watcher, args=(base, timings, current, stop, args.poll_interval,
-                                               args.poll_interval * i / args.watchers, args.watch_mode))
+        threading.Thread(
+            target=watcher,
+            args=(
+                base,
+                timings,
+                current,
+                stop,
+                args.poll_interval,
+                args.poll_interval * i / args.watchers,
+                args.watch_mode,
+            ),
+        )
         for i in range(args.watchers)
     ]
     for thread in threads:
@@ -323,27 +381,59 @@ def postgres_database(admin_url: str) -> Iterator[str]:
 @contextmanager
 def server(url: str, workdir: Path, args: argparse.Namespace) -> Iterator[str]:
     """Migrate the database, start gunicorn on loopback, yield its base URL, stop it."""
-    env = {**os.environ, "SCOREKEEPER_DATABASE_URL": url, "SCOREKEEPER_SECRET_KEY": secrets.token_hex(32),
-           "SCOREKEEPER_INSTANCE_PATH": str(workdir / "instance")}
+    env = {
+        **os.environ,
+        "SCOREKEEPER_DATABASE_URL": url,
+        "SCOREKEEPER_SECRET_KEY": secrets.token_hex(32),
+        "SCOREKEEPER_INSTANCE_PATH": str(workdir / "instance"),
+    }
     env.pop("SCOREKEEPER_ALLOW_SEED", None)
-    subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", "db", "upgrade"], cwd=ROOT, env=env,
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "scorekeeper", "db", "upgrade"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     port = free_port()
     log = (workdir / "gunicorn.log").open("w")
     if args.capacity:  # as `make serve` runs it; one client address makes every game: no creation limit
-        env.update(SCOREKEEPER_WORKERS="2", SCOREKEEPER_THREADS=str(args.threads),
-                   SCOREKEEPER_RATELIMIT_CREATE="100000 per minute")
+        env.update(
+            SCOREKEEPER_WORKERS="2",
+            SCOREKEEPER_THREADS=str(args.threads),
+            SCOREKEEPER_RATELIMIT_CREATE="100000 per minute",
+        )
         workers = ["--config", str(ROOT / "deploy" / "gunicorn.conf.py")]
     else:
-        workers = ["--workers", "2", "--worker-class", args.worker_class,
-                   # gunicorn quietly turns "sync" with threads > 1 into gthread: pass 1 for a real sync worker.
-                   "--threads", str(args.threads if args.worker_class == "gthread" else 1)]
+        workers = [
+            "--workers",
+            "2",
+            "--worker-class",
+            args.worker_class,
+            # gunicorn quietly turns "sync" with threads > 1 into gthread: pass 1 for a real sync worker.
+            "--threads",
+            str(args.threads if args.worker_class == "gthread" else 1),
+        ]
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", *workers,
-         "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
-         "--access-logfile", str(workdir / "access.log"), "--access-logformat", "%(m)s %(U)s %(s)s %(D)s",
-         "scorekeeper:create_app()"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            *workers,
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+            "--access-logfile",
+            str(workdir / "access.log"),
+            "--access-logformat",
+            "%(m)s %(U)s %(s)s %(D)s",
+            "scorekeeper:create_app()",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -366,8 +456,11 @@ def server(url: str, workdir: Path, args: argparse.Namespace) -> Iterator[str]:
             process.kill()
             process.wait()
         log.close()
-        problems = [line for line in (workdir / "gunicorn.log").read_text().splitlines()
-                    if "error" in line.lower() or "traceback" in line.lower()]
+        problems = [
+            line
+            for line in (workdir / "gunicorn.log").read_text().splitlines()
+            if "error" in line.lower() or "traceback" in line.lower()
+        ]
         if problems:
             print("gunicorn log:", *problems[:20], sep="\n  ", file=sys.stderr)
 
@@ -422,25 +515,37 @@ def capacity(backend: str, args: argparse.Namespace) -> dict[int, Timings]:
 
 def passes(timings: Timings) -> bool:
     """Every request kind has p99 under the target, and nothing failed."""
-    return (not sum(timings.errors.values()) and bool(timings.latencies)
-            and all(percentile(vs, 99) < TARGET_P99_MS for vs in timings.latencies.values()))
+    return (
+        not sum(timings.errors.values())
+        and bool(timings.latencies)
+        and all(percentile(vs, 99) < TARGET_P99_MS for vs in timings.latencies.values())
+    )
 
 
 CAPACITY_KINDS = ("put bids", "put tricks", "create game", "watch: join", "watch: poll")
 
 
 def capacity_report(results: dict[str, dict[int, Timings]], args: argparse.Namespace) -> bool:
-    print(f"Bluke Scorekeeper capacity: gunicorn as `make serve` runs it (deploy/gunicorn.conf.py: 2 gthread "
-          f"workers x {args.threads} threads), 127.0.0.1, {args.duration:g} s per level")
-    print(f"  each table: 1 scorer writing every {args.write_interval:g} s (bids, then tricks, with version), "
-          f"5 watchers polling the watch page every {args.poll_interval:g} s (htmx: ?since=<version>)")
-    print(f"  pass: p99 < {TARGET_P99_MS:g} ms for every request kind and 0 errors; client latency, "
-          "request to last byte (client and server share the machine)")
+    print(
+        f"Bluke Scorekeeper capacity: gunicorn as `make serve` runs it (deploy/gunicorn.conf.py: 2 gthread "
+        f"workers x {args.threads} threads), 127.0.0.1, {args.duration:g} s per level"
+    )
+    print(
+        f"  each table: 1 scorer writing every {args.write_interval:g} s (bids, then tricks, with version), "
+        f"5 watchers polling the watch page every {args.poll_interval:g} s (htmx: ?since=<version>)"
+    )
+    print(
+        f"  pass: p99 < {TARGET_P99_MS:g} ms for every request kind and 0 errors; client latency, "
+        "request to last byte (client and server share the machine)"
+    )
     passed_any = True
     for backend, levels in results.items():
         print()
-        print(f"{backend}: tables | req/s | " + " | ".join(f"{k} p50/p99" for k in CAPACITY_KINDS)
-              + " | err | load | verdict")
+        print(
+            f"{backend}: tables | req/s | "
+            + " | ".join(f"{k} p50/p99" for k in CAPACITY_KINDS)
+            + " | err | load | verdict"
+        )
         best = 0
         for tables, timings in levels.items():
             count = sum(len(v) for v in timings.latencies.values())
@@ -450,14 +555,19 @@ def capacity_report(results: dict[str, dict[int, Timings]], args: argparse.Names
                 cells.append(f"{percentile(values, 50):.1f}/{percentile(values, 99):.1f}" if values else "-")
             ok = passes(timings)
             best = tables if ok else best
-            print(f"  {tables:>5} | {count / args.duration:>5.0f} | " + " | ".join(cells)
-                  + f" | {sum(timings.errors.values())} | {timings.load[0]:.1f}->{timings.load[1]:.1f}"
-                  + f" | {'PASS' if ok else 'FAIL'}")
+            print(
+                f"  {tables:>5} | {count / args.duration:>5.0f} | "
+                + " | ".join(cells)
+                + f" | {sum(timings.errors.values())} | {timings.load[0]:.1f}->{timings.load[1]:.1f}"
+                + f" | {'PASS' if ok else 'FAIL'}"
+            )
             for sample in timings.samples:
                 print(f"      error: {sample}")
         server = {kind: percentile(vs, 99) for kind, vs in levels[max(levels)].server.items()}
-        print(f"  server's own p99 at {max(levels)} tables (ms): "
-              + ", ".join(f"{kind} {value:.1f}" for kind, value in server.items()))
+        print(
+            f"  server's own p99 at {max(levels)} tables (ms): "
+            + ", ".join(f"{kind} {value:.1f}" for kind, value in server.items())
+        )
         print(f"  {backend}: holds {best} live tables" + (" (every level passed)" if best == max(levels) else ""))
         passed_any &= best > 0
     return passed_any
@@ -469,17 +579,23 @@ KINDS = ("create game", "put bids", "put tricks", "watch: version", "watch: docu
 
 def report(results: dict[str, Timings], args: argparse.Namespace) -> bool:
     backends = list(results)
-    polled = ("GET /api/games/<id>/version, then GET /api/games/<id> when the version changed"
-              if args.watch_mode == "version" else "GET /api/games/<id> (the full document)")
+    polled = (
+        "GET /api/games/<id>/version, then GET /api/games/<id> when the version changed"
+        if args.watch_mode == "version"
+        else "GET /api/games/<id> (the full document)"
+    )
     workers = f"2 gthread workers x {args.threads} threads" if args.worker_class == "gthread" else "2 sync workers"
-    print(f"Bluke Scorekeeper web load: gunicorn, {workers}, 127.0.0.1, "
-          f"{args.duration:g} s per backend")
-    print(f"  scorer:   1 client, one write every {args.write_interval:g} s (bids, then tricks, with version; "
-          f"new game of {'/'.join(map(str, PLAYER_COUNTS))} players when one finishes)")
+    print(f"Bluke Scorekeeper web load: gunicorn, {workers}, 127.0.0.1, {args.duration:g} s per backend")
+    print(
+        f"  scorer:   1 client, one write every {args.write_interval:g} s (bids, then tricks, with version; "
+        f"new game of {'/'.join(map(str, PLAYER_COUNTS))} players when one finishes)"
+    )
     print(f"  watchers: {args.watchers} clients, each every {args.poll_interval:g} s: {polled}")
     print("  latency in ms, measured by the client from request to last byte; p50/p99 nearest rank")
-    print("  machine load (1-min average, 2 cores) before -> after: "
-          + ", ".join(f"{b} {t.load[0]:.1f} -> {t.load[1]:.1f}" for b, t in results.items()))
+    print(
+        "  machine load (1-min average, 2 cores) before -> after: "
+        + ", ".join(f"{b} {t.load[0]:.1f} -> {t.load[1]:.1f}" for b, t in results.items())
+    )
     print()
     width = 38
     print(f"{'request':<17}" + "".join(f"| {b:^{width - 2}} " for b in backends))
@@ -492,8 +608,10 @@ def report(results: dict[str, Timings], args: argparse.Namespace) -> bool:
             timings = results[backend]
             values = [v for vs in timings.latencies.values() for v in vs] if kind == "all" else timings.latencies[kind]
             errors = sum(timings.errors.values()) if kind == "all" else timings.errors[kind]
-            row += (f"| {len(values):>6} {percentile(values, 50):>7.1f} {percentile(values, 99):>7.1f} "
-                    f"{max(values, default=float('nan')):>7.1f} {errors:>4} ")
+            row += (
+                f"| {len(values):>6} {percentile(values, 50):>7.1f} {percentile(values, 99):>7.1f} "
+                f"{max(values, default=float('nan')):>7.1f} {errors:>4} "
+            )
         print(row)
     print()
     print("server's own time (gunicorn access log %(D)s, ms):")
@@ -501,15 +619,21 @@ def report(results: dict[str, Timings], args: argparse.Namespace) -> bool:
         row = f"{kind:<17}"
         for backend in backends:
             values = results[backend].server[kind]
-            row += (f"| {len(values):>6} {percentile(values, 50):>7.1f} {percentile(values, 99):>7.1f} "
-                    f"{max(values, default=float('nan')):>7.1f} {'':>4} ")
+            row += (
+                f"| {len(values):>6} {percentile(values, 50):>7.1f} {percentile(values, 99):>7.1f} "
+                f"{max(values, default=float('nan')):>7.1f} {'':>4} "
+            )
         print(row)
     print()
     verdicts, passed = [], True
     for backend, timings in results.items():
         values = [v for vs in timings.latencies.values() for v in vs]
         errors = sum(timings.errors.values())
-        ok = errors == 0 and bool(values) and all(percentile(vs, 99) < TARGET_P99_MS for vs in timings.latencies.values())
+        ok = (
+            errors == 0
+            and bool(values)
+            and all(percentile(vs, 99) < TARGET_P99_MS for vs in timings.latencies.values())
+        )
         passed &= ok
         verdicts.append(f"{backend} {'PASS' if ok else 'FAIL'} ({len(values) / args.duration:.1f} requests/s)")
         for sample in timings.samples:
@@ -526,19 +650,33 @@ def main() -> int:
     parser.add_argument("--write-interval", type=float, default=0.5, help="seconds between the scorer's writes")
     parser.add_argument("--poll-interval", type=float, default=1.0, help="seconds between a watcher's polls")
     parser.add_argument("--watch-mode", choices=("document", "version"), default="document")
-    parser.add_argument("--worker-class", choices=("sync", "gthread"), default="sync",
-                        help="gunicorn worker class (default sync: one request at a time per process, no GIL "
-                             "contention between a worker's threads)")
-    parser.add_argument("--quiet-load", type=float, default=0.0,
-                        help="before each backend, wait (at most --quiet-wait s) until the 1-minute load average "
-                             "is below this; 0 (default) does not wait. The machine may be shared.")
+    parser.add_argument(
+        "--worker-class",
+        choices=("sync", "gthread"),
+        default="sync",
+        help="gunicorn worker class (default sync: one request at a time per process, no GIL "
+        "contention between a worker's threads)",
+    )
+    parser.add_argument(
+        "--quiet-load",
+        type=float,
+        default=0.0,
+        help="before each backend, wait (at most --quiet-wait s) until the 1-minute load average "
+        "is below this; 0 (default) does not wait. The machine may be shared.",
+    )
     parser.add_argument("--quiet-wait", type=float, default=120.0)
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker (gthread)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the scorer's random bids and tricks")
-    parser.add_argument("--postgres-admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres",
-                        help="server on which the benchmark database is created and dropped")
-    parser.add_argument("--capacity", default="",
-                        help="capacity mode: comma-separated numbers of live tables to try in turn, e.g. 10,20,40")
+    parser.add_argument(
+        "--postgres-admin-url",
+        default="postgresql://postgres@127.0.0.1:5432/postgres",
+        help="server on which the benchmark database is created and dropped",
+    )
+    parser.add_argument(
+        "--capacity",
+        default="",
+        help="capacity mode: comma-separated numbers of live tables to try in turn, e.g. 10,20,40",
+    )
     args = parser.parse_args()
     if not 0 < args.duration <= 3600:
         parser.error("--duration must be between 0 and 3600 seconds")

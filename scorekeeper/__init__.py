@@ -8,7 +8,8 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .config import instance_path, load_config
+from .config import instance_path
+from .config import load_config
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -16,8 +17,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     ``config["INSTANCE_PATH"]`` (or ``SCOREKEEPER_INSTANCE_PATH``) moves the instance folder.
     """
-    app = Flask(__name__, instance_path=instance_path(config), instance_relative_config=True,
-                template_folder="../templates", static_folder="../static")
+    app = Flask(
+        __name__,
+        instance_path=instance_path(config),
+        instance_relative_config=True,
+        template_folder="../templates",
+        static_folder="../static",
+    )
     load_config(app, config)
     app.json.sort_keys = False  # type: ignore[attr-defined]  # documents read in API.md's order
     register_serving(app)
@@ -33,7 +39,8 @@ def register_serving(app: Flask) -> None:
     Then ``request.remote_addr`` is the client (rate limits), ``request.is_secure`` says HTTPS
     (Secure cookies, HSTS), and links use the public host (checked against ``TRUSTED_HOSTS``).
     """
-    from .web import SecureWhenHttps, security_headers
+    from .web import SecureWhenHttps
+    from .web import security_headers
 
     if hops := app.config["PROXIES"]:
         proxied = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops)
@@ -43,8 +50,12 @@ def register_serving(app: Flask) -> None:
 
 
 def register_extensions(app: Flask) -> None:
-    from . import assets, i18n
-    from .extensions import csrf, db, migrate, setup_database
+    from . import assets
+    from . import i18n
+    from .extensions import csrf
+    from .extensions import db
+    from .extensions import migrate
+    from .extensions import setup_database
     from .limits import limiter
 
     db.init_app(app)
@@ -57,7 +68,12 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import groups, offline, rulebook, table, virtual, web
+    from . import groups
+    from . import offline
+    from . import rulebook
+    from . import table
+    from . import virtual
+    from . import web
     from .exchange import routes as exchange
     from .printing import routes as printing
 

@@ -18,14 +18,25 @@ from pathlib import Path
 from typing import Any
 
 import brotli  # type: ignore[import-untyped]  # no stubs; two functions used
-from flask import Flask, Response, current_app, request
+from flask import current_app
+from flask import Flask
+from flask import request
+from flask import Response
 
 YEAR = 365 * 24 * 60 * 60
 #: A block comment in our own CSS and JS (none of them has "/*" inside a string or a regex).
 COMMENT = re.compile(rb"/\*.*?\*/", re.S)
 #: What is worth compressing: pages, styles, scripts, JSON answers, the manifest, SVG.
-COMPRESSIBLE = ["text/html", "text/css", "text/javascript", "application/javascript", "application/json",
-                "application/manifest+json", "image/svg+xml", "text/csv"]
+COMPRESSIBLE = [
+    "text/html",
+    "text/css",
+    "text/javascript",
+    "application/javascript",
+    "application/json",
+    "application/manifest+json",
+    "image/svg+xml",
+    "text/csv",
+]
 
 
 def digest(filename: str) -> str:

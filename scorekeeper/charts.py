@@ -62,21 +62,27 @@ def progression(names: Sequence[str], card: Scorecard) -> Markup:
     def y(v: float) -> float:
         return round(TOP + inner_h * (high - v) / (high - low), 1)
 
-    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-             f'aria-label="Running totals after each of {count} hands">']
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="Running totals after each of {count} hands">'
+    ]
     for v in range(int(low), int(high) + 1, step):
         cls = "axis zero" if v == 0 else "axis"
-        parts.append(f'<line class="{cls}" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v)}" y2="{y(v)}"/>'
-                     f'<text class="tick" x="{LEFT - 4}" y="{y(v) + 3.5}" text-anchor="end">{minus(v)}</text>')
+        parts.append(
+            f'<line class="{cls}" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v)}" y2="{y(v)}"/>'
+            f'<text class="tick" x="{LEFT - 4}" y="{y(v) + 3.5}" text-anchor="end">{minus(v)}</text>'
+        )
     every = max(1, math.ceil(count / 8))
     for i in range(0, count + 1, every):
         parts.append(f'<text class="tick" x="{x(i)}" y="{HEIGHT - 6}" text-anchor="middle">{i}</text>')
     for seat, values in enumerate(lines):
         points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values))
         dash = ' stroke-dasharray="5 3"' if seat >= PALETTE else ""
-        parts.append(f'<g class="c{seat % PALETTE}"><title>{escape(names[seat])}</title>'
-                     f'<polyline class="series" points="{points}"{dash}/>'
-                     f'<circle cx="{x(count)}" cy="{y(values[-1])}" r="3"/></g>')
+        parts.append(
+            f'<g class="c{seat % PALETTE}"><title>{escape(names[seat])}</title>'
+            f'<polyline class="series" points="{points}"{dash}/>'
+            f'<circle cx="{x(count)}" cy="{y(values[-1])}" r="3"/></g>'
+        )
     parts.append("</svg>")
     return Markup("".join(parts))
 
@@ -86,8 +92,10 @@ def _percent_axis(parts: list[str], inner_h: int) -> None:
     for v in (0, 25, 50, 75, 100):
         y = round(TOP + inner_h * (100 - v) / 100, 1)
         cls = "axis zero" if v == 0 else "axis"
-        parts.append(f'<line class="{cls}" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y}" y2="{y}"/>'
-                     f'<text class="tick" x="{LEFT - 4}" y="{y + 3.5}" text-anchor="end">{v}%</text>')
+        parts.append(
+            f'<line class="{cls}" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y}" y2="{y}"/>'
+            f'<text class="tick" x="{LEFT - 4}" y="{y + 3.5}" text-anchor="end">{v}%</text>'
+        )
 
 
 def outcome_rates(games: Sequence[PlayerStats]) -> Markup:
@@ -104,8 +112,10 @@ def outcome_rates(games: Sequence[PlayerStats]) -> Markup:
     def y(share: float) -> float:
         return round(TOP + inner_h * (1 - share), 1)
 
-    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-             f'aria-label="Share of set, overtrick and perfect hands in each of {len(counted)} games">']
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="Share of set, overtrick and perfect hands in each of {len(counted)} games">'
+    ]
     _percent_axis(parts, inner_h)
     every = max(1, math.ceil(len(counted) / 8))
     for i in range(0, len(counted), every):
@@ -113,8 +123,11 @@ def outcome_rates(games: Sequence[PlayerStats]) -> Markup:
     for mark, field in (("S", "set"), ("O", "over"), ("P", "perfect")):
         values = [getattr(s, field) / s.played for s in counted]
         points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values))
-        parts.append(f'<g class="sop-{mark}"><title>{mark}</title><polyline class="series" points="{points}"/>'
-                     + "".join(f'<circle cx="{x(i)}" cy="{y(v)}" r="2.5"/>' for i, v in enumerate(values)) + "</g>")
+        parts.append(
+            f'<g class="sop-{mark}"><title>{mark}</title><polyline class="series" points="{points}"/>'
+            + "".join(f'<circle cx="{x(i)}" cy="{y(v)}" r="2.5"/>' for i, v in enumerate(values))
+            + "</g>"
+        )
     parts.append("</svg>")
     return Markup("".join(parts))
 
@@ -134,18 +147,24 @@ def _bars(groups: Sequence[tuple[str, Sequence[tuple[str, float]]]], label: str,
         top = math.ceil(scale / step) * step or step
         for v in range(0, top + 1, step):
             y = round(TOP + inner_h * (top - v) / top, 1)
-            parts.append(f'<line class="axis{" zero" if v == 0 else ""}" x1="{LEFT}" x2="{WIDTH - RIGHT}" '
-                         f'y1="{y}" y2="{y}"/>'
-                         f'<text class="tick" x="{LEFT - 4}" y="{y + 3.5}" text-anchor="end">{v}</text>')
+            parts.append(
+                f'<line class="axis{" zero" if v == 0 else ""}" x1="{LEFT}" x2="{WIDTH - RIGHT}" '
+                f'y1="{y}" y2="{y}"/>'
+                f'<text class="tick" x="{LEFT - 4}" y="{y + 3.5}" text-anchor="end">{v}</text>'
+            )
         scale = top
     for g, (name, bars) in enumerate(groups):
         left = LEFT + slot * g + (slot - width * len(bars)) / 2
         for b, (cls, value) in enumerate(bars):
             h = round(inner_h * value / scale, 1) if scale else 0
-            parts.append(f'<rect class="bar {cls}" x="{round(left + b * width, 1)}" y="{round(TOP + inner_h - h, 1)}" '
-                         f'width="{round(width - 1, 1)}" height="{h}"/>')
-        parts.append(f'<text class="tick" x="{round(LEFT + slot * (g + 0.5), 1)}" y="{HEIGHT - 6}" '
-                     f'text-anchor="middle">{escape(name)}</text>')
+            parts.append(
+                f'<rect class="bar {cls}" x="{round(left + b * width, 1)}" y="{round(TOP + inner_h - h, 1)}" '
+                f'width="{round(width - 1, 1)}" height="{h}"/>'
+            )
+        parts.append(
+            f'<text class="tick" x="{round(LEFT + slot * (g + 0.5), 1)}" y="{HEIGHT - 6}" '
+            f'text-anchor="middle">{escape(name)}</text>'
+        )
     parts.append("</svg>")
     return Markup("".join(parts))
 
@@ -155,9 +174,15 @@ def rate_bars(by_cards: Mapping[int, Any]) -> Markup:
     played, R9): two bars per deal size, none where no such hand was played."""
     if not by_cards:
         return Markup("")
-    groups = [(str(cards), [("made", 100 * c.made_rate), ("perfect", 100 * c.perfect_rate)] if c else
-               [("made", 0.0), ("perfect", 0.0)])
-              for cards, c in ((n, by_cards.get(n)) for n in range(1, max(13, *by_cards) + 1))]
+    groups = [
+        (
+            str(cards),
+            [("made", 100 * c.made_rate), ("perfect", 100 * c.perfect_rate)]
+            if c
+            else [("made", 0.0), ("perfect", 0.0)],
+        )
+        for cards, c in ((n, by_cards.get(n)) for n in range(1, max(13, *by_cards) + 1))
+    ]
     return _bars(groups, "Made and perfect rate by cards dealt", 100)
 
 
@@ -169,6 +194,8 @@ def margin_bars(margins: Mapping[int, int], reach: int) -> Markup:
     def name(m: int) -> str:
         return ("\u2264" if m == -reach else "\u2265" if m == reach else "") + signed(m)
 
-    groups = [(name(m), [("perfect" if m == 0 else "over" if m > 0 else "set", float(margins.get(m, 0)))])
-              for m in range(-reach, reach + 1)]
+    groups = [
+        (name(m), [("perfect" if m == 0 else "over" if m > 0 else "set", float(margins.get(m, 0)))])
+        for m in range(-reach, reach + 1)
+    ]
     return _bars(groups, "Hands by tricks taken minus tricks bid", max(margins.values()))

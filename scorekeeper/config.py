@@ -27,7 +27,7 @@ def database_url(url: str) -> str:
     """Use psycopg 3 for bare ``postgres://`` and ``postgresql://`` URLs (psycopg2 is not installed)."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 

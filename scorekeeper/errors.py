@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Response, jsonify, make_response, render_template, request
+from flask import Flask
+from flask import jsonify
+from flask import make_response
+from flask import render_template
+from flask import request
+from flask import Response
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, SecurityError
+from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import SecurityError
 
 from .engine import RulesError
-from .i18n import N_, _, rules_message
+from .i18n import _
+from .i18n import N_
+from .i18n import rules_message
 
 NO_GAME = N_("No game with that link: check the address, or ask the scorer for a new link.")
 WATCH_ONLY = N_("This link can only watch the game; ask the scorer to make changes.")
@@ -57,8 +65,17 @@ class Conflict(ServiceError):
     status, code = 409, "conflict"
 
 
-CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 405: "bad_request",
-         409: "conflict", 413: "too_large", 415: "bad_request", 422: "rule_violation", 429: "rate_limited"}
+CODES = {
+    400: "bad_request",
+    403: "forbidden",
+    404: "not_found",
+    405: "bad_request",
+    409: "conflict",
+    413: "too_large",
+    415: "bad_request",
+    422: "rule_violation",
+    429: "rate_limited",
+}
 
 
 def error_body(status: int, message: str, rule: str | None = None, code: str | None = None) -> dict[str, Any]:

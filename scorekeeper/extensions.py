@@ -6,11 +6,13 @@ import os
 from typing import Any
 
 from flask import Flask
+from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
-from sqlalchemy import MetaData, event, make_url
+from sqlalchemy import event
+from sqlalchemy import make_url
+from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
 NAMING = {

@@ -12,20 +12,44 @@ write through it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy.orm import joinedload
+from sqlalchemy.orm import selectinload
 
-from .engine import HandRecord, Rules, RulesError, Scorecard, Suit, build_scorecard, check_records
-from .errors import NO_GAME, WATCH_ONLY, BadRequest, Conflict, Forbidden, NotFound
+from .engine import build_scorecard
+from .engine import check_records
+from .engine import HandRecord
+from .engine import Rules
+from .engine import RulesError
+from .engine import Scorecard
+from .engine import Suit
+from .errors import BadRequest
+from .errors import Conflict
+from .errors import Forbidden
+from .errors import NO_GAME
+from .errors import NotFound
+from .errors import WATCH_ONLY
+from .extensions import db
+from .extensions import WRITE
 from .i18n import _
-from .extensions import WRITE, db
-from .models import NO_TRUMP, Correction, Game, HandEntry, VirtualTable
-from .tokens import matches, new_id, new_token, token_hash
+from .models import Correction
+from .models import Game
+from .models import HandEntry
+from .models import NO_TRUMP
+from .models import VirtualTable
+from .tokens import matches
+from .tokens import new_id
+from .tokens import new_token
+from .tokens import token_hash
 
 MAX_NAME = 40
 #: The most corrections one game keeps (edits and undos; an import's too): a real game has a few
@@ -119,8 +143,7 @@ def open_game(game_id: str, token: str | None) -> Access:
             return Access(game, "watch")
         table = db.session.execute(select(VirtualTable).filter_by(game_id=game.id)).scalar_one_or_none()
         if table is not None and (
-            matches(token, table.host_hash)
-            or any(matches(token, s.get("token_hash") or "") for s in table.seats)
+            matches(token, table.host_hash) or any(matches(token, s.get("token_hash") or "") for s in table.seats)
         ):
             return Access(game, "host" if matches(token, table.host_hash) else "watch")
     raise NotFound(_(NO_GAME))
@@ -160,7 +183,9 @@ def shown(value: object, limit: int = 40) -> str:
 def whole_version(version: object) -> int | None:
     """The optional ``version`` of a write: a whole number, or ``None`` to skip the check (400)."""
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise BadRequest(_("'version' must be the whole number from the game document, not {version}.", version=shown(version)))
+        raise BadRequest(
+            _("'version' must be the whole number from the game document, not {version}.", version=shown(version))
+        )
     return version
 
 
@@ -174,7 +199,11 @@ class Write:
         """Declare that this write changes the game; refuses a stale ``version`` first (409)."""
         if self.version is not None and self.version != self.game.version:
             raise Conflict(
-                _("Someone else changed this game first (you had version {version}, it is now {version2}). Check the scorecard and enter it again if still needed.", version=self.version, version2=self.game.version)
+                _(
+                    "Someone else changed this game first (you had version {version}, it is now {version2}). Check the scorecard and enter it again if still needed.",
+                    version=self.version,
+                    version2=self.game.version,
+                )
             )
         self.changed = True
         return self.game
@@ -209,8 +238,13 @@ def writing(game_id: str, version: object = None, token: str | None = None) -> I
         # COMMITTED) a statement that waited for the lock sees the new game row but joins it to
         # hands from before the other write; the next statement sees that write whole.
         # populate_existing: the game and its hands may be in the session from the token check.
-        query = (select(Game).options(selectinload(Game.hands)).where(Game.id == game_id)
-                 .with_for_update().execution_options(populate_existing=True))
+        query = (
+            select(Game)
+            .options(selectinload(Game.hands))
+            .where(Game.id == game_id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
         game = db.session.execute(query).scalar_one_or_none()
         if game is None:
             raise NotFound(_(NO_GAME))
@@ -267,18 +301,26 @@ def check_seed(data: Mapping[str, Any], allowed: bool) -> int | None:
         return None
     if not allowed:
         raise BadRequest(
-            _("This server deals at random and does not accept a 'seed' "
-            "(only when started with SCOREKEEPER_ALLOW_SEED=1); leave it out.")
+            _(
+                "This server deals at random and does not accept a 'seed' "
+                "(only when started with SCOREKEEPER_ALLOW_SEED=1); leave it out."
+            )
         )
     seed = data["seed"]
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
-        raise BadRequest(_("'seed' must be a whole number from 0 to {most}, not {seed}.", most=2**31 - 1, seed=shown(seed)))
+        raise BadRequest(
+            _("'seed' must be a whole number from 0 to {most}, not {seed}.", most=2**31 - 1, seed=shown(seed))
+        )
     return seed
 
 
 def create_game(
-    players: object, variant: object = "standard", first_dealer: object = 0,
-    options: object = None, mode: str = "table", attach: Attach | None = None,
+    players: object,
+    variant: object = "standard",
+    first_dealer: object = 0,
+    options: object = None,
+    mode: str = "table",
+    attach: Attach | None = None,
 ) -> tuple[Game, str, str]:
     """Store a new game; returns it with its scorer and watch tokens (shown once, stored hashed).
 
@@ -292,10 +334,19 @@ def create_game(
             raise BadRequest(_("Option {name!r} must be true or false, not {value}.", name=name, value=shown(value)))
     rules = Rules.build(len(names), variant, options)
     if isinstance(first_dealer, bool) or not isinstance(first_dealer, int):
-        raise BadRequest(_("'first_dealer' must be a seat number from 0 to {last}, not {first_dealer}.", last=len(names) - 1, first_dealer=shown(first_dealer)))
+        raise BadRequest(
+            _(
+                "'first_dealer' must be a seat number from 0 to {last}, not {first_dealer}.",
+                last=len(names) - 1,
+                first_dealer=shown(first_dealer),
+            )
+        )
     if not 0 <= first_dealer < len(names):
         raise RulesError(
-            "The first dealer must be a seat from 0 to {last}, not {first_dealer!r} (R6).", "R6", last=len(names) - 1, first_dealer=first_dealer
+            "The first dealer must be a seat from 0 to {last}, not {first_dealer!r} (R6).",
+            "R6",
+            last=len(names) - 1,
+            first_dealer=first_dealer,
         )
     game, scorer, watch = _new_game(names, rules, first_dealer, mode)
     _store(game, attach)
@@ -306,8 +357,14 @@ def _new_game(names: list[str], rules: Rules, first_dealer: int, mode: str) -> t
     """A game row with fresh scorer and watch tokens (returned once, stored only as hashes)."""
     scorer, watch = new_token(), new_token()
     game = Game(
-        id=new_id(), variant=rules.variant.value, options=rules.options, players=names,
-        first_dealer=first_dealer, scorer_hash=token_hash(scorer), watch_hash=token_hash(watch), mode=mode,
+        id=new_id(),
+        variant=rules.variant.value,
+        options=rules.options,
+        players=names,
+        first_dealer=first_dealer,
+        scorer_hash=token_hash(scorer),
+        watch_hash=token_hash(watch),
+        mode=mode,
         hands=[],
     )
     return game, scorer, watch
@@ -336,7 +393,7 @@ def transaction() -> Iterator[None]:
 def clean_names(players: object) -> list[str]:
     """2–15 distinct, non-empty, printable names of at most 40 characters, trimmed (R4)."""
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise BadRequest(_("'players' must be a list of names, such as [\"Ann\", \"Ben\", \"Cy\"]."))
+        raise BadRequest(_('\'players\' must be a list of names, such as ["Ann", "Ben", "Cy"].'))
     if not 2 <= len(players) <= 15:
         raise RulesError("Bluke is played by 2 to 15 players, not {count} (R4).", "R4", count=len(players))
     return distinct([clean_name(name, _("Player {seat}", seat=seat)) for seat, name in enumerate(players, start=1)])
@@ -382,9 +439,14 @@ def history(game: Game) -> list[dict[str, Any]]:
 
 
 def import_game(
-    players: list[str], variant: str, first_dealer: int, options: Mapping[str, bool],
-    records: Sequence[HandRecord], created_at: Any = None,
-    corrections: Sequence[Mapping[str, Any]] = (), attach: Attach | None = None,
+    players: list[str],
+    variant: str,
+    first_dealer: int,
+    options: Mapping[str, bool],
+    records: Sequence[HandRecord],
+    created_at: Any = None,
+    corrections: Sequence[Mapping[str, Any]] = (),
+    attach: Attach | None = None,
 ) -> tuple[Game, str, str]:
     """Store an imported game and all its hands in one transaction, with new tokens (issue 4).
 
@@ -399,9 +461,14 @@ def import_game(
     if created_at is not None:
         game.created_at = created_at
     game.hands = [
-        HandEntry(number=number, bids=list(r.bids), tricks=list(r.tricks) if r.tricks is not None else None,
-                  trump=stored_trump(r.trump, r.no_trump))
-        for number, r in enumerate(records, start=1) if r.bids is not None
+        HandEntry(
+            number=number,
+            bids=list(r.bids),
+            tricks=list(r.tricks) if r.tricks is not None else None,
+            trump=stored_trump(r.trump, r.no_trump),
+        )
+        for number, r in enumerate(records, start=1)
+        if r.bids is not None
     ]
     game.corrections = [
         Correction(at=c["at"], hand=c["hand"], field=c["field"], old=c["old"], new=c["new"]) for c in corrections

@@ -31,7 +31,11 @@ from .engine.errors import Phrase
 
 #: Every language the app speaks, named in itself (the picker shows these names).
 LANGUAGES: dict[str, str] = {
-    "en": "English", "ru": "Русский", "be": "Беларуская", "it": "Italiano", "eo": "Esperanto",
+    "en": "English",
+    "ru": "Русский",
+    "be": "Беларуская",
+    "it": "Italiano",
+    "eo": "Esperanto",
     "id": "Bahasa Indonesia",
 }
 DEFAULT = "en"
@@ -68,8 +72,9 @@ def remember(response: Response) -> Response:
     """A page opened with a valid ``?lang=`` keeps that language in a cookie for the next pages."""
     asked = request.args.get("lang")
     if asked in LANGUAGES and request.cookies.get(COOKIE) != asked:
-        response.set_cookie(COOKIE, asked, max_age=COOKIE_AGE, path="/", samesite="Lax", httponly=True,
-                            secure=request.is_secure)
+        response.set_cookie(
+            COOKIE, asked, max_age=COOKIE_AGE, path="/", samesite="Lax", httponly=True, secure=request.is_secure
+        )
     response.vary.update(("Accept-Language", "Cookie"))
     return response
 
@@ -151,8 +156,12 @@ def card_label(card: Card) -> str:
         return _("Hi Bluke") if card.rank == HI_BLUKE_RANK else _("Lo Bluke")
     assert card.suit is not None
     rank = card.label[:-1]
-    letters = {"J": pgettext("card rank", "J"), "Q": pgettext("card rank", "Q"), "K": pgettext("card rank", "K"),
-               "A": pgettext("card rank", "A")}
+    letters = {
+        "J": pgettext("card rank", "J"),
+        "Q": pgettext("card rank", "Q"),
+        "K": pgettext("card rank", "K"),
+        "A": pgettext("card rank", "A"),
+    }
     return str(letters.get(rank, rank)) + card.suit.symbol
 
 
@@ -189,7 +198,8 @@ def _script_messages(lang: str) -> dict[str, str | dict[str, str]]:
     return {
         "bid_for": plural_forms("{total} bid for {n} card", "{total} bid for {n} cards"),
         "to_go": plural_forms("{bid_for} — {n} player to go", "{bid_for} — {n} players to go"),
-        "even": _("{bid_for} — even"), "over": _("{bid_for} — overbid by {diff}"),
+        "even": _("{bid_for} — even"),
+        "over": _("{bid_for} — overbid by {diff}"),
         "under": _("{bid_for} — underbid by {diff}"),
         "to_place": plural_forms("{n} trick still to place", "{n} tricks still to place"),
         "too_many": plural_forms("{n} trick too many", "{n} tricks too many"),
@@ -210,10 +220,17 @@ def init_app(app: Flask) -> None:
     """Babel with our locale choice; templates get the language, the picker and the translators."""
     babel.init_app(app, locale_selector=select_locale, default_domain="messages")
     app.after_request(remember)
-    app.jinja_env.globals.update(languages=LANGUAGES, language_url=language_url, card_label=card_label,
-                                 suit_name=suit_name, say=_, say_n=_n,
-                                 script_messages=script_messages, bot_level=bot_level,
-                                 format_date=format_date)
+    app.jinja_env.globals.update(
+        languages=LANGUAGES,
+        language_url=language_url,
+        card_label=card_label,
+        suit_name=suit_name,
+        say=_,
+        say_n=_n,
+        script_messages=script_messages,
+        bot_level=bot_level,
+        format_date=format_date,
+    )
 
     @app.context_processor
     def language() -> dict[str, Any]:

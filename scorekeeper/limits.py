@@ -21,7 +21,9 @@ import ipaddress
 import math
 import time
 
-from flask import Response, current_app, request
+from flask import current_app
+from flask import request
+from flask import Response
 from flask_limiter import Limiter
 
 
@@ -60,8 +62,9 @@ def _created(response: Response) -> bool:
 
 
 #: Creating a game or a virtual table, by the API or a form (counted when one is made).
-creating = limiter.shared_limit(lambda: _budget("RATELIMIT_CREATE"), scope="create", methods=["POST"],
-                                deduct_when=_created)
+creating = limiter.shared_limit(
+    lambda: _budget("RATELIMIT_CREATE"), scope="create", methods=["POST"], deduct_when=_created
+)
 #: Importing an ``export.json``.
 importing = limiter.shared_limit(lambda: _budget("RATELIMIT_IMPORT"), scope="import", methods=["POST"])
 #: Rendering a PDF (a game's scorecard or a blank sheet).

@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import MutableMapping
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
+from typing import cast
+from typing import TYPE_CHECKING
 
 from gunicorn.glogging import Logger
 from gunicorn.http import Request
@@ -38,8 +40,9 @@ def redact(text: str) -> str:
 class TokenFreeLogger(Logger):
     """gunicorn's logger, with tokens taken out of every access-log field."""
 
-    def atoms(self, resp: Response, req: Request, environ: MutableMapping[str, Any],
-              request_time: timedelta) -> _AtomsDict:
+    def atoms(
+        self, resp: Response, req: Request, environ: MutableMapping[str, Any], request_time: timedelta
+    ) -> _AtomsDict:
         atoms: dict[str, Any] = dict(super().atoms(resp, req, environ, request_time))
         for key, value in atoms.items():
             if key in SECRET_HEADERS:

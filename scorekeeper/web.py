@@ -5,19 +5,26 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Flask, Response, current_app, request
+from flask import current_app
+from flask import Flask
+from flask import request
+from flask import Response
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .errors import BadRequest
+from .games import Access
+from .games import check_seed
+from .games import open_game
 from .i18n import _
-from .games import Access, check_seed, open_game
 
 COOKIE_PREFIX = "sk_"  # the game's token (scorer or watch), path /
 WATCH_PREFIX = "skw_"  # the scorer's copy of the watch token, path /g/<id>/, to show the share page
 COOKIE_AGE = 60 * 60 * 24 * 180
-POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-          "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 #: A PDF shown inline: a browser's PDF viewer is a plugin that ``object-src 'none'`` would block.
 PDF_POLICY = "default-src 'self'; frame-ancestors 'none'"
 #: Tells browsers to come back over HTTPS only (sent on answers over HTTPS, RFC 6797).
@@ -88,11 +95,13 @@ def body(required: bool = True) -> dict[str, Any]:
     if not raw.strip():
         if not required:
             return {}
-        raise BadRequest(_("The request needs a JSON object as its body, such as {\"bids\": [2, 1, 3]}."))
+        raise BadRequest(_('The request needs a JSON object as its body, such as {"bids": [2, 1, 3]}.'))
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
-        raise BadRequest(_("The request body is not valid JSON; send a JSON object such as {\"bids\": [2, 1, 3]}.")) from None
+        raise BadRequest(
+            _('The request body is not valid JSON; send a JSON object such as {"bids": [2, 1, 3]}.')
+        ) from None
     if not isinstance(data, dict):
         raise BadRequest(_("The request body must be a JSON object ({{…}}), not {data}.", data=type_name(data)))
     check_seed(data, current_app.config["ALLOW_SEED"])
@@ -110,5 +119,3 @@ def type_name(value: object) -> str:
     if value is None:
         return _("null")
     return _("a number")
-
-

@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from PIL import Image, ImageDraw
+from PIL import Image
+from PIL import ImageDraw
 
 OUT = Path(__file__).resolve().parent.parent / "static" / "icons"
 GREEN, CARD, INK, RED = (18, 105, 75), (255, 255, 255), (26, 29, 27), (192, 57, 43)
@@ -65,7 +66,9 @@ def main() -> None:
     for size in (192, 512):
         icon(size, maskable=False).save(OUT / f"icon-{size}.png", optimize=True)
     icon(512, maskable=True).save(OUT / "maskable-512.png", optimize=True)
-    icon(180, maskable=True).convert("RGB").save(OUT / "apple-touch-icon.png", optimize=True)  # iOS wants no transparency
+    icon(180, maskable=True).convert("RGB").save(
+        OUT / "apple-touch-icon.png", optimize=True
+    )  # iOS wants no transparency
     # The favicon loads with every first page: a 64-colour palette keeps it under a kilobyte.
     icon(32, maskable=False).quantize(64, method=Image.Quantize.FASTOCTREE).save(OUT / "favicon-32.png", optimize=True)
 

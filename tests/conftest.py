@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient, FlaskCliRunner
+from flask.testing import FlaskClient
+from flask.testing import FlaskCliRunner
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -34,8 +35,16 @@ def database_url(backend: str, tmp_path: Path) -> str:
 
 def make_app(url: str, **config: Any) -> Flask:
     """A test app on a fresh schema; rate limits are off unless a test turns them on (test_limits.py)."""
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test-secret",
-                      "ALLOW_SEED": True, "RATELIMIT_ENABLED": False, **config})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": url,
+            "SECRET_KEY": "test-secret",
+            "ALLOW_SEED": True,
+            "RATELIMIT_ENABLED": False,
+            **config,
+        }
+    )
     with app.app_context():
         db.drop_all()
         db.create_all()
@@ -91,8 +100,10 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         free.bind(("127.0.0.1", 0))
         port = free.getsockname()[1]
     folder = tmp_path_factory.mktemp("redis")
-    process = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                "--appendonly", "no", "--dir", str(folder)], stdout=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(folder)],
+        stdout=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 10
     while not _listening(port):
         assert process.poll() is None and time.monotonic() < deadline, "redis-server did not start"

@@ -23,7 +23,8 @@ def test_the_engine_and_bots_import_only_the_standard_library(path: Path) -> Non
         elif isinstance(node, ast.ImportFrom):
             # Relative imports stay inside the package, or reach from bots into the engine only.
             assert node.level == 1 or (node.level == 2 and (node.module or "").startswith("engine")), (
-                f"{path.name} imports {'.' * node.level}{node.module}")
+                f"{path.name} imports {'.' * node.level}{node.module}"
+            )
             continue
         else:
             continue

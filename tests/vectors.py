@@ -16,9 +16,18 @@ import json
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.engine import (RulesError, Rules, check_bid, check_order, check_taken, check_tricks, dealer_of,
-                                order_from, outcome, points)
-from scorekeeper.engine.rules import MAX_PLAYERS, MIN_PLAYERS
+from scorekeeper.engine import check_bid
+from scorekeeper.engine import check_order
+from scorekeeper.engine import check_taken
+from scorekeeper.engine import check_tricks
+from scorekeeper.engine import dealer_of
+from scorekeeper.engine import order_from
+from scorekeeper.engine import outcome
+from scorekeeper.engine import points
+from scorekeeper.engine import Rules
+from scorekeeper.engine import RulesError
+from scorekeeper.engine.rules import MAX_PLAYERS
+from scorekeeper.engine.rules import MIN_PLAYERS
 
 FILE = Path(__file__).with_name("vectors.json")
 WHO = "Ann"
@@ -52,10 +61,17 @@ def game_vectors(rules: Rules) -> dict[str, Any]:
             elif extra > 0:
                 tricks[1] = 1
             checks.append(["total", number, tricks, message(check_tricks, rules, number, tricks)])
-    return {"players": n, "variant": rules.variant.value, "options": rules.options, "first_dealer": first,
-            "schedule": list(rules.schedule), "dealers": dealers,
-            "first_bidders": [order_from((dealer + 1) % n, n)[0] for dealer in dealers],
-            "turn_up": [rules.has_turn_up(number) for number in hands], "checks": checks}
+    return {
+        "players": n,
+        "variant": rules.variant.value,
+        "options": rules.options,
+        "first_dealer": first,
+        "schedule": list(rules.schedule),
+        "dealers": dealers,
+        "first_bidders": [order_from((dealer + 1) % n, n)[0] for dealer in dealers],
+        "turn_up": [rules.has_turn_up(number) for number in hands],
+        "checks": checks,
+    }
 
 
 def vectors() -> dict[str, Any]:
@@ -71,8 +87,13 @@ def vectors() -> dict[str, Any]:
                     continue
                 games.append(game_vectors(rules))
     scores = [[bid, taken, points(bid, taken), outcome(bid, taken).value] for bid in range(28) for taken in range(28)]
-    order = [[number, step, done, bids, message(check_order, number, step, done, bids)]
-             for number in (1, 2, 7) for step in ("bids", "tricks") for done in (False, True) for bids in (False, True)]
+    order = [
+        [number, step, done, bids, message(check_order, number, step, done, bids)]
+        for number in (1, 2, 7)
+        for step in ("bids", "tricks")
+        for done in (False, True)
+        for bids in (False, True)
+    ]
     return {"who": WHO, "games": games, "points": scores, "order": order}
 
 

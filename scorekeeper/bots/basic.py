@@ -5,8 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..engine import Card, Rules, Suit
-from ..engine.tricks import effective_suit, power
+from ..engine import Card
+from ..engine import Rules
+from ..engine import Suit
+from ..engine.tricks import effective_suit
+from ..engine.tricks import power
 
 #: Chance that a card takes a trick, by rank (2–14), for trumps and for the other suits.
 TRUMP_ODDS = {14: 0.9, 13: 0.75, 12: 0.6, 11: 0.45, 10: 0.35, 9: 0.25}

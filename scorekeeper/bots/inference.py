@@ -17,13 +17,18 @@ from __future__ import annotations
 import math
 import random
 import time
+from functools import cache
 from functools import lru_cache
 from typing import Any
 
-from ..engine import DECK, Rules, fast
+from ..engine import DECK
+from ..engine import fast
+from ..engine import Rules
 from ..engine.cards import SUIT_ORDER
-from ..engine.tricks import effective_suit, power
-from .basic import SIDE_ODDS, TRUMP_ODDS
+from ..engine.tricks import effective_suit
+from ..engine.tricks import power
+from .basic import SIDE_ODDS
+from .basic import TRUMP_ODDS
 
 #: Spread of a bid around the bid model's count, in tricks: wide enough for other ways of bidding.
 BID_SPREAD = 0.9
@@ -39,7 +44,7 @@ World = tuple[list[int], list[int], int]
 Worlds = list[World]
 
 
-@lru_cache(maxsize=None)
+@cache
 def card_values(trump: int, players: int) -> tuple[tuple[float, ...], int, int]:
     """Expected tricks per card index, the trump suit's mask and its low cards' mask (2–8).
 
@@ -107,8 +112,9 @@ def _history(view: dict[str, Any]) -> list[list[dict[str, Any]]]:
     return [*view["tricks_played"], view["trick"]] if view["trick"] else list(view["tricks_played"])
 
 
-def sample_worlds(view: dict[str, Any], rules: Rules, rng: random.Random, drawn: int, kept: int,
-                  seconds: float) -> Worlds:
+def sample_worlds(
+    view: dict[str, Any], rules: Rules, rng: random.Random, drawn: int, kept: int, seconds: float
+) -> Worlds:
     """Deals of the unseen cards drawn in proportion to how well they explain the bids and plays.
 
     ``drawn`` consistent deals (uniform, or close to it once voids are known) are weighed; ``kept`` are drawn from them by weight
@@ -179,8 +185,9 @@ def sample_worlds(view: dict[str, Any], rules: Rules, rng: random.Random, drawn:
     return worlds
 
 
-def _deal(rng: random.Random, seat: int, mine: int, pool: list[int], counts: list[int],
-          voids: list[int], order: list[int]) -> list[int] | None:
+def _deal(
+    rng: random.Random, seat: int, mine: int, pool: list[int], counts: list[int], voids: list[int], order: list[int]
+) -> list[int] | None:
     """A quick deal when voids are known: shuffle once, then each seat (most constrained first)
     takes the first cards it may hold. Not exactly uniform, but close, and the weighting that
     follows matters more; ``None`` when a seat runs short (the caller then deals exactly).
@@ -206,8 +213,9 @@ def _deal(rng: random.Random, seat: int, mine: int, pool: list[int], counts: lis
     return hands
 
 
-def _duck_events(history: list[list[dict[str, Any]]], bids: list[int | None], trump: int, nj: bool,
-                 players: int, cards: int, me: int) -> list[tuple[int, int, int, int]]:
+def _duck_events(
+    history: list[list[dict[str, Any]]], bids: list[int | None], trump: int, nj: bool, players: int, cards: int, me: int
+) -> list[tuple[int, int, int, int]]:
     """Plays where a seat short of its bid did not beat the trick so far.
 
     Returns ``(seat, cards it played afterwards, led card, mask of the legal cards that would

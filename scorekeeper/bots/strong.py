@@ -31,8 +31,10 @@ import random
 import time
 from typing import Any
 
-from ..engine import Rules, fast
-from .inference import Worlds, sample_worlds
+from ..engine import fast
+from ..engine import Rules
+from .inference import sample_worlds
+from .inference import Worlds
 
 #: Deals drawn and deals kept (by weight) per bid and per card decision, at up to four players;
 #: larger tables take fewer (each deal costs more there), see :func:`_sizes`.

@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .cards import DECK, Card
-from .rules import MAX_PLAYERS, MIN_PLAYERS
+from .cards import Card
+from .cards import DECK
 from .errors import ConfigError
+from .rules import MAX_PLAYERS
+from .rules import MIN_PLAYERS
 
 
 @dataclass(frozen=True)
@@ -47,5 +49,7 @@ def draw_for_deal(players: int, rng: random.Random) -> DrawResult:
     first = rounds[0]
     low = min(c.rank for c in first.values())
     lowest = [s for s, c in first.items() if c.rank == low and s != dealer]
-    scorer = lowest[0] if len(lowest) == 1 else _settle(lowest or [s for s in seats if s != dealer], rng, rounds, high=False)
+    scorer = (
+        lowest[0] if len(lowest) == 1 else _settle(lowest or [s for s in seats if s != dealer], rng, rounds, high=False)
+    )
     return DrawResult(dealer, scorer, rounds)

@@ -32,20 +32,57 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
-from typing import Literal, NamedTuple
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Sequence
+from typing import Literal
+from typing import NamedTuple
 
-from .cards import DECK, SUIT_ORDER, Card, Suit, parse_cards  # noqa: F401  (parse_cards: the doctests)
+from .cards import Card  # noqa: F401  (parse_cards: the doctests)
+from .cards import DECK  # noqa: F401  (parse_cards: the doctests)
+from .cards import parse_cards  # noqa: F401  (parse_cards: the doctests)
+from .cards import Suit  # noqa: F401  (parse_cards: the doctests)
+from .cards import SUIT_ORDER  # noqa: F401  (parse_cards: the doctests)
 from .errors import ConfigError
-from .rules import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, Rules, dealer_of
+from .rules import dealer_of
+from .rules import DECK_SIZE
+from .rules import MAX_PLAYERS
+from .rules import MIN_PLAYERS
+from .rules import Rules
 from .scoring import points as _rule_points
-from .tricks import EffectiveSuit, effective_suit, legal_plays, power
+from .tricks import effective_suit
+from .tricks import EffectiveSuit
+from .tricks import legal_plays
+from .tricks import power
 
 __all__ = [
-    "BIT", "BLUKES", "FULL_DECK", "HI_BLUKE", "LO_BLUKE", "NO_TRUMP", "SUIT_MASKS", "GameResult",
-    "HandResult", "Policy", "aim_card", "card_index", "cards_of", "deal", "deal_unseen", "follow_mask",
-    "legal_mask", "mask_of", "play_out", "play_out_bids", "play_random_game", "play_random_hand",
-    "points", "solve", "trick_winner", "trump_of", "void_after",
+    "BIT",
+    "BLUKES",
+    "FULL_DECK",
+    "HI_BLUKE",
+    "LO_BLUKE",
+    "NO_TRUMP",
+    "SUIT_MASKS",
+    "GameResult",
+    "HandResult",
+    "Policy",
+    "aim_card",
+    "card_index",
+    "cards_of",
+    "deal",
+    "deal_unseen",
+    "follow_mask",
+    "legal_mask",
+    "mask_of",
+    "play_out",
+    "play_out_bids",
+    "play_random_game",
+    "play_random_hand",
+    "points",
+    "solve",
+    "trick_winner",
+    "trump_of",
+    "void_after",
 ]
 
 NO_TRUMP = -1
@@ -125,9 +162,7 @@ def _build_tables(new_jersey: bool, trump: Suit | None) -> _Tables:
         if suit not in by_suit:
             # Holding every card, a player's legal plays are exactly what this lead allows.
             allowed = mask_of(legal_plays(DECK, led, trump, new_jersey))
-            members = 0 if suit is None else mask_of(
-                c for c in DECK if effective_suit(c, trump, new_jersey) == suit
-            )
+            members = 0 if suit is None else mask_of(c for c in DECK if effective_suit(c, trump, new_jersey) == suit)
             by_suit[suit] = (allowed, members, (0, *(power(c, trump, suit) for c in DECK)))
         allowed, members, led_powers = by_suit[suit]
         allow.append(allowed)
@@ -228,7 +263,7 @@ def deal(rng: random.Random, players: int, cards: int, dealer: int) -> tuple[lis
     start = 0
     for _ in range(players):
         seat = nxt[seat]
-        hands[seat] = sum(map(bit, order[start:start + cards]))  # distinct bits: sum is or
+        hands[seat] = sum(map(bit, order[start : start + cards]))  # distinct bits: sum is or
         start += cards
     return hands, order[start] if start < DECK_SIZE else -1
 
@@ -267,15 +302,14 @@ def deal_unseen(
         cards.sort(key=keys.__getitem__)
         start = 0
         for s in others:
-            mask = sum(map(bit, cards[start:start + counts[s]]))
+            mask = sum(map(bit, cards[start : start + counts[s]]))
             if mask & voids[s]:
                 break
             hands[s] = mask
             start += counts[s]
         else:
             return hands
-    groups = _match(rng, cards, [counts[s] for s in others] + [len(cards) - need],
-                    [voids[s] for s in others] + [0])
+    groups = _match(rng, cards, [counts[s] for s in others] + [len(cards) - need], [voids[s] for s in others] + [0])
     if groups is None:
         return None
     for s, group in zip(others, groups):
@@ -324,7 +358,9 @@ def _match(rng: random.Random, cards: list[int], capacity: list[int], voids: lis
 
 
 # -- playing out -----------------------------------------------------------------------------------
-def _random_tricks(rand: Callable[[], float], hands: list[int], taken: list[int], leader: int, tricks: int, tables: _Tables) -> None:
+def _random_tricks(
+    rand: Callable[[], float], hands: list[int], taken: list[int], leader: int, tricks: int, tables: _Tables
+) -> None:
     """Play ``tricks`` whole tricks from ``leader`` with uniformly random legal cards (the hot loop)."""
     allow_of, core_of, power_of = tables.allow, tables.core, tables.power
     nxt = _NEXT[len(hands)]
@@ -406,8 +442,13 @@ def _pick_random(rand: Callable[[], float], legal: int) -> int:
 
 
 def _policy_tricks(
-    rand: Callable[[], float], hands: list[int], taken: list[int], leader: int, tricks: int,
-    tables: _Tables, greedy: Sequence[bool],
+    rand: Callable[[], float],
+    hands: list[int],
+    taken: list[int],
+    leader: int,
+    tricks: int,
+    tables: _Tables,
+    greedy: Sequence[bool],
 ) -> None:
     """Play ``tricks`` whole tricks from ``leader``, each seat greedy or random as ``greedy`` says."""
     nxt = _NEXT[len(hands)]
@@ -550,7 +591,11 @@ def _suit_of(card: int) -> int:
 
 
 def aim_card(
-    hand: int, trick: Sequence[int], trump: int, new_jersey: bool, need: int,
+    hand: int,
+    trick: Sequence[int],
+    trump: int,
+    new_jersey: bool,
+    need: int,
     later: Sequence[tuple[int, bool]] = (),
 ) -> int:
     """The card (index) a seat playing to its bid plays, as :func:`play_out_bids` models it.
@@ -764,8 +809,9 @@ def play_random_hand(
     (5, True)
     """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS or not 1 <= cards <= DECK_SIZE // players:
-        raise ConfigError("{players} players cannot be dealt {cards} cards each (R4, R8, R10).", "R8",
-                          players=players, cards=cards)
+        raise ConfigError(
+            "{players} players cannot be dealt {cards} cards each (R4, R8, R10).", "R8", players=players, cards=cards
+        )
     hands, turn_up = deal(rng, players, cards, dealer)
     trump = _TRUMP_OF_TURN_UP[turn_up] if turn_up >= 0 else NO_TRUMP
     rnd = rng.random

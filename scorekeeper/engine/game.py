@@ -9,14 +9,27 @@ only way to show the state to a player.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from .cards import DECK, SUIT_ORDER, Card, Suit
-from .errors import BidError, ConfigError, OrderError, Phrase, PlayError
-from .rules import Rules, dealer_of
-from .scorecard import HandRecord, Scorecard, build_scorecard
-from .tricks import check_play, legal_plays, trick_winner
+from .cards import Card
+from .cards import DECK
+from .cards import Suit
+from .cards import SUIT_ORDER
+from .errors import BidError
+from .errors import ConfigError
+from .errors import OrderError
+from .errors import Phrase
+from .errors import PlayError
+from .rules import dealer_of
+from .rules import Rules
+from .scorecard import build_scorecard
+from .scorecard import HandRecord
+from .scorecard import Scorecard
+from .tricks import check_play
+from .tricks import legal_plays
+from .tricks import trick_winner
 
 Plays = list[tuple[int, Card]]
 
@@ -78,8 +91,10 @@ class Game:
         """
         if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < rules.players:
             raise ConfigError(
-                "The first dealer must be one of the {players} seats, not {seat!r} (R6).", "R6",
-                players=rules.players, seat=first_dealer,
+                "The first dealer must be one of the {players} seats, not {seat!r} (R6).",
+                "R6",
+                players=rules.players,
+                seat=first_dealer,
             )
         game = cls(rules, first_dealer)
         game.deal(rng)
@@ -128,8 +143,12 @@ class Game:
 
     def _check_turn(self, seat: int, phase: str, rule: str) -> None:
         if self.phase != phase:
-            now = {"bidding": Phrase("bidding is under way"), "playing": Phrase("cards are being played"),
-                   "dealing": Phrase("the next hand is being dealt"), "finished": Phrase("the game is over")}[self.phase]
+            now = {
+                "bidding": Phrase("bidding is under way"),
+                "playing": Phrase("cards are being played"),
+                "dealing": Phrase("the next hand is being dealt"),
+                "finished": Phrase("the game is over"),
+            }[self.phase]
             if phase == "bidding":
                 raise OrderError("You cannot bid now: {now} ({rule}).", rule, now=now, rule=rule)
             raise OrderError("You cannot play a card now: {now} ({rule}).", rule, now=now, rule=rule)
@@ -143,8 +162,13 @@ class Game:
         self._check_turn(seat, "bidding", "R13")
         low = self.rules.min_bid()
         if isinstance(amount, bool) or not isinstance(amount, int) or not low <= amount <= self.cards:
-            raise BidError("A bid this hand is a whole number from {low} to {cards}, not {amount!r} (R13).", "R13",
-                           low=low, cards=self.cards, amount=amount)
+            raise BidError(
+                "A bid this hand is a whole number from {low} to {cards}, not {amount!r} (R13).",
+                "R13",
+                low=low,
+                cards=self.cards,
+                amount=amount,
+            )
         self.bids[seat] = amount
         self.to_act = (seat + 1) % self.rules.players
         if all(b is not None for b in self.bids):
@@ -236,7 +260,11 @@ class Game:
             "last_trick": _plays(self.last_trick),
             "to_act": self.to_act,
             "records": [
-                {"bids": list(r.bids or ()), "tricks": list(r.tricks or ()), "trump": r.trump.value if r.trump else None}
+                {
+                    "bids": list(r.bids or ()),
+                    "tricks": list(r.tricks or ()),
+                    "trump": r.trump.value if r.trump else None,
+                }
                 for r in self.records
             ],
         }

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ConfigError, ScheduleError
+from .errors import ConfigError
+from .errors import ScheduleError
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 15
 DECK_SIZE = 54
@@ -49,8 +50,9 @@ class Rules:
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or not isinstance(self.players, int):
-            raise ConfigError("The number of players must be a whole number, not {players!r} (R4).", "R4",
-                              players=self.players)
+            raise ConfigError(
+                "The number of players must be a whole number, not {players!r} (R4).", "R4", players=self.players
+            )
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ConfigError("Bluke is played by 2 to 15 players, not {players} (R4).", "R4", players=self.players)
         if self.extended and self.players > 3:
@@ -59,9 +61,9 @@ class Rules:
             )
         if self.all_cards_hand and DECK_SIZE % self.players:
             raise ConfigError(
-                "An all-cards hand needs the 54 cards to divide evenly; they do not among "
-                "{players} players (R10).",
-                "R10", players=self.players,
+                "An all-cards hand needs the 54 cards to divide evenly; they do not among {players} players (R10).",
+                "R10",
+                players=self.players,
             )
 
     @classmethod
@@ -71,15 +73,17 @@ class Rules:
         unknown = sorted(set(options) - set(OPTION_NAMES))
         if unknown:
             raise ConfigError(
-                "Unknown option {name!r}; the options are extended (R9), "
-                "all_cards_hand (R10) and zero_bids (R13).",
-                "R13", name=unknown[0],
+                "Unknown option {name!r}; the options are extended (R9), all_cards_hand (R10) and zero_bids (R13).",
+                "R13",
+                name=unknown[0],
             )
         flags = {}
         for name in OPTION_NAMES:
             value = options.get(name, False)
             if not isinstance(value, bool):
-                raise ConfigError("Option {name!r} must be true or false, not {value!r}.", "R13", name=name, value=value)
+                raise ConfigError(
+                    "Option {name!r} must be true or false, not {value!r}.", "R13", name=name, value=value
+                )
             flags[name] = value
         return cls(players, Variant.parse(variant), **flags)
 
@@ -125,8 +129,12 @@ class Rules:
         """
         schedule = self.schedule
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(schedule):
-            raise ScheduleError("This game has hands 1 to {count}; there is no hand {number!r} (R7, R8, R24).", "R24",
-                                count=len(schedule), number=number)
+            raise ScheduleError(
+                "This game has hands 1 to {count}; there is no hand {number!r} (R7, R8, R24).",
+                "R24",
+                count=len(schedule),
+                number=number,
+            )
         return schedule[number - 1]
 
     def has_turn_up(self, number: int) -> bool:

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import fields
 from typing import Any
 
 from .cards import Suit
-from .errors import BidError, OrderError, ScheduleError, TrickError
-from .rules import Rules, dealer_of
-from .scoring import Outcome, outcome, points
+from .errors import BidError
+from .errors import OrderError
+from .errors import ScheduleError
+from .errors import TrickError
+from .rules import dealer_of
+from .rules import Rules
+from .scoring import Outcome
+from .scoring import outcome
+from .scoring import points
 
 
 @dataclass(frozen=True)
@@ -42,7 +50,9 @@ def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def check_bids(rules: Rules, number: int, bids: Sequence[object], names: Sequence[str] | None = None) -> tuple[int, ...]:
+def check_bids(
+    rules: Rules, number: int, bids: Sequence[object], names: Sequence[str] | None = None
+) -> tuple[int, ...]:
     """Check a hand's bids against R13/R22 and return them; raise :class:`BidError` naming the player.
 
     >>> check_bids(Rules(3), 2, [2, 6, 4])
@@ -50,8 +60,13 @@ def check_bids(rules: Rules, number: int, bids: Sequence[object], names: Sequenc
     """
     rules.cards_in_hand(number)  # a hand outside the schedule is refused first (R24)
     if len(bids) != rules.players:
-        raise BidError("Hand {number} needs {players} bids, one per player, not {count} (R22).", "R22",
-                       number=number, players=rules.players, count=len(bids))
+        raise BidError(
+            "Hand {number} needs {players} bids, one per player, not {count} (R22).",
+            "R22",
+            number=number,
+            players=rules.players,
+            count=len(bids),
+        )
     for seat, bid in enumerate(bids):
         check_bid(rules, number, bid, _who(seat, names))
     return tuple(int(b) for b in bids)  # type: ignore[call-overload]
@@ -64,16 +79,25 @@ def check_bid(rules: Rules, number: int, bid: object, who: str) -> None:
         raise BidError("{who}'s bid must be a whole number, not {bid!r} (R22).", "R22", who=who, bid=bid)
     assert isinstance(bid, int)
     if bid > cards:
-        raise BidError("{who} bid {bid}, but only {cards} cards were dealt in hand {number} (R22).", "R22",
-                       who=who, bid=bid, cards=cards, number=number)
+        raise BidError(
+            "{who} bid {bid}, but only {cards} cards were dealt in hand {number} (R22).",
+            "R22",
+            who=who,
+            bid=bid,
+            cards=cards,
+            number=number,
+        )
     if bid < low:
         if low == 0:
             raise BidError("{who} bid {bid}, but bids start at 0 (R13, R22).", "R22", who=who, bid=bid)
-        raise BidError("{who} bid {bid}, but every bid is at least 1 (zero bids are off) (R13, R22).", "R22",
-                       who=who, bid=bid)
+        raise BidError(
+            "{who} bid {bid}, but every bid is at least 1 (zero bids are off) (R13, R22).", "R22", who=who, bid=bid
+        )
 
 
-def check_tricks(rules: Rules, number: int, tricks: Sequence[object], names: Sequence[str] | None = None) -> tuple[int, ...]:
+def check_tricks(
+    rules: Rules, number: int, tricks: Sequence[object], names: Sequence[str] | None = None
+) -> tuple[int, ...]:
     """Check tricks taken against R23 and return them; raise :class:`TrickError` with the numbers.
 
     >>> try:
@@ -84,14 +108,24 @@ def check_tricks(rules: Rules, number: int, tricks: Sequence[object], names: Seq
     """
     cards = rules.cards_in_hand(number)
     if len(tricks) != rules.players:
-        raise TrickError("Hand {number} needs {players} trick counts, one per player, not {count} (R23).", "R23",
-                         number=number, players=rules.players, count=len(tricks))
+        raise TrickError(
+            "Hand {number} needs {players} trick counts, one per player, not {count} (R23).",
+            "R23",
+            number=number,
+            players=rules.players,
+            count=len(tricks),
+        )
     for seat, taken in enumerate(tricks):
         check_taken(rules, number, taken, _who(seat, names))
     total = sum(tricks)  # type: ignore[arg-type]
     if total != cards:
-        raise TrickError("Tricks add up to {total}, but {cards} cards were dealt in hand {number} (R23).", "R23",
-                         total=total, cards=cards, number=number)
+        raise TrickError(
+            "Tricks add up to {total}, but {cards} cards were dealt in hand {number} (R23).",
+            "R23",
+            total=total,
+            cards=cards,
+            number=number,
+        )
     return tuple(int(t) for t in tricks)  # type: ignore[call-overload]
 
 
@@ -102,8 +136,14 @@ def check_taken(rules: Rules, number: int, taken: object, who: str) -> None:
         raise TrickError("{who}'s tricks must be a whole number, not {taken!r} (R23).", "R23", who=who, taken=taken)
     assert isinstance(taken, int)
     if not 0 <= taken <= cards:
-        raise TrickError("{who} took {taken} tricks, but hand {number} had {cards} cards dealt (R23).", "R23",
-                         who=who, taken=taken, number=number, cards=cards)
+        raise TrickError(
+            "{who} took {taken} tricks, but hand {number} had {cards} cards dealt (R23).",
+            "R23",
+            who=who,
+            taken=taken,
+            number=number,
+            cards=cards,
+        )
 
 
 def check_order(number: int, step: str, previous_complete: bool, bids_recorded: bool) -> None:
@@ -126,7 +166,8 @@ def check_trump(rules: Rules, number: int, trump: Suit | None) -> None:
     """A recorded trump needs a turned-up card: the all-cards hand has none (R10, R12)."""
     if trump is not None and not rules.has_turn_up(number):
         raise ScheduleError(
-            "Hand {number} deals every card, so none is turned up and it has no trump (R10, R12).", "R12",
+            "Hand {number} deals every card, so none is turned up and it has no trump (R10, R12).",
+            "R12",
             number=number,
         )
 
@@ -136,22 +177,35 @@ def check_records(
 ) -> None:
     """Check a whole scoresheet: schedule and dealer (R24), trump (R12), ranges (R22, R23), order (R25)."""
     if not 0 <= first_dealer < rules.players:
-        raise ScheduleError("The first dealer must be one of the {players} seats, not {seat!r} (R6).", "R6",
-                            players=rules.players, seat=first_dealer)
+        raise ScheduleError(
+            "The first dealer must be one of the {players} seats, not {seat!r} (R6).",
+            "R6",
+            players=rules.players,
+            seat=first_dealer,
+        )
     if len(records) > rules.hand_count:
-        raise ScheduleError("This game has {hands} hands, not {count} (R7, R8, R24).", "R24",
-                            hands=rules.hand_count, count=len(records))
+        raise ScheduleError(
+            "This game has {hands} hands, not {count} (R7, R8, R24).", "R24", hands=rules.hand_count, count=len(records)
+        )
     open_from: int | None = None
     for number, record in enumerate(records, start=1):
         cards = rules.cards_in_hand(number)
         if record.cards is not None and record.cards != cards:
-            raise ScheduleError("Hand {number} must deal {cards} cards, not {given} (R24).", "R24",
-                                number=number, cards=cards, given=record.cards)
+            raise ScheduleError(
+                "Hand {number} must deal {cards} cards, not {given} (R24).",
+                "R24",
+                number=number,
+                cards=cards,
+                given=record.cards,
+            )
         dealer = dealer_of(number, first_dealer, rules.players)
         if record.dealer is not None and record.dealer != dealer:
             raise ScheduleError(
                 "Hand {number} is dealt by {dealer}, not {given}: the deal passes left (R5, R24).",
-                "R24", number=number, dealer=_who(dealer, names), given=_who(record.dealer, names),
+                "R24",
+                number=number,
+                dealer=_who(dealer, names),
+                given=_who(record.dealer, names),
             )
         check_trump(rules, number, record.trump)
         if record.no_trump and record.trump is not None:
@@ -163,8 +217,10 @@ def check_records(
         if record.bids is not None:
             if open_from is not None:
                 raise OrderError(
-                    "Hand {number} has entries, but hand {open_from} is not complete (R25).", "R25",
-                    number=number, open_from=open_from,
+                    "Hand {number} has entries, but hand {open_from} is not complete (R25).",
+                    "R25",
+                    number=number,
+                    open_from=open_from,
                 )
             check_bids(rules, number, record.bids, names)
         if record.tricks is not None:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 
-from .cards import HI_BLUKE_RANK, Card, Suit
-from .errors import Phrase, PlayError
+from .cards import Card
+from .cards import HI_BLUKE_RANK
+from .cards import Suit
+from .errors import Phrase
+from .errors import PlayError
 
 #: The "suit" the two Blukes form in a New Jersey hand without trump (R18, Decision).
 BLUKE_SUIT = "bluke"
@@ -25,9 +29,7 @@ def effective_suit(card: Card, trump: Suit | None, new_jersey: bool) -> Effectiv
     return trump if trump is not None else BLUKE_SUIT
 
 
-def legal_plays(
-    hand: Iterable[Card], led: Card | None, trump: Suit | None, new_jersey: bool = False
-) -> list[Card]:
+def legal_plays(hand: Iterable[Card], led: Card | None, trump: Suit | None, new_jersey: bool = False) -> list[Card]:
     """Cards of ``hand`` that may be played to a trick whose first card is ``led``.
 
     >>> legal_plays([Card.parse("AH"), Card.parse("HB"), Card.parse("2S")], Card.parse("KH"), Suit.SPADES)
@@ -63,7 +65,8 @@ def check_play(
             raise PlayError(
                 "You hold {name}, so you must follow with one; in New Jersey a Bluke counts as trump "
                 "and cannot replace them (R18).",
-                "R18", name=name,
+                "R18",
+                name=name,
             )
         raise PlayError("{led.label} was led and you hold {name}: you must follow (R18).", "R18", led=led, name=name)
     raise PlayError(
@@ -73,8 +76,13 @@ def check_play(
 
 def _suit_name(suit: EffectiveSuit) -> Phrase:
     """A suit as the messages name what a player holds of it (a Phrase: the web layer translates it)."""
-    return {"S": Phrase("spades"), "H": Phrase("hearts"), "D": Phrase("diamonds"), "C": Phrase("clubs"),
-            "bluke": Phrase("Blukes")}[suit.value if isinstance(suit, Suit) else str(suit)]
+    return {
+        "S": Phrase("spades"),
+        "H": Phrase("hearts"),
+        "D": Phrase("diamonds"),
+        "C": Phrase("clubs"),
+        "bluke": Phrase("Blukes"),
+    }[suit.value if isinstance(suit, Suit) else str(suit)]
 
 
 def power(card: Card, trump: Suit | None, led_suit: EffectiveSuit) -> int:

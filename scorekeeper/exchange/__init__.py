@@ -12,25 +12,50 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from datetime import datetime
+from datetime import timedelta
+from datetime import UTC
 from typing import Any
 
 from .. import games
-from ..engine import (HandRecord, Rules, RulesError, Suit, build_scorecard, check_bids, check_records,
-                      check_trump, check_tricks)
-from ..engine.errors import OrderError, Phrase, ScheduleError
-from ..models import Game, utcnow
+from ..engine import build_scorecard
+from ..engine import check_bids
+from ..engine import check_records
+from ..engine import check_tricks
+from ..engine import check_trump
+from ..engine import HandRecord
+from ..engine import Rules
+from ..engine import RulesError
+from ..engine import Suit
+from ..engine.errors import OrderError
+from ..engine.errors import Phrase
+from ..engine.errors import ScheduleError
 from ..errors import BadRequest
-from ..i18n import N_, _
 from ..games import shown  # a value as the file wrote it, for messages
+from ..i18n import _
+from ..i18n import N_
+from ..models import Game
+from ..models import utcnow
 
 FORMAT = "bluke-scorekeeper"
 FORMAT_VERSION = 1
 #: The CSV header, written in the reader's language (the cells keep the API's notation).
-CSV_COLUMNS = (N_("hand"), N_("cards"), N_("dealer"), N_("trump"), N_("player"), N_("bid"), N_("taken"),
-               N_("points"), N_("total"), N_("outcome"))
+CSV_COLUMNS = (
+    N_("hand"),
+    N_("cards"),
+    N_("dealer"),
+    N_("trump"),
+    N_("player"),
+    N_("bid"),
+    N_("taken"),
+    N_("points"),
+    N_("total"),
+    N_("outcome"),
+)
 CORRECTION_FIELDS = ("bids", "tricks", "trump", "undo")
 
 
@@ -69,11 +94,19 @@ def export_csv(game: Game) -> str:
     writer.writerow([_(column) for column in CSV_COLUMNS])
     for hand in card.hands:
         for seat, name in enumerate(names):
-            writer.writerow([
-                hand.number, hand.cards, names[hand.dealer], hand.trump or ("none" if hand.no_trump else ""), name,
-                *(values[seat] if values is not None else "" for values in
-                  (hand.bids, hand.tricks, hand.points, hand.totals, hand.outcomes)),
-            ])
+            writer.writerow(
+                [
+                    hand.number,
+                    hand.cards,
+                    names[hand.dealer],
+                    hand.trump or ("none" if hand.no_trump else ""),
+                    name,
+                    *(
+                        values[seat] if values is not None else ""
+                        for values in (hand.bids, hand.tricks, hand.points, hand.totals, hand.outcomes)
+                    ),
+                ]
+            )
     return out.getvalue()
 
 
@@ -91,8 +124,9 @@ class Imported:
     corrections: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _get(data: Mapping[str, Any], key: str, kinds: tuple[type, ...], where: str, what: str,
-         required: bool = True) -> Any:
+def _get(
+    data: Mapping[str, Any], key: str, kinds: tuple[type, ...], where: str, what: str, required: bool = True
+) -> Any:
     """``data[key]`` when it has one of ``kinds`` (``None`` allowed when not required), else 400."""
     if key not in data or data[key] is None:
         if required:
@@ -100,7 +134,15 @@ def _get(data: Mapping[str, Any], key: str, kinds: tuple[type, ...], where: str,
         return None
     value = data[key]
     if not isinstance(value, kinds) or (int in kinds and isinstance(value, bool)):
-        raise BadRequest(_("The file's '{where}{key}' should be {what}, not {value}.", where=where, key=key, what=what, value=shown(value)))
+        raise BadRequest(
+            _(
+                "The file's '{where}{key}' should be {what}, not {value}.",
+                where=where,
+                key=key,
+                what=what,
+                value=shown(value),
+            )
+        )
     return value
 
 
@@ -117,12 +159,24 @@ def _time(text: str | None, where: str) -> datetime | None:
         moment = datetime.fromisoformat(text)
         moment = moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
     except ValueError:
-        raise BadRequest(_("The file's '{where}' {text} is not a date and time such as 2025-11-29T18:45:00Z.", where=where, text=shown(text))) from None
+        raise BadRequest(
+            _(
+                "The file's '{where}' {text} is not a date and time such as 2025-11-29T18:45:00Z.",
+                where=where,
+                text=shown(text),
+            )
+        ) from None
     except OverflowError:  # 0001-01-01T00:00:00+01:00 is before the first moment Python knows
         moment = datetime.min
     if not EARLIEST <= moment <= utcnow() + timedelta(days=1):
-        raise BadRequest(_("The file's '{where}' {text} is not a time a game was played: it should be between 2000 and now, such as "
-                           "2025-11-29T18:45:00Z.", where=where, text=shown(text)))
+        raise BadRequest(
+            _(
+                "The file's '{where}' {text} is not a time a game was played: it should be between 2000 and now, such as "
+                "2025-11-29T18:45:00Z.",
+                where=where,
+                text=shown(text),
+            )
+        )
     return moment
 
 
@@ -131,12 +185,26 @@ def read_header(data: object) -> Mapping[str, Any]:
     if not isinstance(data, Mapping):
         raise BadRequest(_("An import must be the JSON object of an export.json file."))
     if data.get("format") != FORMAT:
-        raise BadRequest(_("This is not a Bluke Scorekeeper export: its 'format' is {value}, not {ours}.", value=shown(data.get('format')), ours=shown(FORMAT)))
+        raise BadRequest(
+            _(
+                "This is not a Bluke Scorekeeper export: its 'format' is {value}, not {ours}.",
+                value=shown(data.get("format")),
+                ours=shown(FORMAT),
+            )
+        )
     version = data.get("format_version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise BadRequest(_("The file's 'format_version' should be a whole number such as 1, not {version}.", version=shown(version)))
+        raise BadRequest(
+            _("The file's 'format_version' should be a whole number such as 1, not {version}.", version=shown(version))
+        )
     if version > FORMAT_VERSION:
-        raise BadRequest(_("This file uses export format version {version}; this app reads version {ours}. Import it into a newer Bluke Scorekeeper.", version=version, ours=FORMAT_VERSION))
+        raise BadRequest(
+            _(
+                "This file uses export format version {version}; this app reads version {ours}. Import it into a newer Bluke Scorekeeper.",
+                version=version,
+                ours=FORMAT_VERSION,
+            )
+        )
     return data
 
 
@@ -146,10 +214,22 @@ def read_players(data: Mapping[str, Any]) -> list[str]:
     names = []
     for index, player in enumerate(players):
         if not isinstance(player, Mapping):
-            raise BadRequest(_("The file's players[{index}] should be an object such as {{\"seat\": {index}, \"name\": \"Ann\"}}, not {player}.", index=index, player=shown(player)))
+            raise BadRequest(
+                _(
+                    'The file\'s players[{index}] should be an object such as {{"seat": {index}, "name": "Ann"}}, not {player}.',
+                    index=index,
+                    player=shown(player),
+                )
+            )
         seat = _get(player, "seat", (int,), f"players[{index}].", _("the seat number {index}", index=index))
         if seat != index:
-            raise BadRequest(_("The file lists seat {seat} as player {player}: players must be in seat order 0, 1, 2…", seat=seat, player=index + 1))
+            raise BadRequest(
+                _(
+                    "The file lists seat {seat} as player {player}: players must be in seat order 0, 1, 2…",
+                    seat=seat,
+                    player=index + 1,
+                )
+            )
         names.append(_get(player, "name", (str,), f"players[{index}].", _("the player's name")))
     return games.clean_names(names)
 
@@ -161,20 +241,33 @@ def read_hands(data: Mapping[str, Any]) -> list[HandRecord]:
     for index, hand in enumerate(hands):
         where = f"hands[{index}]."
         if not isinstance(hand, Mapping):
-            raise BadRequest(_("The file's hands[{index}] should be an object with the hand's entries, not {hand}.", index=index, hand=shown(hand)))
+            raise BadRequest(
+                _(
+                    "The file's hands[{index}] should be an object with the hand's entries, not {hand}.",
+                    index=index,
+                    hand=shown(hand),
+                )
+            )
         number = _get(hand, "number", (int,), where, _("the hand number {number}", number=index + 1))
         if number != index + 1:
-            raise OrderError("The file lists hand {number} where hand {place} belongs: hands must be listed in order, 1, 2, 3… (R25).", "R25", number=number, place=index + 1)
+            raise OrderError(
+                "The file lists hand {number} where hand {place} belongs: hands must be listed in order, 1, 2, 3… (R25).",
+                "R25",
+                number=number,
+                place=index + 1,
+            )
         trump = _get(hand, "trump", (str,), where, _("S, H, D, C or null"), required=False)
         no_trump = _get(hand, "no_trump", (bool,), where, _("true or false"), required=False)
-        records.append(HandRecord(
-            bids=_numbers(hand, "bids", where),
-            tricks=_numbers(hand, "tricks", where),
-            trump=Suit.parse(trump),
-            no_trump=bool(no_trump),
-            cards=_get(hand, "cards", (int,), where, _("the number of cards dealt"), required=False),
-            dealer=_get(hand, "dealer", (int,), where, _("the dealer's seat number"), required=False),
-        ))
+        records.append(
+            HandRecord(
+                bids=_numbers(hand, "bids", where),
+                tricks=_numbers(hand, "tricks", where),
+                trump=Suit.parse(trump),
+                no_trump=bool(no_trump),
+                cards=_get(hand, "cards", (int,), where, _("the number of cards dealt"), required=False),
+                dealer=_get(hand, "dealer", (int,), where, _("the dealer's seat number"), required=False),
+            )
+        )
     return records
 
 
@@ -197,25 +290,52 @@ def read_corrections(data: Mapping[str, Any], rules: Rules, names: Sequence[str]
     """
     items = _get(data, "corrections", (list,), "", _("a list of corrections"), required=False) or []
     if len(items) > MAX_CORRECTIONS:
-        raise BadRequest(_("The file has {count} corrections; a game keeps at most {most}.", count=len(items), most=MAX_CORRECTIONS))
+        raise BadRequest(
+            _("The file has {count} corrections; a game keeps at most {most}.", count=len(items), most=MAX_CORRECTIONS)
+        )
     corrections = []
     for index, item in enumerate(items):
         where = f"corrections[{index}]."
         if not isinstance(item, Mapping):
-            raise BadRequest(_("The file's corrections[{index}] should be an object, not {item}.", index=index, item=shown(item)))
+            raise BadRequest(
+                _("The file's corrections[{index}] should be an object, not {item}.", index=index, item=shown(item))
+            )
         kind = _get(item, "field", (str,), where, _("one of {fields}", fields=", ".join(CORRECTION_FIELDS)))
         if kind not in CORRECTION_FIELDS:
-            raise BadRequest(_("The file's '{where}field' should be one of {fields}, not {kind}.", where=where, fields=', '.join(CORRECTION_FIELDS), kind=shown(kind)))
+            raise BadRequest(
+                _(
+                    "The file's '{where}field' should be one of {fields}, not {kind}.",
+                    where=where,
+                    fields=", ".join(CORRECTION_FIELDS),
+                    kind=shown(kind),
+                )
+            )
         hand = _get(item, "hand", (int,), where, _("a hand number from 1 to {hands}", hands=rules.hand_count))
         if not 1 <= hand <= rules.hand_count:
-            raise BadRequest(_("The file's '{where}hand' should be a hand number from 1 to {hands}, not {hand}.", where=where, hands=rules.hand_count, hand=hand))
+            raise BadRequest(
+                _(
+                    "The file's '{where}hand' should be a hand number from 1 to {hands}, not {hand}.",
+                    where=where,
+                    hands=rules.hand_count,
+                    hand=hand,
+                )
+            )
         old, new = item.get("old"), item.get("new")
         try:
             _check_change(rules, hand, kind, old, new, names)
         except RulesError as error:
-            raise type(error)(N_("The file's corrections[{index}] ({kind}, hand {hand}) is not a change the app "
-                                 "could have made: {error} {damaged}"), error.rule, index=index, kind=kind, hand=hand,
-                              error=error, damaged=DAMAGED) from None
+            raise type(error)(
+                N_(
+                    "The file's corrections[{index}] ({kind}, hand {hand}) is not a change the app "
+                    "could have made: {error} {damaged}"
+                ),
+                error.rule,
+                index=index,
+                kind=kind,
+                hand=hand,
+                error=error,
+                damaged=DAMAGED,
+            ) from None
         at = _time(_get(item, "at", (str,), where, _("a date and time")), where + "at")
         corrections.append({"at": at, "hand": hand, "field": kind, "old": old, "new": new})
     return corrections
@@ -227,7 +347,9 @@ def _check_change(rules: Rules, hand: int, kind: str, old: object, new: object, 
         entries = _entries(rules, hand, old, names)
         allowed = [UNDONE] + ([{**entries, "tricks": None}] if entries["tricks"] is not None else [])
         if not any(_same(new, after) for after in allowed):
-            raise OrderError("an undo leaves the hand empty or without its tricks, not {new} (R25).", "R25", new=shown(new))
+            raise OrderError(
+                "an undo leaves the hand empty or without its tricks, not {new} (R25).", "R25", new=shown(new)
+            )
         return
     if _same(old, new):
         raise OrderError("its old and new {kind} are the same, {new} (R25).", "R25", kind=kind, new=shown(new))
@@ -247,14 +369,22 @@ def _suit(value: object) -> Suit | None:
 def _seat_list(rules: Rules, hand: int, kind: str, value: object, names: Sequence[str]) -> None:
     """Bids or tricks for every seat, as the engine accepts them (R22, R23)."""
     if not isinstance(value, list):
-        raise RulesError("{kind} are a list with one number per player, not {value} ({rule}).", "R22" if kind == "bids" else "R23", kind=kind, value=shown(value), rule='R22' if kind == 'bids' else 'R23')
+        raise RulesError(
+            "{kind} are a list with one number per player, not {value} ({rule}).",
+            "R22" if kind == "bids" else "R23",
+            kind=kind,
+            value=shown(value),
+            rule="R22" if kind == "bids" else "R23",
+        )
     (check_bids if kind == "bids" else check_tricks)(rules, hand, value, names)
 
 
 def _entries(rules: Rules, hand: int, value: object, names: Sequence[str]) -> dict[str, Any]:
     """A hand's entries ``{"bids", "tricks", "trump"}`` as an undo records them: bids, maybe tricks."""
     if not isinstance(value, Mapping) or set(value) != set(UNDONE):
-        raise OrderError("an undo keeps the hand's bids, tricks and trump, not {value} (R25).", "R25", value=shown(value))
+        raise OrderError(
+            "an undo keeps the hand's bids, tricks and trump, not {value} (R25).", "R25", value=shown(value)
+        )
     _seat_list(rules, hand, "bids", value["bids"], names)
     if value["tricks"] is not None:
         _seat_list(rules, hand, "tricks", value["tricks"], names)
@@ -271,7 +401,11 @@ def read_export(data: object) -> Imported:
     first_dealer = _get(data, "first_dealer", (int,), "", _("the first dealer's seat number"))
     rules = Rules.build(len(names), variant, options)
     imported = Imported(
-        players=names, variant=variant, options=options, first_dealer=first_dealer, records=read_hands(data),
+        players=names,
+        variant=variant,
+        options=options,
+        first_dealer=first_dealer,
+        records=read_hands(data),
         created_at=_time(_get(data, "created_at", (str,), "", _("a date and time"), required=False), "created_at"),
         corrections=read_corrections(data, rules, names),
     )
@@ -308,11 +442,21 @@ def check_figures(rules: Rules, imported: Imported, data: Mapping[str, Any]) -> 
     if "schedule" in data and not _same(data["schedule"], card["schedule"]):
         number = _first_difference(data["schedule"], card["schedule"])
         if number is None:
-            raise ScheduleError("The file's schedule is not this game's: it has {hands} hands (R7–R11, R24). {damaged}",
-                                "R24", hands=len(card["schedule"]), damaged=DAMAGED)
-        raise ScheduleError("The file's schedule is not this game's: hand {number} deals {cards} cards, not {given} "
-                            "(R7–R11, R24). {damaged}", "R24", number=number + 1, cards=card["schedule"][number],
-                            given=shown(data["schedule"][number]), damaged=DAMAGED)
+            raise ScheduleError(
+                "The file's schedule is not this game's: it has {hands} hands (R7–R11, R24). {damaged}",
+                "R24",
+                hands=len(card["schedule"]),
+                damaged=DAMAGED,
+            )
+        raise ScheduleError(
+            "The file's schedule is not this game's: hand {number} deals {cards} cards, not {given} "
+            "(R7–R11, R24). {damaged}",
+            "R24",
+            number=number + 1,
+            cards=card["schedule"][number],
+            given=shown(data["schedule"][number]),
+            damaged=DAMAGED,
+        )
     for hand, expected in zip(data["hands"], card["hands"]):
         n = expected["number"]
         for key in ("points", "totals", "outcomes"):
@@ -320,17 +464,60 @@ def check_figures(rules: Rules, imported: Imported, data: Mapping[str, Any]) -> 
                 continue
             claimed, seat = hand[key], _first_difference(hand[key], expected[key] or [])
             if expected[key] is None:
-                raise OrderError("Hand {n} is not complete, so it has no {key}, but the file gives {claimed} (R25). {damaged}", "R25", n=n, key=key, claimed=shown(claimed), damaged=DAMAGED)
+                raise OrderError(
+                    "Hand {n} is not complete, so it has no {key}, but the file gives {claimed} (R25). {damaged}",
+                    "R25",
+                    n=n,
+                    key=key,
+                    claimed=shown(claimed),
+                    damaged=DAMAGED,
+                )
             if seat is None:
-                raise RulesError("Hand {n}: the file's {key} {claimed} should be {expected}. {damaged}",
-                                 "R26" if key == "outcomes" else "R19", n=n, key=key, claimed=shown(claimed), expected=shown(expected[key]), damaged=DAMAGED)
+                raise RulesError(
+                    "Hand {n}: the file's {key} {claimed} should be {expected}. {damaged}",
+                    "R26" if key == "outcomes" else "R19",
+                    n=n,
+                    key=key,
+                    claimed=shown(claimed),
+                    expected=shown(expected[key]),
+                    damaged=DAMAGED,
+                )
             bid, taken = expected["bids"][seat], expected["tricks"][seat]
             made = expected["outcomes"][seat] != "S"
             if key == "points":
-                raise RulesError("Hand {n}: {name} bid {bid} and took {taken}, which scores {expected} ({rule}), but the file says {claimed}. {damaged}", "R19" if made else "R20", n=n, name=names[seat], bid=bid, taken=taken, expected=expected[key][seat], rule='R19' if made else 'R20', claimed=shown(claimed[seat]), damaged=DAMAGED)
+                raise RulesError(
+                    "Hand {n}: {name} bid {bid} and took {taken}, which scores {expected} ({rule}), but the file says {claimed}. {damaged}",
+                    "R19" if made else "R20",
+                    n=n,
+                    name=names[seat],
+                    bid=bid,
+                    taken=taken,
+                    expected=expected[key][seat],
+                    rule="R19" if made else "R20",
+                    claimed=shown(claimed[seat]),
+                    damaged=DAMAGED,
+                )
             if key == "totals":
-                raise RulesError("Hand {n}: {name}'s running total is {expected} (R19, R20), but the file says {claimed}. {damaged}", "R19", n=n, name=names[seat], expected=expected[key][seat], claimed=shown(claimed[seat]), damaged=DAMAGED)
-            raise RulesError("Hand {n}: {name} bid {bid} and took {taken}, which is {expected} (R26), but the file says {claimed}. {damaged}", "R26", n=n, name=names[seat], bid=bid, taken=taken, expected=expected[key][seat], claimed=shown(claimed[seat]), damaged=DAMAGED)
+                raise RulesError(
+                    "Hand {n}: {name}'s running total is {expected} (R19, R20), but the file says {claimed}. {damaged}",
+                    "R19",
+                    n=n,
+                    name=names[seat],
+                    expected=expected[key][seat],
+                    claimed=shown(claimed[seat]),
+                    damaged=DAMAGED,
+                )
+            raise RulesError(
+                "Hand {n}: {name} bid {bid} and took {taken}, which is {expected} (R26), but the file says {claimed}. {damaged}",
+                "R26",
+                n=n,
+                name=names[seat],
+                bid=bid,
+                taken=taken,
+                expected=expected[key][seat],
+                claimed=shown(claimed[seat]),
+                damaged=DAMAGED,
+            )
     _check_summary(data, card, names)
 
 
@@ -339,31 +526,73 @@ def _check_summary(data: Mapping[str, Any], card: Mapping[str, Any], names: Sequ
     if "totals" in data and not _same(data["totals"], card["totals"]):
         seat = _first_difference(data["totals"], card["totals"])
         if seat is None:
-            raise RulesError("The game's totals do not add up: the totals are {totals} (R19, R20), but the file says "
-                             "{claimed}. {damaged}", "R19", totals=shown(card["totals"]), claimed=shown(data["totals"]),
-                             damaged=DAMAGED)
-        raise RulesError("The game's totals do not add up: {name}'s total is {total} (R19, R20), but the file says "
-                         "{claimed}. {damaged}", "R19", name=names[seat], total=card["totals"][seat],
-                         claimed=shown(data["totals"][seat]), damaged=DAMAGED)
+            raise RulesError(
+                "The game's totals do not add up: the totals are {totals} (R19, R20), but the file says "
+                "{claimed}. {damaged}",
+                "R19",
+                totals=shown(card["totals"]),
+                claimed=shown(data["totals"]),
+                damaged=DAMAGED,
+            )
+        raise RulesError(
+            "The game's totals do not add up: {name}'s total is {total} (R19, R20), but the file says "
+            "{claimed}. {damaged}",
+            "R19",
+            name=names[seat],
+            total=card["totals"][seat],
+            claimed=shown(data["totals"][seat]),
+            damaged=DAMAGED,
+        )
     if "stats" in data and not _same(data["stats"], card["stats"]):
         seat = _first_difference(data["stats"], card["stats"])
         if seat is not None and isinstance(data["stats"][seat], Mapping):
             claimed, expected = data["stats"][seat], card["stats"][seat]
             key = next((k for k in expected if not _same(claimed.get(k), expected[k])), None)
             if key is not None:
-                    raise RulesError("{name}'s '{key}' count is {expected} (R26), but the file says {claimed}. {damaged}", "R26", name=names[seat], key=key, expected=expected[key], claimed=shown(claimed.get(key)), damaged=DAMAGED)
-        raise RulesError("The file's S/O/P statistics should be {stats} (R26). {damaged}", "R26", stats=shown(card['stats']), damaged=DAMAGED)
+                raise RulesError(
+                    "{name}'s '{key}' count is {expected} (R26), but the file says {claimed}. {damaged}",
+                    "R26",
+                    name=names[seat],
+                    key=key,
+                    expected=expected[key],
+                    claimed=shown(claimed.get(key)),
+                    damaged=DAMAGED,
+                )
+        raise RulesError(
+            "The file's S/O/P statistics should be {stats} (R26). {damaged}",
+            "R26",
+            stats=shown(card["stats"]),
+            damaged=DAMAGED,
+        )
     if "winners" in data and not _same(data["winners"], card["winners"]):
         who = ", ".join(names[s] for s in card["winners"]) or Phrase("nobody yet (the game is not over)")
-        raise RulesError("The winner is {who} (R21), but the file says seats {claimed}. {damaged}", "R21", who=who, claimed=shown(data['winners']), damaged=DAMAGED)
+        raise RulesError(
+            "The winner is {who} (R21), but the file says seats {claimed}. {damaged}",
+            "R21",
+            who=who,
+            claimed=shown(data["winners"]),
+            damaged=DAMAGED,
+        )
     if "status" in data and not _same(data["status"], card["status"]):
-        raise RulesError("This game is {status}: a game is finished when its last hand is complete (R21, R25), but the file says {claimed}. {damaged}", "R21", status=shown(card['status']), claimed=shown(data['status']), damaged=DAMAGED)
+        raise RulesError(
+            "This game is {status}: a game is finished when its last hand is complete (R21, R25), but the file says {claimed}. {damaged}",
+            "R21",
+            status=shown(card["status"]),
+            claimed=shown(data["status"]),
+            damaged=DAMAGED,
+        )
 
 
 def import_game(data: object, attach: games.Attach | None = None) -> tuple[Game, str, str]:
     """Check an export file and store it as a new game with new tokens; nothing is stored if it fails."""
     imported = read_export(data)
     return games.import_game(
-        imported.players, imported.variant, imported.first_dealer, imported.options, imported.records,
-        created_at=imported.created_at, corrections=imported.corrections, attach=attach,
+        imported.players,
+        imported.variant,
+        imported.first_dealer,
+        imported.options,
+        imported.records,
+        created_at=imported.created_at,
+        corrections=imported.corrections,
+        attach=attach,
     )

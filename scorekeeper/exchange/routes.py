@@ -10,12 +10,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Blueprint
+from flask import Response
 
-from .. import exchange, limits
+from .. import exchange
+from .. import limits
 from ..extensions import csrf
 from ..table.api import created
-from ..web import body, reader
+from ..web import body
+from ..web import reader
 
 bp = Blueprint("export", __name__)
 csrf.exempt(bp)  # the one POST (import) is a JSON call, like the rest of the API
@@ -23,10 +26,14 @@ csrf.exempt(bp)  # the one POST (import) is a JSON call, like the rest of the AP
 
 def download(data: str, mimetype: str, filename: str) -> Response:
     """A file to save (``attachment``), never cached: it holds the players' names."""
-    return Response(data, mimetype=mimetype, headers={
-        "Content-Disposition": f'attachment; filename="{filename}"',
-        "Cache-Control": "private, no-store",
-    })
+    return Response(
+        data,
+        mimetype=mimetype,
+        headers={
+            "Content-Disposition": f'attachment; filename="{filename}"',
+            "Cache-Control": "private, no-store",
+        },
+    )
 
 
 @bp.get("/api/games/<game_id>/export.json")

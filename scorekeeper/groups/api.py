@@ -20,10 +20,10 @@ from .. import exchange
 from .. import games
 from .. import limits
 from ..errors import BadRequest
-from ..i18n import _
 from ..exchange.routes import download
 from ..extensions import csrf
 from ..figures import minus
+from ..i18n import _
 from ..models import Group
 from ..models import utcnow
 from ..printing import PAPER_SIZES
@@ -113,7 +113,9 @@ def rename_player(group_id: str, player_id: str) -> Any:
 @bp.post("/<group_id>/players/<player_id>/merge")
 def merge_player(group_id: str, player_id: str) -> Any:
     group = opened(group_id)
-    service.merge(group.id, player_id, needs(body(), "into", _("the id of the player to keep, from the group document")))
+    service.merge(
+        group.id, player_id, needs(body(), "into", _("the id of the player to keep, from the group document"))
+    )
     return jsonify(answer(group))
 
 

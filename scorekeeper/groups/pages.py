@@ -28,11 +28,13 @@ from .. import charts
 from .. import limits
 from ..engine import RulesError
 from ..errors import NotFound
-from ..i18n import N_, _, error_message
 from ..errors import ServiceError
 from ..extensions import csrf
 from ..games import Attach
 from ..games import name_key
+from ..i18n import _
+from ..i18n import error_message
+from ..i18n import N_
 from ..models import Group
 from ..tokens import matches
 from ..web import COOKIE_AGE

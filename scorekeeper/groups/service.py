@@ -17,7 +17,6 @@ from sqlalchemy import update
 
 from ..engine import RulesError
 from ..errors import BadRequest
-from ..i18n import N_, _
 from ..errors import NotFound
 from ..extensions import db
 from ..games import Attach
@@ -26,6 +25,8 @@ from ..games import distinct
 from ..games import name_key
 from ..games import shown
 from ..games import transaction
+from ..i18n import _
+from ..i18n import N_
 from ..models import Game
 from ..models import Group
 from ..models import GroupPlayer
@@ -122,7 +123,10 @@ def seat_players(group_id: str) -> Attach:
         new = [name for name in game.players if name_key(name) not in roster]
         if len(roster) + len(new) > MAX_ROSTER:
             raise BadRequest(
-                _("This group already keeps {count} players, the most it can; merge the ones entered twice, or start a new group.", count=len(roster))
+                _(
+                    "This group already keeps {count} players, the most it can; merge the ones entered twice, or start a new group.",
+                    count=len(roster),
+                )
             )
         for name in new:
             roster[name_key(name)] = GroupPlayer(id=new_id(), name=name, key=name_key(name))
@@ -148,7 +152,10 @@ def rename(group_id: str, player_id: str, name: object) -> None:
         other = next((p for p in group.players if p.key == name_key(new_name) and p is not player), None)
         if other is not None:
             raise BadRequest(
-                _("{name!r} is already a player of this group; if they are the same person, merge the two instead.", name=other.name)
+                _(
+                    "{name!r} is already a player of this group; if they are the same person, merge the two instead.",
+                    name=other.name,
+                )
             )
         player.name, player.key = new_name, name_key(new_name)
 
@@ -176,7 +183,9 @@ def merge(group_id: str, player_id: str, into: object) -> None:
             raise RulesError(
                 "{name} and {other} sat at the same game, so they are two people: each player holds one seat (R4). "
                 "They cannot be merged.",
-                "R4", name=source.name, other=target.name,
+                "R4",
+                name=source.name,
+                other=target.name,
             )
         db.session.execute(update(GroupSeat).where(GroupSeat.player_id == source.id).values(player_id=target.id))
         group.players.remove(source)  # deleted as an orphan at the commit

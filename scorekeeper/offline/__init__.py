@@ -7,6 +7,7 @@ page's own queue (``static/app.js``) and are sent by the page, never replayed by
 
 from __future__ import annotations
 
-from .routes import SHELL, bp
+from .routes import bp
+from .routes import SHELL
 
 __all__ = ["SHELL", "bp"]

@@ -5,7 +5,10 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from flask import Blueprint, Response, render_template, url_for
+from flask import Blueprint
+from flask import render_template
+from flask import Response
+from flask import url_for
 
 from ..assets import digest
 from ..web import POLICY

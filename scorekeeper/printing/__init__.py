@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -18,19 +19,28 @@ from typing import Any
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
-from flask import current_app, render_template
-from flask_babel import format_date, pgettext
+from flask import current_app
+from flask import render_template
+from flask_babel import format_date
+from flask_babel import pgettext
 
 from .. import charts
+from ..engine import Rules
+from ..engine import Scorecard
+from ..engine import Suit
 from ..figures import minus
-from ..engine import Rules, Scorecard, Suit
-from ..i18n import N_, _, _n
+from ..i18n import _
+from ..i18n import _n
+from ..i18n import N_
 
 STYLES = ("creative", "plain", "blank")
 PAPER_SIZES = {"a4": "A4 landscape", "letter": "letter landscape"}
 STYLE_TITLES = {"creative": N_("Creative scorecard"), "plain": N_("Scorecard"), "blank": N_("Score sheet")}
-OPTION_LABELS = {"extended": N_("extended game (R9)"), "all_cards_hand": N_("all-cards hand (R10)"),
-                 "zero_bids": N_("zero bids allowed (R13)")}
+OPTION_LABELS = {
+    "extended": N_("extended game (R9)"),
+    "all_cards_hand": N_("all-cards hand (R10)"),
+    "zero_bids": N_("zero bids allowed (R13)"),
+}
 
 
 # -- what a sheet shows ------------------------------------------------------------------------
@@ -150,8 +160,13 @@ def schedule_text(rules: Rules) -> str:
     top = rules.top_deal
     run = f"1 → {top} → 1" if rules.new_jersey else f"{top} → 1 → {top}"
     if rules.all_cards_hand:
-        return _n("{n} hand: {run}, then {last} (all cards)", "{n} hands: {run}, then {last} (all cards)",
-                  rules.hand_count, run=run, last=rules.schedule[-1])
+        return _n(
+            "{n} hand: {run}, then {last} (all cards)",
+            "{n} hands: {run}, then {last} (all cards)",
+            rules.hand_count,
+            run=run,
+            last=rules.schedule[-1],
+        )
     return _n("{n} hand: {run}", "{n} hands: {run}", rules.hand_count, run=run)
 
 
@@ -166,9 +181,18 @@ def turn_of(schedule: Sequence[int]) -> int | None:
 
 
 def build_sheet(
-    style: str, paper: str, rules: Rules, first_dealer: int, names: Sequence[str], card: Scorecard,
-    *, played_on: datetime | None = None, game_id: str | None = None, chart: bool = False,
-    virtual: bool = False, bots: Mapping[int, str] | None = None,
+    style: str,
+    paper: str,
+    rules: Rules,
+    first_dealer: int,
+    names: Sequence[str],
+    card: Scorecard,
+    *,
+    played_on: datetime | None = None,
+    game_id: str | None = None,
+    chart: bool = False,
+    virtual: bool = False,
+    bots: Mapping[int, str] | None = None,
 ) -> Sheet:
     """Arrange an engine scorecard for paper; a blank sheet keeps only names, cards and dealers."""
     blank = style == "blank"
@@ -190,26 +214,57 @@ def build_sheet(
             for seat in range(rules.players)
         ]
         trump = Suit.parse(line.trump)
-        mark = "" if blank or line.bids is None else trump.symbol if trump else pgettext("no trump, short", "NT") if line.no_trump else "\N{EN DASH}"
-        rows.append(Row(
-            number=line.number, cards=line.cards, trump=mark,
-            bids_total=None if blank else line.bids_total, cells=cells,
-            turn=line.number == turn,
-        ))
+        mark = (
+            ""
+            if blank or line.bids is None
+            else trump.symbol
+            if trump
+            else pgettext("no trump, short", "NT")
+            if line.no_trump
+            else "\N{EN DASH}"
+        )
+        rows.append(
+            Row(
+                number=line.number,
+                cards=line.cards,
+                trump=mark,
+                bids_total=None if blank else line.bids_total,
+                cells=cells,
+                turn=line.number == turn,
+            )
+        )
     players = [
-        Player(seat=s.seat, name=names[s.seat], total=card.totals[s.seat], winner=s.seat in winners,
-               set=s.set, over=s.over, perfect=s.perfect, overtricks=s.overtricks, bid=s.bid, taken=s.taken,
-               bot=(bots or {}).get(s.seat))
+        Player(
+            seat=s.seat,
+            name=names[s.seat],
+            total=card.totals[s.seat],
+            winner=s.seat in winners,
+            set=s.set,
+            over=s.over,
+            perfect=s.perfect,
+            overtricks=s.overtricks,
+            bid=s.bid,
+            taken=s.taken,
+            bot=(bots or {}).get(s.seat),
+        )
         for s in card.stats
     ]
     return Sheet(
-        style=style, paper=paper, game_id=game_id, played_on=played_on,
+        style=style,
+        paper=paper,
+        game_id=game_id,
+        played_on=played_on,
         variant=_("New Jersey") if rules.new_jersey else _("Standard"),
         options=[_(label) for name, label in OPTION_LABELS.items() if rules.options[name]],
-        schedule=schedule_text(rules), hand_count=rules.hand_count, players=players,
-        first_dealer=first_dealer, rows=rows, status="blank" if blank else card.status,
+        schedule=schedule_text(rules),
+        hand_count=rules.hand_count,
+        players=players,
+        first_dealer=first_dealer,
+        rows=rows,
+        status="blank" if blank else card.status,
         played=0 if blank else len(card.complete_hands),
-        chart=build_chart(names, card) if chart and not blank else None, virtual=virtual,
+        chart=build_chart(names, card) if chart and not blank else None,
+        virtual=virtual,
     )
 
 
@@ -243,17 +298,27 @@ def build_chart(names: Sequence[str], card: Scorecard) -> Chart:
         previous = label_ys[seat]
     series = [
         Series(
-            name=names[seat], color=COLORS[seat % len(COLORS)], dash=DASHES[seat // len(COLORS) % len(DASHES)],
+            name=names[seat],
+            color=COLORS[seat % len(COLORS)],
+            dash=DASHES[seat // len(COLORS) % len(DASHES)],
             points=" ".join(f"{x(i)},{y(v)}" for i, v in enumerate(line)),
-            end=(x(len(line) - 1), y(line[-1])), label_y=label_ys[seat], total=line[-1],
+            end=(x(len(line) - 1), y(line[-1])),
+            label_y=label_ys[seat],
+            total=line[-1],
         )
         for seat, line in enumerate(lines)
     ]
     return Chart(
-        width=width, height=height, left=left, top=top, right=right, bottom=bottom,
+        width=width,
+        height=height,
+        left=left,
+        top=top,
+        right=right,
+        bottom=bottom,
         x_ticks=[(x(n), n, cards) for n, cards in enumerate(card.schedule, start=1)],
         y_ticks=[(y(v), v) for v in range(low, high + 1, step)],
-        zero_y=y(0), series=series,
+        zero_y=y(0),
+        series=series,
     )
 
 
@@ -285,8 +350,9 @@ class Printer:
 
         with self.lock:
             document = HTML(string=html, base_url=self.base_url, url_fetcher=self.fetcher)
-            pdf = document.write_pdf(stylesheets=[self.stylesheet, self.page_sizes[paper]],
-                                     font_config=self.font_config)
+            pdf = document.write_pdf(
+                stylesheets=[self.stylesheet, self.page_sizes[paper]], font_config=self.font_config
+            )
         assert isinstance(pdf, bytes)
         return pdf
 
@@ -297,7 +363,8 @@ def static_fetcher(static_folder: str) -> Any:
     No network (http, https, ftp), no ``data:``, and no ``file:`` outside the static folder, so a
     name such as ``<img src="http://…">`` or ``file:///etc/passwd`` can never make the server fetch.
     """
-    from weasyprint.urls import URLFetcher, URLFetcherResponse
+    from weasyprint.urls import URLFetcher
+    from weasyprint.urls import URLFetcherResponse
 
     root = Path(static_folder).resolve()
 

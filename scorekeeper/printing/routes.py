@@ -8,15 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from flask import Blueprint, Response, request
+from flask import Blueprint
+from flask import request
+from flask import Response
 from werkzeug.datastructures import MultiDict
 
-from .. import games, limits
-from ..engine import Rules, build_scorecard, check_records
+from .. import games
+from .. import limits
+from ..engine import build_scorecard
+from ..engine import check_records
+from ..engine import Rules
 from ..errors import BadRequest
 from ..i18n import _
 from ..web import reader
-from . import PAPER_SIZES, STYLES, build_sheet, render_pdf
+from . import build_sheet
+from . import PAPER_SIZES
+from . import render_pdf
+from . import STYLES
 
 bp = Blueprint("printing", __name__)
 
@@ -28,7 +36,15 @@ def choice(args: Mapping[str, str], name: str, allowed: tuple[str, ...], default
     """A query parameter that must be one of ``allowed`` (400 naming them otherwise)."""
     value = args.get(name, default).strip().lower()
     if value not in allowed:
-        raise BadRequest(_("'{name}' must be {allowed} or {last}, not {arg!r}.", name=name, allowed=', '.join(allowed[:-1]), last=allowed[-1], arg=args[name]))
+        raise BadRequest(
+            _(
+                "'{name}' must be {allowed} or {last}, not {arg!r}.",
+                name=name,
+                allowed=", ".join(allowed[:-1]),
+                last=allowed[-1],
+                arg=args[name],
+            )
+        )
     return value
 
 
@@ -42,10 +58,14 @@ def flag(args: Mapping[str, str], name: str) -> bool:
 
 def pdf_response(pdf: bytes, filename: str) -> Response:
     """A PDF shown in the browser (``inline``) that saves under a useful name."""
-    return Response(pdf, mimetype="application/pdf", headers={
-        "Content-Disposition": f'inline; filename="{filename}"',
-        "Cache-Control": "private, no-store",
-    })
+    return Response(
+        pdf,
+        mimetype="application/pdf",
+        headers={
+            "Content-Disposition": f'inline; filename="{filename}"',
+            "Cache-Control": "private, no-store",
+        },
+    )
 
 
 @bp.get("/api/games/<game_id>/scorecard.pdf")
@@ -56,9 +76,17 @@ def scorecard_pdf(game_id: str) -> Response:
     style = choice(request.args, "style", STYLES, "creative")
     paper = choice(request.args, "paper", tuple(PAPER_SIZES), "a4")
     sheet = build_sheet(
-        style, paper, games.rules_of(game), game.first_dealer, game.players, games.scorecard_of(game),
-        played_on=game.created_at, game_id=game.id, chart=flag(request.args, "chart"),
-        virtual=game.mode == "virtual", bots=games.bot_seats(game),
+        style,
+        paper,
+        games.rules_of(game),
+        game.first_dealer,
+        game.players,
+        games.scorecard_of(game),
+        played_on=game.created_at,
+        game_id=game.id,
+        chart=flag(request.args, "chart"),
+        virtual=game.mode == "virtual",
+        bots=games.bot_seats(game),
     )
     return pdf_response(render_pdf(sheet), f"bluke-{game.id}-{style}.pdf")
 
@@ -89,7 +117,13 @@ def blank_table(args: MultiDict[str, str]) -> tuple[Rules, list[str], int]:
     rules = Rules.build(len(names) if count is None else count, args.get("variant", "standard"), options(args))
     first = seat_number(args.get("first_dealer", "0").strip())
     if first is None:
-        raise BadRequest(_("'first_dealer' must be a seat number from 0 to {last}, not {arg!r}.", last=rules.players - 1, arg=args['first_dealer']))
+        raise BadRequest(
+            _(
+                "'first_dealer' must be a seat number from 0 to {last}, not {arg!r}.",
+                last=rules.players - 1,
+                arg=args["first_dealer"],
+            )
+        )
     check_records(rules, first, [])  # a seat out of range, in the engine's words (R6)
     return rules, names or [""] * rules.players, first
 
@@ -106,5 +140,3 @@ def blank_pdf() -> Response:
     paper = choice(request.args, "paper", tuple(PAPER_SIZES), "a4")
     sheet = build_sheet("blank", paper, rules, first, names, build_scorecard(rules, first, []))
     return pdf_response(render_pdf(sheet), f"bluke-blank-{rules.players}-players.pdf")
-
-

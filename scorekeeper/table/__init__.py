@@ -4,6 +4,7 @@
 built from ``screens`` and ``forms``; ``service`` holds their writes (bids, tricks, undo).
 """
 
-from . import api, pages
+from . import api
+from . import pages
 
 __all__ = ["api", "pages"]

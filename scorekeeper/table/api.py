@@ -4,15 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint
+from flask import jsonify
+from flask import request
+from flask import url_for
 
-from .. import games, limits
+from .. import games
+from .. import limits
 from ..errors import BadRequest
-from ..i18n import _
 from ..extensions import csrf
 from ..games import Access
+from ..i18n import _
 from ..models import Game
-from ..web import bearer, body, cookie_token
+from ..web import bearer
+from ..web import body
+from ..web import cookie_token
 from . import service
 
 bp = Blueprint("api", __name__, url_prefix="/api")

@@ -12,11 +12,15 @@ import re
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, FieldList, IntegerField, StringField
+from wtforms import BooleanField
+from wtforms import FieldList
+from wtforms import IntegerField
+from wtforms import StringField
 from wtforms.validators import InputRequired
 from wtforms.widgets import HiddenInput
 
-from ..i18n import N_, _
+from ..i18n import _
+from ..i18n import N_
 from .service import NOT_NOTED
 
 #: The rows the new-game form starts with (Bluke is best with 3 or 4, R4) and the most it offers.
@@ -75,10 +79,16 @@ class HandForm(GameForm):
     def missing(self, names: list[str]) -> dict[int, str]:
         """Seats without a tap, with the message shown beside their row."""
         if self.kind == "bid":
-            return {seat: _("Tap a bid for {name}.", name=names[seat])
-                    for seat, value in enumerate(self.values()) if value is None}
-        return {seat: _("Tap a number of tricks taken for {name}.", name=names[seat])
-                for seat, value in enumerate(self.values()) if value is None}
+            return {
+                seat: _("Tap a bid for {name}.", name=names[seat])
+                for seat, value in enumerate(self.values())
+                if value is None
+            }
+        return {
+            seat: _("Tap a number of tricks taken for {name}.", name=names[seat])
+            for seat, value in enumerate(self.values())
+            if value is None
+        }
 
 
 class BidsBase(HandForm):
@@ -122,8 +132,11 @@ class HandEditBase(BidsBase):
 
     def missing_tricks(self, names: list[str]) -> dict[int, str]:
         """Seats without a tricks tap, with the message shown beside their row."""
-        return {seat: f"Tap a number of tricks taken for {names[seat]}." for seat, value in enumerate(self.tricks_values())
-                if value is None}
+        return {
+            seat: f"Tap a number of tricks taken for {names[seat]}."
+            for seat, value in enumerate(self.tricks_values())
+            if value is None
+        }
 
 
 def _hand_form(base: type[HandForm], players: int, **kwargs: Any) -> Any:
@@ -185,8 +198,11 @@ class NewGameForm(FlaskForm):
 
     def options(self) -> dict[str, bool]:
         """The options mapping of API.md."""
-        return {"extended": self.extended.data, "all_cards_hand": self.all_cards_hand.data,
-                "zero_bids": self.zero_bids.data}
+        return {
+            "extended": self.extended.data,
+            "all_cards_hand": self.all_cards_hand.data,
+            "zero_bids": self.zero_bids.data,
+        }
 
     def players(self) -> tuple[list[str], int | None]:
         """The names typed (blank rows skipped, the service trims) and the first dealer's seat.
@@ -203,7 +219,9 @@ class NewGameForm(FlaskForm):
             raise ValueError(_("Choose who deals first, or let the app draw cards for it (R6)."))
         row = int(choice)
         if not rows[row].strip():
-            raise ValueError(_("The first dealer's row {row} has no name: type one or choose another dealer (R6).", row=row + 1))
+            raise ValueError(
+                _("The first dealer's row {row} has no name: type one or choose another dealer (R6).", row=row + 1)
+            )
         return names, sum(1 for name in rows[:row] if name.strip())
 
     def rearrange(self) -> bool:
@@ -239,4 +257,3 @@ def field_errors(form: FlaskForm) -> list[str]:
     for messages in form.errors.values():
         out.extend(str(m) for m in (messages if isinstance(messages, list) else [messages]))
     return out
-

@@ -34,13 +34,14 @@ from ..errors import Forbidden
 from ..errors import NotFound
 from ..errors import ServiceError
 from ..errors import WATCH_ONLY
-from ..extensions import csrf, db
+from ..extensions import csrf
+from ..extensions import db
 from ..figures import minus
 from ..figures import signed
-from ..i18n import _
-from ..i18n import error_message
 from ..games import Access
 from ..groups import pages as groups
+from ..i18n import _
+from ..i18n import error_message
 from ..tokens import matches
 from ..web import COOKIE_AGE
 from ..web import COOKIE_PREFIX
@@ -51,8 +52,8 @@ from . import service
 from .forms import bids_form
 from .forms import BidsBase
 from .forms import ForgetForm
-from .forms import HandForm
 from .forms import hand_edit_form
+from .forms import HandForm
 from .forms import NewGameForm
 from .forms import OUT_OF_DATE
 from .forms import tricks_form
@@ -77,8 +78,7 @@ def page_access(game_id: str, write: bool = False) -> Access:
 
 def remember(response: BaseResponse, game_id: str, token: str, watch: str | None = None) -> BaseResponse:
     """Keep a game's token (and, for the scorer, the watch token) in HttpOnly cookies."""
-    options: dict[str, Any] = {"max_age": COOKIE_AGE, "httponly": True, "samesite": "Lax",
-                               "secure": request.is_secure}
+    options: dict[str, Any] = {"max_age": COOKIE_AGE, "httponly": True, "samesite": "Lax", "secure": request.is_secure}
     response.set_cookie(COOKIE_PREFIX + game_id, token, **options)
     if watch:
         response.set_cookie(WATCH_PREFIX + game_id, watch, path=f"/g/{game_id}/", **options)
@@ -103,9 +103,16 @@ bp.add_app_template_filter(minus, "minus")
 @bp.app_context_processor
 def helpers() -> dict[str, Any]:
     """Names the table templates use (also available to the virtual-mode templates)."""
-    return {"trumps": screens.TRUMPS, "trump_label": screens.trump_label, "trump_of": screens.trump_of,
-            "outcome_names": screens.OUTCOMES, "bidding_order": screens.bidding_order, "bid_for": screens.bid_for,
-            "ago": screens.ago, "max_name": games.MAX_NAME}
+    return {
+        "trumps": screens.TRUMPS,
+        "trump_label": screens.trump_label,
+        "trump_of": screens.trump_of,
+        "outcome_names": screens.OUTCOMES,
+        "bidding_order": screens.bidding_order,
+        "bid_for": screens.bid_for,
+        "ago": screens.ago,
+        "max_name": games.MAX_NAME,
+    }
 
 
 # -- home and new game -------------------------------------------------------------------------
@@ -122,18 +129,24 @@ def home_page(message: str | None = None, status: int = 200) -> Any:
     for name, token in request.cookies.items():
         if name.startswith(COOKIE_PREFIX) and len(opened_games) < 100:
             try:
-                opened = games.open_game(name[len(COOKIE_PREFIX):], token)
+                opened = games.open_game(name[len(COOKIE_PREFIX) :], token)
             except NotFound:
                 continue
             opened_games.append((opened, games.scorecard_of(opened.game)))
         elif name.startswith(FORGOTTEN_PREFIX) and len(forgotten) < 10:
             try:
-                forgotten.append(games.open_game(name[len(FORGOTTEN_PREFIX):], token.partition(":")[0]))
+                forgotten.append(games.open_game(name[len(FORGOTTEN_PREFIX) :], token.partition(":")[0]))
             except NotFound:
                 continue
     opened_games.sort(key=lambda pair: pair[0].game.updated_at, reverse=True)
-    return render_template("home.html", games=opened_games[:HOME_LIMIT], groups=groups.opened_groups(),
-                           forgotten=forgotten, alert=message, undo_minutes=UNDO_SECONDS // 60), status
+    return render_template(
+        "home.html",
+        games=opened_games[:HOME_LIMIT],
+        groups=groups.opened_groups(),
+        forgotten=forgotten,
+        alert=message,
+        undo_minutes=UNDO_SECONDS // 60,
+    ), status
 
 
 def again(game: Any) -> NewGameForm:
@@ -142,15 +155,23 @@ def again(game: Any) -> NewGameForm:
     rules = games.rules_of(game)
     follows = (games.scorecard_of(game).hands[-1].dealer + 1) % rules.players
     names = game.players[follows:] + game.players[:follows]
-    return NewGameForm(formdata=None, data={"names": names, "variant": game.variant, "first_dealer": "0",
-                                            **{k: bool(v) for k, v in game.options.items()}})
+    return NewGameForm(
+        formdata=None,
+        data={
+            "names": names,
+            "variant": game.variant,
+            "first_dealer": "0",
+            **{k: bool(v) for k, v in game.options.items()},
+        },
+    )
 
 
 def render_new(form: NewGameForm, message: str | None = None, status: int = 200) -> Any:
     named = [name for name in (entry.data or "" for entry in form.names) if name.strip()]
     sheet = url_for("printing.blank_pdf", players=named if len(named) >= 2 else len(form.names))
-    return render_template("new.html", form=form, alert=message, limits=screens.option_limits(),
-                           blank_sheet=sheet), status
+    return render_template(
+        "new.html", form=form, alert=message, limits=screens.option_limits(), blank_sheet=sheet
+    ), status
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -171,8 +192,12 @@ def new_game() -> Any:
         names, dealer = form.players()
         draw = draw_for_deal(len(names), secrets.SystemRandom()) if dealer is None else None
         game, scorer, watch = games.create_game(
-            names, form.variant.data, draw.dealer if draw else dealer, form.options(),
-            attach=groups.attach_for_request())
+            names,
+            form.variant.data,
+            draw.dealer if draw else dealer,
+            form.options(),
+            attach=groups.attach_for_request(),
+        )
     except (ValueError, ServiceError) as error:  # RulesError is a ValueError
         return render_new(form, error_message(error), 422)
     if draw:
@@ -213,8 +238,14 @@ def forget(game_id: str) -> Any:
     token, watch = cookie_token(game_id), request.cookies.get(WATCH_PREFIX + game_id)
     if token:
         kept = token + (":" + watch if watch else "")
-        response.set_cookie(FORGOTTEN_PREFIX + game_id, kept, max_age=UNDO_SECONDS, httponly=True, samesite="Lax",
-                            secure=request.is_secure)
+        response.set_cookie(
+            FORGOTTEN_PREFIX + game_id,
+            kept,
+            max_age=UNDO_SECONDS,
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure,
+        )
     response.delete_cookie(COOKIE_PREFIX + game_id)
     response.delete_cookie(WATCH_PREFIX + game_id, path=f"/g/{game_id}/")
     return response
@@ -248,8 +279,9 @@ def kept_draft(game_id: str) -> screens.Clash | None:
     return screens.Clash(draft["number"], draft["step"], draft["values"], draft["trump"])
 
 
-def render_game(opened: Access, panel: screens.HandPanel | None = None, message: str | None = None,
-                status: int = 200) -> Any:
+def render_game(
+    opened: Access, panel: screens.HandPanel | None = None, message: str | None = None, status: int = 200
+) -> Any:
     """The game page: the current hand (scorer), the creative scorecard, history, or the result."""
     game = opened.game
     rules, card = games.rules_of(game), games.scorecard_of(game)
@@ -259,8 +291,16 @@ def render_game(opened: Access, panel: screens.HandPanel | None = None, message:
         session.pop(DRAFT)
         clash = None
     if clash:
-        panel = screens.hand_panel(game, card, rules, clash.number, clash.step, clash.values, clash.trump,
-                                   editing=clash.stored(card) is not None)
+        panel = screens.hand_panel(
+            game,
+            card,
+            rules,
+            clash.number,
+            clash.step,
+            clash.values,
+            clash.trump,
+            editing=clash.stored(card) is not None,
+        )
     if panel is None and opened.can_write and current is not None:
         step = "bids" if current.bids is None else "tricks"
         panel = screens.hand_panel(game, card, rules, current.number, step)
@@ -269,9 +309,18 @@ def render_game(opened: Access, panel: screens.HandPanel | None = None, message:
     latest = max((h.number for h in card.hands if h.bids is not None), default=None)
     undo = UndoForm(formdata=None, version=game.version, number=latest) if latest else None
     return render_template(
-        "game.html", game=game, card=card, rules=rules, role=opened.role, panel=panel, alert=message, clash=clash,
-        undo=undo, latest=card.hands[latest - 1] if latest else None,
-        changes=screens.changes(game.corrections, game.players), change_count=len(game.corrections),
+        "game.html",
+        game=game,
+        card=card,
+        rules=rules,
+        role=opened.role,
+        panel=panel,
+        alert=message,
+        clash=clash,
+        undo=undo,
+        latest=card.hands[latest - 1] if latest else None,
+        changes=screens.changes(game.corrections, game.players),
+        change_count=len(game.corrections),
         standings=screens.standings(card, game.players),
         chart=progression(game.players, card) if current is None else None,
         offline_doc=screens.offline_state(game, card) if opened.can_write else None,
@@ -287,14 +336,25 @@ def game(game_id: str) -> Any:
     opened = page_access(game_id)
     if is_htmx():
         card = games.scorecard_of(opened.game)
-        return render_template("_live.html", game=opened.game, card=card, role=opened.role,
-                               standings=screens.standings(card, opened.game.players),
-                               chart=progression(opened.game.players, card) if card.current is None else None)
+        return render_template(
+            "_live.html",
+            game=opened.game,
+            card=card,
+            role=opened.role,
+            standings=screens.standings(card, opened.game.players),
+            chart=progression(opened.game.players, card) if card.current is None else None,
+        )
     return render_game(opened)
 
 
-def render_hand(opened: Access, number: int, form: HandForm, errors: dict[int, str] | None = None,
-                message: str | None = None, status: int = 422) -> Any:
+def render_hand(
+    opened: Access,
+    number: int,
+    form: HandForm,
+    errors: dict[int, str] | None = None,
+    message: str | None = None,
+    status: int = 422,
+) -> Any:
     """Show a refused hand form again, with what was tapped and the messages beside the rows."""
     game = opened.game
     rules, card = games.rules_of(game), games.scorecard_of(game)
@@ -304,8 +364,9 @@ def render_hand(opened: Access, number: int, form: HandForm, errors: dict[int, s
         return render_game(opened, message=message, status=status)
     on_play = current is not None and current.number == number and (current.bids is None) == (form.step == "bids")
     trump = form.trump_choice() if isinstance(form, BidsBase) else ""
-    panel = screens.hand_panel(game, card, rules, number, form.step, form.values(), trump, errors, message,
-                               editing=not on_play)
+    panel = screens.hand_panel(
+        game, card, rules, number, form.step, form.values(), trump, errors, message, editing=not on_play
+    )
     if on_play:
         return render_game(opened, panel=panel, status=status)
     return render_edit(opened, number, panel, status=status)
@@ -333,8 +394,7 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], objec
         # Post/Redirect/Get: this scorer's taps wait in the session, beside what the other scorer
         # stored, and the browser lands on the game's own address (a reload never re-posts).
         trump = form.trump_choice() if isinstance(form, BidsBase) else ""
-        session[DRAFT] = {"game": game.id, "number": number, "step": form.step, "values": form.values(),
-                          "trump": trump}
+        session[DRAFT] = {"game": game.id, "number": number, "step": form.step, "values": form.values(), "trump": trump}
         return redirect(url_for(".game", game_id=game.id), 303)
     except (RulesError, ServiceError) as error:
         status = error.status if isinstance(error, ServiceError) else 422
@@ -350,8 +410,12 @@ def save_bids(game_id: str, number: int) -> Any:
     """Record or correct a hand's bids and trump (R22, R25); a double tap stores once."""
     opened = page_access(game_id, write=True)
     form = bids_form(len(opened.game.players))
-    return _save(opened, number, form,
-                 lambda: service.record_bids(game_id, number, form.values(), form.trump_value(), form.version.data))
+    return _save(
+        opened,
+        number,
+        form,
+        lambda: service.record_bids(game_id, number, form.values(), form.trump_value(), form.version.data),
+    )
 
 
 @bp.post("/g/<game_id>/hands/<int:number>/tricks")
@@ -361,8 +425,7 @@ def save_tricks(game_id: str, number: int) -> Any:
     form, rules = tricks_form(len(opened.game.players)), games.rules_of(opened.game)
     if 1 <= number <= rules.hand_count:
         form.fill_remainder(rules.cards_in_hand(number))
-    return _save(opened, number, form,
-                 lambda: service.record_tricks(game_id, number, form.values(), form.version.data))
+    return _save(opened, number, form, lambda: service.record_tricks(game_id, number, form.values(), form.version.data))
 
 
 @bp.post("/g/<game_id>/undo")
@@ -381,13 +444,20 @@ def undo(game_id: str) -> Any:
     try:
         service.undo(game_id, number, form.version.data, whole_hand=False)
     except Conflict as conflict:  # Post/Redirect/Get, as for a refused save
-        flash(_("{message} Nothing was undone: check the scorecard and undo again if needed.", message=conflict.message))
+        flash(
+            _("{message} Nothing was undone: check the scorecard and undo again if needed.", message=conflict.message)
+        )
         return redirect(url_for(".game", game_id=game_id), 303)
     except (RulesError, ServiceError) as error:
         return render_game(opened, message=error_message(error), status=getattr(error, "status", 422))
     if kept:  # the bids go and the trump with them: the hand screen offers it again, and says so
-        flash(_("Undone: the bids of hand {number}. Enter them again below: the trump, {trump}, is still chosen.",
-                number=number, trump=screens.trump_label(kept)))
+        flash(
+            _(
+                "Undone: the bids of hand {number}. Enter them again below: the trump, {trump}, is still chosen.",
+                number=number,
+                trump=screens.trump_label(kept),
+            )
+        )
         return redirect(url_for(".game", game_id=game_id, trump=kept))
     if had_tricks:
         flash(_("Undone: the tricks of hand {number}. Enter them again below.", number=number))
@@ -404,15 +474,18 @@ def form_address(game_id: str, **_: Any) -> Any:
 
 
 # -- editing an earlier hand -------------------------------------------------------------------
-def render_edit(opened: Access, number: int, *panels: screens.HandPanel | None, status: int = 200,
-                message: str | None = None) -> Any:
+def render_edit(
+    opened: Access, number: int, *panels: screens.HandPanel | None, status: int = 200, message: str | None = None
+) -> Any:
     """The correction page of hand ``number``: its bids and (once bids exist) tricks in one form,
     filled in with what is stored, or with what was sent when ``panels`` re-render a refused save."""
     game = opened.game
     rules, card = games.rules_of(game), games.scorecard_of(game)
     reached = card.current.number if card.current else rules.hand_count
     if not 1 <= number <= reached:
-        raise NotFound(_("Hand {number} cannot be edited: hands 1 to {reached} have been reached.", number=number, reached=reached))
+        raise NotFound(
+            _("Hand {number} cannot be edited: hands 1 to {reached} have been reached.", number=number, reached=reached)
+        )
     line = card.hands[number - 1]
     given = {panel.step: panel for panel in panels if panel}
     bids = given.get("bids") or screens.hand_panel(game, card, rules, number, "bids", editing=True)
@@ -420,8 +493,17 @@ def render_edit(opened: Access, number: int, *panels: screens.HandPanel | None, 
     if tricks is None and line.bids is not None:
         tricks = screens.hand_panel(game, card, rules, number, "tricks", editing=True)
     form = UndoForm(formdata=None, version=game.version, number=number)  # only its version and CSRF token
-    return render_template("hand.html", game=game, card=card, line=line, bids=bids, tricks=tricks, form=form,
-                           role=opened.role, alert=message), status
+    return render_template(
+        "hand.html",
+        game=game,
+        card=card,
+        line=line,
+        bids=bids,
+        tricks=tricks,
+        form=form,
+        role=opened.role,
+        alert=message,
+    ), status
 
 
 @bp.get("/g/<game_id>/hands/<int:number>")
@@ -444,14 +526,21 @@ def save_hand(game_id: str, number: int) -> Any:
     names = game.players
     line = card.hands[number - 1] if 1 <= number <= rules.hand_count else None
 
-    def again(message: str, status: int, bid_errors: dict[int, str] | None = None,
-              trick_errors: dict[int, str] | None = None) -> Any:
+    def again(
+        message: str, status: int, bid_errors: dict[int, str] | None = None, trick_errors: dict[int, str] | None = None
+    ) -> Any:
         if line is None:
             return render_edit(opened, number, status=status, message=message)
-        bids = screens.hand_panel(game, card, rules, number, "bids", form.values(), form.trump_value(), bid_errors,
-                                  editing=True)
-        tricks = screens.hand_panel(game, card, rules, number, "tricks", form.tricks_values(), line.trump or "", trick_errors,
-                                    editing=True) if line.bids is not None else None
+        bids = screens.hand_panel(
+            game, card, rules, number, "bids", form.values(), form.trump_value(), bid_errors, editing=True
+        )
+        tricks = (
+            screens.hand_panel(
+                game, card, rules, number, "tricks", form.tricks_values(), line.trump or "", trick_errors, editing=True
+            )
+            if line.bids is not None
+            else None
+        )
         return render_edit(opened, number, bids, tricks, status=status, message=message)
 
     if not form.validate_on_submit():
@@ -463,13 +552,15 @@ def save_hand(game_id: str, number: int) -> Any:
     trick_errors: dict[int, str] = {}
     if with_tricks:
         trick_errors = form.missing_tricks(names) or screens.seat_errors(
-            "tricks", rules, number, form.tricks_values(), names)
+            "tricks", rules, number, form.tricks_values(), names
+        )
     if bid_errors or trick_errors:
         return again(next(iter((bid_errors | trick_errors).values())), 422, bid_errors, trick_errors)
     try:
         if with_tricks:
-            service.record_hand(game_id, number, form.values(), form.trump_value(), form.tricks_values(),
-                                form.version.data)
+            service.record_hand(
+                game_id, number, form.values(), form.trump_value(), form.tricks_values(), form.version.data
+            )
         else:
             service.record_bids(game_id, number, form.values(), form.trump_value(), form.version.data)
     except Conflict as conflict:
@@ -496,8 +587,15 @@ def share(game_id: str) -> Any:
         watch = None
     links = screens.share_links(game.id, token if opened.can_write else None, watch)
     record = session.get("draw") if request.args.get("new") else None
-    response = Response(render_template("share.html", game=game, role=opened.role, links=links,
-                                        draw=screens.drawn(record, game), new=bool(request.args.get("new"))))
+    response = Response(
+        render_template(
+            "share.html",
+            game=game,
+            role=opened.role,
+            links=links,
+            draw=screens.drawn(record, game),
+            new=bool(request.args.get("new")),
+        )
+    )
     response.headers["Cache-Control"] = "no-store"
     return response
-

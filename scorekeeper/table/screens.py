@@ -32,18 +32,21 @@ from ..engine import Scorecard
 from ..engine import Suit
 from ..engine.rules import MAX_PLAYERS
 from ..engine.rules import MIN_PLAYERS
-from ..i18n import N_
 from ..i18n import _
 from ..i18n import _n
 from ..i18n import error_message
+from ..i18n import N_
 from ..models import Correction
 from ..models import Game
 from ..models import NO_TRUMP
 from ..models import utcnow
 
 #: R26's outcomes; the templates show them with ``say()`` in the reader's language.
-OUTCOMES = {"S": N_("Set: took fewer than bid"), "O": N_("Overtricks: took more than bid"),
-            "P": N_("Perfect: took exactly the bid")}
+OUTCOMES = {
+    "S": N_("Set: took fewer than bid"),
+    "O": N_("Overtricks: took more than bid"),
+    "P": N_("Perfect: took exactly the bid"),
+}
 TRUMPS = [("S", "♠", N_("Spades")), ("H", "♥", N_("Hearts")), ("D", "♦", N_("Diamonds")), ("C", "♣", N_("Clubs"))]
 
 
@@ -149,8 +152,12 @@ def bids_status(known: Sequence[int], players: int, cards: int) -> str:
     """
     total = sum(known)
     if len(known) < players:
-        return _n("{bid_for} — {n} player to go", "{bid_for} — {n} players to go", players - len(known),
-                  bid_for=bid_for(total, cards))
+        return _n(
+            "{bid_for} — {n} player to go",
+            "{bid_for} — {n} players to go",
+            players - len(known),
+            bid_for=bid_for(total, cards),
+        )
     diff = total - cards
     if diff == 0:
         return _("{bid_for} — even", bid_for=bid_for(total, cards))
@@ -184,9 +191,16 @@ def totals_before(card: Scorecard, number: int) -> list[int]:
 
 
 def hand_panel(
-    game: Game, card: Scorecard, rules: Rules, number: int, step: str,
-    values: Sequence[Any] | None = None, trump: str = "",
-    errors: dict[int, str] | None = None, message: str | None = None, editing: bool = False,
+    game: Game,
+    card: Scorecard,
+    rules: Rules,
+    number: int,
+    step: str,
+    values: Sequence[Any] | None = None,
+    trump: str = "",
+    errors: dict[int, str] | None = None,
+    message: str | None = None,
+    editing: bool = False,
 ) -> HandPanel:
     """The bids or tricks step of hand ``number``; ``values`` are a re-rendered form's, else the stored ones."""
     line = card.hands[number - 1]
@@ -205,14 +219,39 @@ def hand_panel(
             bid = None
         else:
             bid = line.bids[seat] if line.bids else None
-            choices = [Choice(v, points(bid, v), before[seat] + points(bid, v)) if bid is not None else Choice(v)
-                       for v in range(line.cards + 1)]
-        rows.append(Row(seat, names[seat], position, values[seat], before[seat], choices,
-                        deals=seat == line.dealer, first=seat == order[0], bid=bid, error=errors.get(seat)))
+            choices = [
+                Choice(v, points(bid, v), before[seat] + points(bid, v)) if bid is not None else Choice(v)
+                for v in range(line.cards + 1)
+            ]
+        rows.append(
+            Row(
+                seat,
+                names[seat],
+                position,
+                values[seat],
+                before[seat],
+                choices,
+                deals=seat == line.dealer,
+                first=seat == order[0],
+                bid=bid,
+                error=errors.get(seat),
+            )
+        )
     return HandPanel(
-        step, number, rules.hand_count, line.cards, names[line.dealer], names[order[0]], rows, game.version,
-        trump=trump, turn_up=rules.has_turn_up(number), bids=line.bids,
-        autosubmit=step == "bids" and stored is None and not editing, message=message, editing=editing,
+        step,
+        number,
+        rules.hand_count,
+        line.cards,
+        names[line.dealer],
+        names[order[0]],
+        rows,
+        game.version,
+        trump=trump,
+        turn_up=rules.has_turn_up(number),
+        bids=line.bids,
+        autosubmit=step == "bids" and stored is None and not editing,
+        message=message,
+        editing=editing,
     )
 
 
@@ -242,8 +281,13 @@ def offline_state(game: Game, card: Scorecard) -> dict[str, Any]:
     """What the scorer's phone needs to go on without a connection (``static/queue.js``): the
     set-up and what is recorded, nothing derived (the phone computes that with ``rules.js``)."""
     keep = ("number", "cards", "dealer", "trump", "bids", "tricks")
-    return {"id": game.id, "version": game.version, "options": dict(game.options), "players": list(game.players),
-            "hands": [{k: hand[k] for k in keep} for hand in card.to_dict()["hands"]]}
+    return {
+        "id": game.id,
+        "version": game.version,
+        "options": dict(game.options),
+        "players": list(game.players),
+        "hands": [{k: hand[k] for k in keep} for hand in card.to_dict()["hands"]],
+    }
 
 
 # -- the rest of the game page ---------------------------------------------------------------------
@@ -272,8 +316,17 @@ def standings(card: Scorecard, names: Sequence[str]) -> list[Standing]:
     out: list[Standing] = []
     for place, seat in enumerate(seats, start=1):
         rank = out[-1].rank if out and out[-1].total == card.totals[seat] else place
-        out.append(Standing(rank, seat, names[seat], card.totals[seat], card.stats[seat], seat in card.winners,
-                            best - card.totals[seat]))
+        out.append(
+            Standing(
+                rank,
+                seat,
+                names[seat],
+                card.totals[seat],
+                card.stats[seat],
+                seat in card.winners,
+                best - card.totals[seat],
+            )
+        )
     return out
 
 
@@ -335,7 +388,9 @@ def changes(corrections: Sequence[Correction], names: Sequence[str]) -> list[Cha
     for c in list(corrections)[::-1][:SHOWN_CHANGES]:
         if c.field in ("bids", "tricks"):
             old, new = _list(c.old), _list(c.new)
-            details = [f"{_seat(names, i)} {_value(o)} → {_value(n)}" for i, (o, n) in enumerate(zip(old, new)) if o != n]
+            details = [
+                f"{_seat(names, i)} {_value(o)} → {_value(n)}" for i, (o, n) in enumerate(zip(old, new)) if o != n
+            ]
             out.append(Change(c.at, ago(c.at), c.hand, _("bids") if c.field == "bids" else _("tricks"), details))
         elif c.field == "trump":
             out.append(Change(c.at, ago(c.at), c.hand, _("trump"), [f"{_trump(c.old)} → {_trump(c.new)}"]))
@@ -385,8 +440,12 @@ class Drawn:
 
 def draw_record(game_id: str, result: DrawResult) -> dict[str, Any]:
     """A small JSON-able note of the draw, kept in the creator's session to show once."""
-    return {"game": game_id, "dealer": result.dealer, "scorer": result.scorer,
-            "rounds": [[[seat, str(card)] for seat, card in drawn.items()] for drawn in result.rounds]}
+    return {
+        "game": game_id,
+        "dealer": result.dealer,
+        "scorer": result.scorer,
+        "rounds": [[[seat, str(card)] for seat, card in drawn.items()] for drawn in result.rounds],
+    }
 
 
 def drawn(record: dict[str, Any] | None, game: Game) -> Drawn | None:
@@ -429,12 +488,22 @@ def share_links(game_id: str, scorer: str | None, watch: str | None) -> list[Lin
     phone can share both) and the watch link."""
     links = []
     if scorer:
-        links.append(Link("scorer", url_for("pages.join", game_id=game_id, token=scorer, w=watch, _external=True), Markup()))
+        links.append(
+            Link("scorer", url_for("pages.join", game_id=game_id, token=scorer, w=watch, _external=True), Markup())
+        )
     if watch:
         links.append(Link("watch", url_for("pages.join", game_id=game_id, token=watch, _external=True), Markup()))
     for link in links:
         code = segno.make(link.url, error="m")
-        link.qr = Markup(code.svg_inline(scale=4, border=2, dark="#000", light="#fff", svgclass="qr",
-                                         omitsize=True, title=_("QR code of the scorer link") if link.kind == "scorer"
-                                         else _("QR code of the watch link")))
+        link.qr = Markup(
+            code.svg_inline(
+                scale=4,
+                border=2,
+                dark="#000",
+                light="#fff",
+                svgclass="qr",
+                omitsize=True,
+                title=_("QR code of the scorer link") if link.kind == "scorer" else _("QR code of the watch link"),
+            )
+        )
     return links

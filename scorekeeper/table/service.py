@@ -11,22 +11,35 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine import Rules, RulesError, Suit, check_bids, check_order, check_trump, check_tricks
-from ..engine.errors import OrderError
-from sqlalchemy import func, select
+from sqlalchemy import func
+from sqlalchemy import select
 
-from ..errors import BadRequest
-from ..i18n import _
-from ..extensions import db
 from .. import games
-from ..games import MAX_CORRECTIONS, Write, rules_of, shown, writing
-from ..models import NO_TRUMP, Correction, Game, HandEntry
+from ..engine import check_bids
+from ..engine import check_order
+from ..engine import check_tricks
+from ..engine import check_trump
+from ..engine import Rules
+from ..engine import RulesError
+from ..engine import Suit
+from ..engine.errors import OrderError
+from ..errors import BadRequest
+from ..extensions import db
+from ..games import MAX_CORRECTIONS
+from ..games import rules_of
+from ..games import shown
+from ..games import Write
+from ..games import writing
+from ..i18n import _
+from ..models import Correction
+from ..models import Game
+from ..models import HandEntry
+from ..models import NO_TRUMP
 
 #: ``trump`` left out of a bids request: keep what is recorded (not noted, for a new hand).
 KEEP: Any = type("Keep", (), {"__repr__": lambda self: "KEEP"})()
 #: The trump is not noted (the hand screen's default): apart from ``None``, which says "no trump" (R12).
 NOT_NOTED: Any = type("NotNoted", (), {"__repr__": lambda self: "NOT_NOTED"})()
-
 
 
 def _entry(game: Game, number: int) -> HandEntry | None:
@@ -35,7 +48,12 @@ def _entry(game: Game, number: int) -> HandEntry | None:
 
 def _check_number(rules: Rules, number: int) -> None:
     if not 1 <= number <= rules.hand_count:
-        raise RulesError("This game has hands 1 to {hand_count}; there is no hand {number} (R7, R8, R24).", "R24", hand_count=rules.hand_count, number=number)
+        raise RulesError(
+            "This game has hands 1 to {hand_count}; there is no hand {number} (R7, R8, R24).",
+            "R24",
+            hand_count=rules.hand_count,
+            number=number,
+        )
 
 
 def _room_for(game: Game, adding: int) -> None:
@@ -45,7 +63,12 @@ def _room_for(game: Game, adding: int) -> None:
     """
     kept = db.session.execute(select(func.count()).select_from(Correction).filter_by(game_id=game.id)).scalar_one()
     if kept + adding > MAX_CORRECTIONS:
-        raise BadRequest(_("This game has been corrected {kept} times, the most one game keeps; nothing was saved. Start a new game to go on.", kept=kept))
+        raise BadRequest(
+            _(
+                "This game has been corrected {kept} times, the most one game keeps; nothing was saved. Start a new game to go on.",
+                kept=kept,
+            )
+        )
 
 
 def _correct(game: Game, number: int, field: str, old: Any, new: Any) -> None:
@@ -54,17 +77,28 @@ def _correct(game: Game, number: int, field: str, old: Any, new: Any) -> None:
         db.session.add(Correction(game_id=game.id, hand=number, field=field, old=old, new=new))
 
 
-def _whole_numbers(
-    check: Any, rules: Rules, number: int, value: object, field: str, names: Sequence[str]
-) -> list[int]:
+def _whole_numbers(check: Any, rules: Rules, number: int, value: object, field: str, names: Sequence[str]) -> list[int]:
     """Bids or tricks checked by the engine; values that are not JSON whole numbers are a 400."""
     what = _("bid") if field == "bids" else _("tricks taken")
     if not isinstance(value, list):
-        raise BadRequest(_("'{field}' must be a list with one whole number per player, in seat order, not {value}.", field=field, value=shown(value)))
+        raise BadRequest(
+            _(
+                "'{field}' must be a list with one whole number per player, in seat order, not {value}.",
+                field=field,
+                value=shown(value),
+            )
+        )
     if len(value) == len(names):  # a wrong count is the engine's to explain (R22, R23)
         for seat, item in enumerate(value):
             if isinstance(item, bool) or not isinstance(item, int):
-                raise BadRequest(_("{name}'s {what} must be a whole number, not {item}.", name=names[seat], what=what, item=shown(item)))
+                raise BadRequest(
+                    _(
+                        "{name}'s {what} must be a whole number, not {item}.",
+                        name=names[seat],
+                        what=what,
+                        item=shown(item),
+                    )
+                )
     return list(check(rules, number, value, names))
 
 
@@ -76,12 +110,15 @@ def _trump(value: object) -> Any:
     if value is None or value is NOT_NOTED:
         return games.stored_trump(None, value is None)
     if not isinstance(value, str):
-        raise BadRequest(_("'trump' must be \"S\", \"H\", \"D\", \"C\" or null for no trump, not {value}.", value=shown(value)))
+        raise BadRequest(
+            _('\'trump\' must be "S", "H", "D", "C" or null for no trump, not {value}.', value=shown(value))
+        )
     return games.stored_trump(Suit.parse(value), True)
 
 
-def record_bids(game_id: str, number: int, bids: object, trump: object = KEEP, version: object = None,
-                token: str | None = None) -> Game:
+def record_bids(
+    game_id: str, number: int, bids: object, trump: object = KEEP, version: object = None, token: str | None = None
+) -> Game:
     """Record (or correct) a hand's bids and trump (R12, R22); the previous hand must be complete (R25).
 
     ``trump`` left out keeps what is recorded. Checks run in order: hand number (R24), order
@@ -104,8 +141,15 @@ def record_tricks(game_id: str, number: int, tricks: object, version: object = N
     return write.game
 
 
-def record_hand(game_id: str, number: int, bids: object, trump: object, tricks: object, version: object = None,
-                token: str | None = None) -> Game:
+def record_hand(
+    game_id: str,
+    number: int,
+    bids: object,
+    trump: object,
+    tricks: object,
+    version: object = None,
+    token: str | None = None,
+) -> Game:
     """Correct a hand's bids, trump and tricks together, in one transaction: all of it or nothing.
 
     The correction page saves the whole hand with one button, so a change of bids and tricks
@@ -170,7 +214,9 @@ def undo(game_id: str, number: int, version: object = None, whole_hand: bool = T
         if number != latest.number:
             raise OrderError(
                 "Only the latest hand with entries, hand {number}, can be undone; edit hand {asked} instead (R25).",
-                "R25", number=latest.number, asked=number,
+                "R25",
+                number=latest.number,
+                asked=number,
             )
         _room_for(game, 1)
         old = {"bids": latest.bids, "tricks": latest.tricks, "trump": latest.trump}
@@ -182,5 +228,3 @@ def undo(game_id: str, number: int, version: object = None, whole_hand: bool = T
             new = {"bids": None, "tricks": None, "trump": None}
         db.session.add(Correction(game_id=game.id, hand=number, field="undo", old=old, new=new))
     return game
-
-

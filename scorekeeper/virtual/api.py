@@ -23,10 +23,10 @@ from flask import url_for
 
 from .. import limits
 from ..errors import BadRequest
-from ..i18n import _
 from ..errors import Forbidden
 from ..extensions import csrf
 from ..games import Attach
+from ..i18n import _
 from ..web import bearer
 from ..web import body
 from . import service
@@ -63,8 +63,12 @@ def as_host(table_id: str) -> TableAccess:
 def link(access: TableAccess, seat: int, token: str) -> dict[str, Any]:
     """One seat's token and join link."""
     table = access.table
-    return {"seat": seat, "name": table.seats[seat]["name"], "token": token,
-            "url": url_for("virtual.join", table_id=table.id, token=token, _external=True)}
+    return {
+        "seat": seat,
+        "name": table.seats[seat]["name"],
+        "token": token,
+        "url": url_for("virtual.join", table_id=table.id, token=token, _external=True),
+    }
 
 
 def links(access: TableAccess) -> list[dict[str, Any]]:
@@ -111,8 +115,14 @@ def create() -> Any:
 def create_from(data: dict[str, Any], attach: Attach | None = None) -> Any:
     """201 for a new table (``POST /api/tables``); ``attach`` seats a group's players in its game."""
     created = service.create_table(
-        data.get("seats"), data.get("variant", "standard"), data.get("options"), data.get("first_dealer", 0),
-        data.get("start", True), data.get("seed"), current_app.config.get("ALLOW_SEED", False), attach,
+        data.get("seats"),
+        data.get("variant", "standard"),
+        data.get("options"),
+        data.get("first_dealer", 0),
+        data.get("start", True),
+        data.get("seed"),
+        current_app.config.get("ALLOW_SEED", False),
+        attach,
     )
     return new_table(created)
 
@@ -123,14 +133,16 @@ def new_table(created: service.Created) -> Any:
     g.vt_access = access
     view = answer(access)
     view.pop("links")
-    return jsonify({
-        "id": created.table.id,
-        "game_id": created.table.game_id,
-        "host_token": created.host_token,
-        "host_url": url_for("virtual.join", table_id=created.table.id, token=created.host_token, _external=True),
-        "seats": [link(access, seat, token) for seat, token in sorted(created.seat_tokens.items())],
-        "view": view,
-    }), 201
+    return jsonify(
+        {
+            "id": created.table.id,
+            "game_id": created.table.game_id,
+            "host_token": created.host_token,
+            "host_url": url_for("virtual.join", table_id=created.table.id, token=created.host_token, _external=True),
+            "seats": [link(access, seat, token) for seat, token in sorted(created.seat_tokens.items())],
+            "view": view,
+        }
+    ), 201
 
 
 @bp.get("/<table_id>/view")
@@ -209,9 +221,15 @@ def follow(table_id: str) -> Any:
     access = as_seat(table_id)
     moved = service.follow_rematch(access)
     g.vt_access = moved
-    return jsonify({"id": moved.table.id, "seat": moved.seat, "token": moved.token,
-                    "url": url_for("virtual.join", table_id=moved.table.id, token=moved.token, _external=True),
-                    "view": answer(moved)})
+    return jsonify(
+        {
+            "id": moved.table.id,
+            "seat": moved.seat,
+            "token": moved.token,
+            "url": url_for("virtual.join", table_id=moved.table.id, token=moved.token, _external=True),
+            "view": answer(moved),
+        }
+    )
 
 
 def _has_body() -> bool:

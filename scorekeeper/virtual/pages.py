@@ -43,8 +43,7 @@ MAX_SEATS, MIN_SEATS, DEFAULT_SEATS = 15, 2, 4
 
 # -- cookies and access --------------------------------------------------------------------------
 def _set_cookie(response: Response, name: str, token: str) -> None:
-    response.set_cookie(name, token, max_age=COOKIE_AGE, httponly=True, samesite="Lax",
-                        secure=request.is_secure)
+    response.set_cookie(name, token, max_age=COOKIE_AGE, httponly=True, samesite="Lax", secure=request.is_secure)
 
 
 def page_access(table_id: str, host: bool = False) -> TableAccess:
@@ -93,12 +92,19 @@ def _context(access: TableAccess, error: str | None = None, picked: str | None =
     table = access.table
     view = views.seat_view(table, access.seat)
     return {
-        "view": view, "stamp": service.stamp(table), "error": error, "face": views.card_face,
+        "view": view,
+        "stamp": service.stamp(table),
+        "error": error,
+        "face": views.card_face,
         "suit_name": views.suit_name,
-        "signed": views.signed, "picked": picked if picked in view["hand"] else None,
-        "status": views.status_line(view), "bids_line": views.bids_line(view), "levels": LEVELS,
+        "signed": views.signed,
+        "picked": picked if picked in view["hand"] else None,
+        "status": views.status_line(view),
+        "bids_line": views.bids_line(view),
+        "levels": LEVELS,
         "rules_line": views.rules_line(view),
-        "seats_around": views.table_seats(view), "center": views.center_line(view),
+        "seats_around": views.table_seats(view),
+        "center": views.center_line(view),
         "is_host_browser": _holds(table.id, HOST_COOKIE, True),
         "has_seat_cookie": _holds(table.id, SEAT_COOKIE, False),
     }
@@ -199,8 +205,13 @@ def moves(table_id: str) -> Any:
     if not raw.isdigit() or len(raw) > 12:
         raise BadRequest(_("'since' must be a move number, not {raw!r}.", raw=raw))
     view = views.seat_view(access.table, access.seat, int(raw))
-    return {"seq": view["seq"], "moves": view["moves"], "stamp": service.stamp(access.table),
-            "names": [p["name"] for p in view["players"]], "seat": view["seat"]}
+    return {
+        "seq": view["seq"],
+        "moves": view["moves"],
+        "stamp": service.stamp(access.table),
+        "names": [p["name"] for p in view["players"]],
+        "seat": view["seat"],
+    }
 
 
 # -- the seat --------------------------------------------------------------------------------------
@@ -344,7 +355,7 @@ def tables_on_this_phone() -> list[dict[str, Any]]:
             continue
         looked += 1
         try:
-            access = service.open_table(name[len(prefix):], token)
+            access = service.open_table(name[len(prefix) :], token)
         except ServiceError:
             continue
         table = access.table
@@ -357,8 +368,10 @@ def tables_on_this_phone() -> list[dict[str, Any]]:
     for entry in listed:
         table = entry["table"]
         entry.update(
-            names=[s["name"] for s in table.seats], phase=table.phase,
-            hand=(table.state or {}).get("number", 0), hands=service.rules_of(table).hand_count,
+            names=[s["name"] for s in table.seats],
+            phase=table.phase,
+            hand=(table.state or {}).get("number", 0),
+            hands=service.rules_of(table).hand_count,
             url=url_for("virtual.seat" if entry["seat"] else "virtual.host", table_id=table.id),
         )
     return listed
@@ -368,8 +381,7 @@ def tables_on_this_phone() -> list[dict[str, Any]]:
 def _form_rows(count: int) -> list[dict[str, str]]:
     rows = []
     for i in range(count):
-        rows.append({"name": (request.form.get(f"name-{i}") or "").strip(),
-                     "bot": request.form.get(f"bot-{i}", "")})
+        rows.append({"name": (request.form.get(f"name-{i}") or "").strip(), "bot": request.form.get(f"bot-{i}", "")})
     return rows
 
 
@@ -385,8 +397,15 @@ def _render_new(rows: list[dict[str, str]], error: str | None = None, status: in
         "first_dealer": form.get("first_dealer", "1"),
         "draw": form.get("draw") == "on",
     }
-    return render_template("virtual/new.html", rows=rows, levels=LEVELS, error=error, settings=settings,
-                           max_seats=MAX_SEATS, min_seats=MIN_SEATS), status
+    return render_template(
+        "virtual/new.html",
+        rows=rows,
+        levels=LEVELS,
+        error=error,
+        settings=settings,
+        max_seats=MAX_SEATS,
+        min_seats=MIN_SEATS,
+    ), status
 
 
 @bp.get("/t/new")
@@ -410,11 +429,22 @@ def create() -> Any:
         drawn = request.form.get("draw") == "on"
         first: int | str = "draw" if drawn else int(request.form.get("first_dealer", "1")) - 1
         options = {name: request.form.get(name) == "on" for name in OPTION_NAMES}
-        created = service.create_table(seats, request.form.get("variant", "standard"), options, first,
-                                       start=len(humans) <= 1, attach=groups.attach_for_request())
+        created = service.create_table(
+            seats,
+            request.form.get("variant", "standard"),
+            options,
+            first,
+            start=len(humans) <= 1,
+            attach=groups.attach_for_request(),
+        )
     except (RulesError, ServiceError, ValueError) as error:
-        status, shape = views.error_body(None, None, error if isinstance(error, (RulesError, ServiceError))
-                                         else BadRequest(_("The first dealer must be a seat number.")))
+        status, shape = views.error_body(
+            None,
+            None,
+            error
+            if isinstance(error, (RulesError, ServiceError))
+            else BadRequest(_("The first dealer must be a seat number.")),
+        )
         return _render_new(rows, shape["error"]["message"], status)
     table_id = created.table.id
     if len(humans) == 1:  # one player against bots: straight to the cards

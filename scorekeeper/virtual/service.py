@@ -43,12 +43,13 @@ from ..engine import RulesError
 from ..engine.errors import OrderError
 from ..engine.tricks import trick_winner
 from ..errors import BadRequest
-from ..i18n import N_, _
 from ..errors import Conflict
 from ..errors import Forbidden
 from ..errors import NotFound
 from ..extensions import db
 from ..extensions import WRITE
+from ..i18n import _
+from ..i18n import N_
 from ..models import Game as GameRow
 from ..models import HandEntry
 from ..models import VirtualTable
@@ -99,10 +100,11 @@ def open_table(table_id: str, token: str | None) -> TableAccess:
     raise NotFound(_("No table with that link: check the address, or ask the host for a new link."))
 
 
-STALE = N_("The table moved on before your tap arrived: someone else moved, or this screen was out of date. "
-         "Nothing was played for you; look at the table again and tap again if it is still your turn.")
-REPLACED = N_("The host has given this seat a new link, so this one no longer works: "
-            "ask the host for the new link.")
+STALE = N_(
+    "The table moved on before your tap arrived: someone else moved, or this screen was out of date. "
+    "Nothing was played for you; look at the table again and tap again if it is still your turn."
+)
+REPLACED = N_("The host has given this seat a new link, so this one no longer works: ask the host for the new link.")
 #: A seat remembers this many replaced links, to tell their holders what happened.
 REVOKED_KEPT = 4
 
@@ -136,8 +138,9 @@ def _issue(info: dict[str, Any], host_token: str | None, table_id: str, seat: in
     if info.get("token_hash"):
         revoked = [*revoked, info["token_hash"]][-REVOKED_KEPT:]
     sealed = _seal(token, _pad(host_token, table_id, seat, issued)) if host_token else None
-    fresh = dict(info, token_hash=token_hash(token), sealed=sealed, issued=issued, joined=host_token is None,
-                 revoked=revoked)
+    fresh = dict(
+        info, token_hash=token_hash(token), sealed=sealed, issued=issued, joined=host_token is None, revoked=revoked
+    )
     return fresh, token
 
 
@@ -425,17 +428,26 @@ def _bot_level(value: object, where: str) -> str | None:
     if value is None:
         return None
     if value not in LEVELS:
-        raise BadRequest(_("{where}: the bot level must be one of {levels} or null, not {value!r}.", where=where, levels=', '.join(LEVELS), value=value))
+        raise BadRequest(
+            _(
+                "{where}: the bot level must be one of {levels} or null, not {value!r}.",
+                where=where,
+                levels=", ".join(LEVELS),
+                value=value,
+            )
+        )
     return str(value)
 
 
 def parse_seats(seats: object) -> tuple[list[str], list[str | None]]:
     """Names and bot levels from ``[{"name": "Ann"}, {"name": "Robo", "bot": "basic"}, …]``."""
     if not isinstance(seats, list) or not all(isinstance(s, Mapping) for s in seats):
-        raise BadRequest(_("'seats' must be a list such as [{\"name\": \"Ann\"}, {\"name\": \"Robo\", \"bot\": \"basic\"}]."))
+        raise BadRequest(_('\'seats\' must be a list such as [{"name": "Ann"}, {"name": "Robo", "bot": "basic"}].'))
     bots = [_bot_level(s.get("bot"), _("Seat {seat}", seat=i)) for i, s in enumerate(seats)]
-    names = [s.get("name") if s.get("name") is not None or bot is None else f"Bot {i + 1}"
-             for i, (s, bot) in enumerate(zip(seats, bots))]
+    names = [
+        s.get("name") if s.get("name") is not None or bot is None else f"Bot {i + 1}"
+        for i, (s, bot) in enumerate(zip(seats, bots))
+    ]
     return games.clean_names(names), bots
 
 
@@ -475,8 +487,14 @@ class Created:
 
 
 def create_table(
-    seats: object, variant: object = "standard", options: object = None, first_dealer: object = 0,
-    start: object = True, seed: object = None, allow_seed: bool = False, attach: games.Attach | None = None,
+    seats: object,
+    variant: object = "standard",
+    options: object = None,
+    first_dealer: object = 0,
+    start: object = True,
+    seed: object = None,
+    allow_seed: bool = False,
+    attach: games.Attach | None = None,
 ) -> Created:
     """Open a table (a lobby, or dealt at once with ``start``) over a new game in virtual mode.
 
@@ -505,8 +523,16 @@ def create_table(
         db.session.rollback()
         db.session.connection(execution_options=WRITE)
         row = db.session.execute(select(GameRow).where(GameRow.id == game_id).with_for_update()).scalar_one()
-        table = VirtualTable(id=table_id, game_id=row.id, host_hash=token_hash(host), phase="lobby", state=None,
-                             seed=seed_value, version=1, seats=infos)
+        table = VirtualTable(
+            id=table_id,
+            game_id=row.id,
+            host_hash=token_hash(host),
+            phase="lobby",
+            state=None,
+            seed=seed_value,
+            version=1,
+            seats=infos,
+        )
         table.game = row
         db.session.add(table)
         if start:
@@ -564,13 +590,17 @@ def bid(table_id: str, seat: int, amount: object, version: object = None) -> Non
 def play(table_id: str, seat: int, card: object, version: object = None) -> None:
     """Seat ``seat`` plays ``card`` (a card code); the engine checks R14–R18."""
     if not isinstance(card, str):
-        raise BadRequest(_("'card' must be a card code, a text such as the ones in your hand, not {card!r}.", card=card))
+        raise BadRequest(
+            _("'card' must be a card code, a text such as the ones in your hand, not {card!r}.", card=card)
+        )
     try:
         parsed = Card.parse(card.strip())
     except RulesError:
         # The engine's message lists example codes; a seat's answers name no card it cannot see.
         raise RulesError(
-            "{card!r} is not a card: a code is a rank (2-9, T, J, Q, K, A) and a suit letter (S, H, D, C), or one of the two Bluke codes (R1).", "R1", card=card
+            "{card!r} is not a card: a code is a rank (2-9, T, J, Q, K, A) and a suit letter (S, H, D, C), or one of the two Bluke codes (R1).",
+            "R1",
+            card=card,
         ) from None
     _act(table_id, seat, parsed, version)
 
@@ -693,8 +723,14 @@ def rematch(access: TableAccess, allow_seed: bool = False) -> Created:
     from ..groups.service import seat_players
 
     group = table.game.group_id
-    created = create_table(seats, rules.variant.value, rules.options, (first_dealer(table) + 1) % rules.players,
-                           start=humans <= 1, attach=seat_players(group) if group else None)
+    created = create_table(
+        seats,
+        rules.variant.value,
+        rules.options,
+        (first_dealer(table) + 1) % rules.players,
+        start=humans <= 1,
+        attach=seat_players(group) if group else None,
+    )
     with locked_table(table.id, bump=False) as locked:
         locked.state = dict(locked.state or {}, rematch=created.table.id)
     return created

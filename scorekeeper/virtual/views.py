@@ -21,9 +21,13 @@ from ..engine import Scorecard
 from ..engine.tricks import check_play
 from ..engine.tricks import trick_winner
 from ..errors import error_body as _error_shape
-from ..i18n import _, _n, card_label, error_message as said, rules_message
-from ..i18n import suit_name as local_suit_name
 from ..errors import ServiceError
+from ..i18n import _
+from ..i18n import _n
+from ..i18n import card_label
+from ..i18n import error_message as said
+from ..i18n import rules_message
+from ..i18n import suit_name as local_suit_name
 from ..models import VirtualTable
 from .service import first_dealer
 from .service import load_state
@@ -92,10 +96,22 @@ def _lobby_view(table: VirtualTable) -> dict[str, Any]:
     rules = rules_of(table)
     n = rules.players
     return {
-        "seat": None, "phase": "lobby", "hand_number": 0, "cards": rules.cards_in_hand(1),
-        "dealer": table.game.first_dealer, "turn_up": None, "trump": None, "hand": [],
-        "to_act": None, "legal": [], "bids": [None] * n, "trick": [], "last_trick": None,
-        "tricks_played": [], "tricks_taken": [0] * n, "totals": [0] * n,
+        "seat": None,
+        "phase": "lobby",
+        "hand_number": 0,
+        "cards": rules.cards_in_hand(1),
+        "dealer": table.game.first_dealer,
+        "turn_up": None,
+        "trump": None,
+        "hand": [],
+        "to_act": None,
+        "legal": [],
+        "bids": [None] * n,
+        "trick": [],
+        "last_trick": None,
+        "tricks_played": [],
+        "tricks_taken": [0] * n,
+        "totals": [0] * n,
     }
 
 
@@ -131,9 +147,17 @@ def _previous(game: Game, card: Scorecard) -> dict[str, Any] | None:
     if not game.records:
         return None
     line = card.hands[len(game.records) - 1]
-    return {"number": line.number, "cards": line.cards, "dealer": line.dealer, "trump": line.trump,
-            "bids": line.bids, "tricks": line.tricks, "points": line.points, "totals": line.totals,
-            "outcomes": line.outcomes}
+    return {
+        "number": line.number,
+        "cards": line.cards,
+        "dealer": line.dealer,
+        "trump": line.trump,
+        "bids": line.bids,
+        "tricks": line.tricks,
+        "points": line.points,
+        "totals": line.totals,
+        "outcomes": line.outcomes,
+    }
 
 
 def _final_trick(log: list[dict[str, Any]], number: int) -> tuple[list[dict[str, Any]], int | None]:
@@ -143,7 +167,7 @@ def _final_trick(log: list[dict[str, Any]], number: int) -> tuple[list[dict[str,
     if end is None:
         return [], None
     start = next((i + 1 for i in range(end - 1, -1, -1) if plays[i].get("won_by") is not None), 0)
-    return [{"seat": e["seat"], "card": e["card"]} for e in plays[start:end + 1]], plays[end]["won_by"]
+    return [{"seat": e["seat"], "card": e["card"]} for e in plays[start : end + 1]], plays[end]["won_by"]
 
 
 def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -> dict[str, Any]:
@@ -183,10 +207,15 @@ def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -
         options=rules.options,
         first_dealer=first_dealer(table),
         players=[
-            {"seat": i, "name": s["name"], "bot": s.get("bot"), "joined": bool(s.get("joined")),
-             "relinked": int(s.get("relinked") or 0),
-             # the draw for first dealer (R6): its cards went back before the deal, so only the lobby shows them
-             "drew": list(s.get("drew") or ()) if phase == "lobby" else []}
+            {
+                "seat": i,
+                "name": s["name"],
+                "bot": s.get("bot"),
+                "joined": bool(s.get("joined")),
+                "relinked": int(s.get("relinked") or 0),
+                # the draw for first dealer (R6): its cards went back before the deal, so only the lobby shows them
+                "drew": list(s.get("drew") or ()) if phase == "lobby" else [],
+            }
             for i, s in enumerate(table.seats)
         ],
         moves=[e for e in log if since is None or e["seq"] > since],
@@ -209,12 +238,22 @@ def card_face(code: str) -> dict[str, str]:
     card = Card.parse(code)
     if card.is_bluke:
         high = code == "HB"
-        return {"code": code, "rank": _("Hi") if high else _("Lo"), "pip": "★" if high else "☆",
-                "color": "bluke", "label": card_label(card)}
+        return {
+            "code": code,
+            "rank": _("Hi") if high else _("Lo"),
+            "pip": "★" if high else "☆",
+            "color": "bluke",
+            "label": card_label(card),
+        }
     label = card_label(card)
     assert card.suit is not None
-    return {"code": code, "rank": label[:-1], "pip": card.suit.symbol,
-            "color": "red" if card.suit.value in "HD" else "black", "label": label}
+    return {
+        "code": code,
+        "rank": label[:-1],
+        "pip": card.suit.symbol,
+        "color": "red" if card.suit.value in "HD" else "black",
+        "label": label,
+    }
 
 
 #: Where each seat sits around the table, counted clockwise from the reader (at the bottom), for
@@ -247,14 +286,21 @@ def table_seats(view: dict[str, Any]) -> list[dict[str, Any]]:
         seat = (me + k) % n
         bid = view["bids"][seat]
         taken = view["tricks_taken"][seat] if view["phase"] == "playing" else None
-        out.append({
-            "seat": seat, "name": players[seat]["name"], "bot": players[seat]["bot"],
-            "spot": spots[k] if spots else "list", "you": seat == view["seat"],
-            "dealer": live and seat == view["dealer"], "acting": seat == view["to_act"],
-            "bid": bid, "taken": taken,
-            "need": max(bid - taken, 0) if bid is not None and taken is not None else None,
-            "card": played.get(seat),
-        })
+        out.append(
+            {
+                "seat": seat,
+                "name": players[seat]["name"],
+                "bot": players[seat]["bot"],
+                "spot": spots[k] if spots else "list",
+                "you": seat == view["seat"],
+                "dealer": live and seat == view["dealer"],
+                "acting": seat == view["to_act"],
+                "bid": bid,
+                "taken": taken,
+                "need": max(bid - taken, 0) if bid is not None and taken is not None else None,
+                "card": played.get(seat),
+            }
+        )
     return out if spots else sorted(out, key=lambda spot: spot["seat"])
 
 
@@ -322,16 +368,27 @@ def rules_line(view: dict[str, Any]) -> str:
 
 
 def bids_line(view: dict[str, Any]) -> str:
-    """"Bids 11 for 13 tricks — 2 under", once every bid is in."""
+    """ "Bids 11 for 13 tricks — 2 under", once every bid is in."""
     bids = view["bids"]
     if view["phase"] != "playing" or any(b is None for b in bids):
         return ""
     total, cards = sum(bids), view["cards"]
     if total == cards:
-        return _n("Bids {total} for {n} trick: exactly even", "Bids {total} for {n} tricks: exactly even", cards,
-                  total=total)
+        return _n(
+            "Bids {total} for {n} trick: exactly even", "Bids {total} for {n} tricks: exactly even", cards, total=total
+        )
     if total > cards:
-        return _n("Bids {total} for {n} trick: {diff} over", "Bids {total} for {n} tricks: {diff} over", cards,
-                  total=total, diff=total - cards)
-    return _n("Bids {total} for {n} trick: {diff} under", "Bids {total} for {n} tricks: {diff} under", cards,
-              total=total, diff=cards - total)
+        return _n(
+            "Bids {total} for {n} trick: {diff} over",
+            "Bids {total} for {n} tricks: {diff} over",
+            cards,
+            total=total,
+            diff=total - cards,
+        )
+    return _n(
+        "Bids {total} for {n} trick: {diff} under",
+        "Bids {total} for {n} tricks: {diff} under",
+        cards,
+        total=total,
+        diff=cards - total,
+    )

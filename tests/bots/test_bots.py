@@ -6,10 +6,16 @@ import random
 
 import pytest
 
-from scorekeeper.bots import LEVELS, decide
+from scorekeeper.bots import decide
+from scorekeeper.bots import LEVELS
 from scorekeeper.bots.basic import estimate_tricks
 from scorekeeper.bots.strong import choose_bid
-from scorekeeper.engine import Card, Game, Rules, Suit, Variant, parse_cards
+from scorekeeper.engine import Card
+from scorekeeper.engine import Game
+from scorekeeper.engine import parse_cards
+from scorekeeper.engine import Rules
+from scorekeeper.engine import Suit
+from scorekeeper.engine import Variant
 
 
 def play_game(levels: list[str], rules: Rules, seed: int) -> Game:
@@ -43,10 +49,20 @@ def test_basic_counts_blukes_and_high_trumps_as_tricks() -> None:
 
 def bidding_view(hand: str, trump: str = "S", turn_up: str = "9S") -> dict:
     cards = parse_cards(hand)
-    return {"seat": 0, "phase": "bidding", "cards": len(cards), "dealer": 2, "trump": trump,
-            "turn_up": turn_up, "hand": [str(c) for c in cards], "bids": [None, None, None],
-            "legal": list(range(1, len(cards) + 1)), "trick": [], "tricks_played": [],
-            "tricks_taken": [0, 0, 0]}
+    return {
+        "seat": 0,
+        "phase": "bidding",
+        "cards": len(cards),
+        "dealer": 2,
+        "trump": trump,
+        "turn_up": turn_up,
+        "hand": [str(c) for c in cards],
+        "bids": [None, None, None],
+        "legal": list(range(1, len(cards) + 1)),
+        "trick": [],
+        "tricks_played": [],
+        "tricks_taken": [0, 0, 0],
+    }
 
 
 def test_strong_bids_every_trick_with_both_blukes_and_the_ace_of_trumps() -> None:

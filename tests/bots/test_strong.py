@@ -8,9 +8,21 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.bots import decide, inference, strong
-from scorekeeper.bots.inference import bid_likelihood, expected_tricks, sample_worlds
-from scorekeeper.engine import DECK, Card, Game, Rules, Variant, fast, legal_plays, parse_cards, trick_winner
+from scorekeeper.bots import decide
+from scorekeeper.bots import inference
+from scorekeeper.bots import strong
+from scorekeeper.bots.inference import bid_likelihood
+from scorekeeper.bots.inference import expected_tricks
+from scorekeeper.bots.inference import sample_worlds
+from scorekeeper.engine import Card
+from scorekeeper.engine import DECK
+from scorekeeper.engine import fast
+from scorekeeper.engine import Game
+from scorekeeper.engine import legal_plays
+from scorekeeper.engine import parse_cards
+from scorekeeper.engine import Rules
+from scorekeeper.engine import trick_winner
+from scorekeeper.engine import Variant
 
 
 def mask(text: str) -> int:
@@ -115,16 +127,29 @@ def test_decisions_are_reproducible_for_a_given_random_source() -> None:
 
 def test_a_single_legal_card_takes_as_long_as_the_decision_floor() -> None:
     rules = Rules(3)
-    view = {"seat": 0, "phase": "playing", "cards": 1, "dealer": 2, "trump": "S", "turn_up": "9S",
-            "hand": ["2H"], "bids": [1, 1, 1], "legal": ["2H"], "trick": [], "tricks_played": [],
-            "tricks_taken": [0, 0, 0]}
+    view = {
+        "seat": 0,
+        "phase": "playing",
+        "cards": 1,
+        "dealer": 2,
+        "trump": "S",
+        "turn_up": "9S",
+        "hand": ["2H"],
+        "bids": [1, 1, 1],
+        "legal": ["2H"],
+        "trick": [],
+        "tricks_played": [],
+        "tricks_taken": [0, 0, 0],
+    }
     start = time.perf_counter()
     assert strong.strong_bot(view, rules, random.Random(1)) == "2H"
     assert time.perf_counter() - start >= strong.DECISION_FLOOR
 
 
 @pytest.mark.usefixtures("no_time_caps")
-def test_the_work_of_a_card_decision_does_not_depend_on_how_many_cards_are_legal(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_work_of_a_card_decision_does_not_depend_on_how_many_cards_are_legal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     calls = []
     real = fast.play_out_bids
 
@@ -134,9 +159,18 @@ def test_the_work_of_a_card_decision_does_not_depend_on_how_many_cards_are_legal
 
     monkeypatch.setattr(fast, "play_out_bids", counting)
     rules = Rules(3)
-    base = {"seat": 0, "phase": "playing", "cards": 8, "dealer": 2, "trump": "S", "turn_up": "9S",
-            "hand": ["2H", "3C", "4C", "5C", "6C", "7C", "8C", "9C"], "bids": [1, 1, 1],
-            "tricks_played": [], "tricks_taken": [0, 0, 0]}
+    base = {
+        "seat": 0,
+        "phase": "playing",
+        "cards": 8,
+        "dealer": 2,
+        "trump": "S",
+        "turn_up": "9S",
+        "hand": ["2H", "3C", "4C", "5C", "6C", "7C", "8C", "9C"],
+        "bids": [1, 1, 1],
+        "tricks_played": [],
+        "tricks_taken": [0, 0, 0],
+    }
     work = []
     for trick, legal in (([], base["hand"]), ([{"seat": 2, "card": "KH"}], ["2H"])):
         calls.clear()
@@ -155,9 +189,20 @@ def test_a_high_bid_is_likelier_from_a_hand_the_count_values_highly() -> None:
 
 def test_a_seat_that_bid_high_is_dealt_the_blukes_more_often() -> None:
     rules = Rules(3)
-    view = {"seat": 0, "phase": "bidding", "cards": 4, "dealer": 1, "trump": "S", "turn_up": "9S",
-            "hand": ["2H", "3D", "4C", "5H"], "bids": [None, None, 4], "legal": [1, 2, 3, 4],
-            "trick": [], "tricks_played": [], "tricks_taken": [0, 0, 0]}
+    view = {
+        "seat": 0,
+        "phase": "bidding",
+        "cards": 4,
+        "dealer": 1,
+        "trump": "S",
+        "turn_up": "9S",
+        "hand": ["2H", "3D", "4C", "5H"],
+        "bids": [None, None, 4],
+        "legal": [1, 2, 3, 4],
+        "trick": [],
+        "tricks_played": [],
+        "tricks_taken": [0, 0, 0],
+    }
     worlds = sample_worlds(view, rules, random.Random(2), 400, 200, 10.0)
     assert sum(n for _, _, n in worlds) == 200
     with_blukes = sum(n * (hands[2] & fast.BLUKES).bit_count() for hands, _, n in worlds) / 200
@@ -166,14 +211,25 @@ def test_a_seat_that_bid_high_is_dealt_the_blukes_more_often() -> None:
     assert with_blukes > 1.5 * uniform
 
 
-def test_a_seat_short_of_its_bid_that_ducked_is_rarely_dealt_the_winner_it_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_seat_short_of_its_bid_that_ducked_is_rarely_dealt_the_winner_it_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     rules = Rules(3)
     # Seat 1 (bid 2, none taken) played 3H under the KH although the AH would have won the trick.
-    view = {"seat": 0, "phase": "playing", "cards": 4, "dealer": 2, "trump": "S", "turn_up": "9S",
-            "hand": ["2C", "3C", "4C"], "bids": [1, 2, 1], "legal": ["2C", "3C", "4C"],
-            "trick": [], "tricks_played": [[{"seat": 0, "card": "KH"}, {"seat": 1, "card": "3H"},
-                                            {"seat": 2, "card": "4H"}]],
-            "tricks_taken": [1, 0, 0]}
+    view = {
+        "seat": 0,
+        "phase": "playing",
+        "cards": 4,
+        "dealer": 2,
+        "trump": "S",
+        "turn_up": "9S",
+        "hand": ["2C", "3C", "4C"],
+        "bids": [1, 2, 1],
+        "legal": ["2C", "3C", "4C"],
+        "trick": [],
+        "tricks_played": [[{"seat": 0, "card": "KH"}, {"seat": 1, "card": "3H"}, {"seat": 2, "card": "4H"}]],
+        "tricks_taken": [1, 0, 0],
+    }
     ace = fast.BIT[fast.card_index("AH")]
     worlds = sample_worlds(view, rules, random.Random(3), 2000, 1000, 10.0)
     share = sum(n for hands, _, n in worlds if hands[1] & ace) / 1000
@@ -184,10 +240,20 @@ def test_a_seat_short_of_its_bid_that_ducked_is_rarely_dealt_the_winner_it_kept(
 
 def test_sampled_worlds_keep_my_cards_and_never_deal_a_seen_card() -> None:
     rules = Rules(3)
-    view = {"seat": 0, "phase": "playing", "cards": 5, "dealer": 2, "trump": "S", "turn_up": "9S",
-            "hand": ["AH", "KH", "2C", "3C"], "bids": [2, 1, 3], "legal": ["AH", "KH"],
-            "tricks_played": [[{"seat": 1, "card": "5D"}, {"seat": 2, "card": "7S"}, {"seat": 0, "card": "AD"}]],
-            "trick": [{"seat": 2, "card": "QH"}], "tricks_taken": [1, 0, 0]}
+    view = {
+        "seat": 0,
+        "phase": "playing",
+        "cards": 5,
+        "dealer": 2,
+        "trump": "S",
+        "turn_up": "9S",
+        "hand": ["AH", "KH", "2C", "3C"],
+        "bids": [2, 1, 3],
+        "legal": ["AH", "KH"],
+        "tricks_played": [[{"seat": 1, "card": "5D"}, {"seat": 2, "card": "7S"}, {"seat": 0, "card": "AD"}]],
+        "trick": [{"seat": 2, "card": "QH"}],
+        "tricks_taken": [1, 0, 0],
+    }
     seen = mask("AH KH 2C 3C 9S 5D 7S AD QH")
     for hands, bids, _ in sample_worlds(view, rules, random.Random(4), 200, 100, 10.0):
         assert hands[0] == mask("AH KH 2C 3C") and bids == [2, 1, 3]
@@ -206,10 +272,13 @@ def replay_to_bids(hands: list[list[Card]], leader: int, trump: int, nj: bool, b
         contest = [0 < bids[s] - taken[s] <= left for s in range(players)]
         for position in range(players):
             seat = (leader + position) % players
-            later = [(fast.mask_of(hands[(leader + k) % players]), contest[(leader + k) % players])
-                     for k in range(position + 1, players)]
-            index = fast.aim_card(fast.mask_of(hands[seat]), [c.index for _, c in trick], trump, nj,
-                                  1 if contest[seat] else 0, later)
+            later = [
+                (fast.mask_of(hands[(leader + k) % players]), contest[(leader + k) % players])
+                for k in range(position + 1, players)
+            ]
+            index = fast.aim_card(
+                fast.mask_of(hands[seat]), [c.index for _, c in trick], trump, nj, 1 if contest[seat] else 0, later
+            )
             card = DECK[index]
             assert card in legal_plays(hands[seat], trick[0][1] if trick else None, suit, nj)
             hands[seat].remove(card)

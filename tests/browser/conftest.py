@@ -14,14 +14,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import WSGIRequestHandler, make_server
+from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 class QuietHandler(WSGIRequestHandler):
@@ -31,10 +39,15 @@ class QuietHandler(WSGIRequestHandler):
 
 def serve(folder: Path, **config: Any) -> Iterator[str]:
     """Run the app on 127.0.0.1 against a fresh SQLite file in ``folder``; yield its base URL."""
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'browser.sqlite'}",
-                      "SECRET_KEY": "browser-test", "INSTANCE_PATH": str(folder),
-                      "RATELIMIT_ENABLED": False,  # one server creates every test's games; limits: test_limits.py
-                      **config})
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'browser.sqlite'}",
+            "SECRET_KEY": "browser-test",
+            "INSTANCE_PATH": str(folder),
+            "RATELIMIT_ENABLED": False,  # one server creates every test's games; limits: test_limits.py
+            **config,
+        }
+    )
     with app.app_context():
         db.create_all()
     httpd = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)

@@ -10,12 +10,16 @@ queued entry arrived exactly once, or that a repeat visit asked for nothing.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from collections.abc import Iterator
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+from werkzeug.serving import BaseWSGIServer
+from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -48,9 +52,14 @@ class LiveServer:
     _thread: threading.Thread | None = None
 
     def __post_init__(self) -> None:
-        self.app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{self.folder / 'live.sqlite'}",
-                               "SECRET_KEY": "browser-test", "INSTANCE_PATH": str(self.folder),
-                               "RATELIMIT_ENABLED": False})  # one server makes every test's games
+        self.app = create_app(
+            {
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{self.folder / 'live.sqlite'}",
+                "SECRET_KEY": "browser-test",
+                "INSTANCE_PATH": str(self.folder),
+                "RATELIMIT_ENABLED": False,
+            }
+        )  # one server makes every test's games
         with self.app.app_context():
             db.create_all()
         self._lock = threading.Lock()

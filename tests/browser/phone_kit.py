@@ -11,14 +11,16 @@ from .accessibility import assert_accessible
 PHONES = {"360": {"width": 360, "height": 740}, "pixel7": {"width": 412, "height": 915}}
 
 #: Everything a finger can tap; links inside a sentence are exempt (WCAG 2.5.8, "inline").
-TAPPABLE = ("a[href], button, summary, select, label[for], "
-            "input:not([type=hidden]):not([type=radio]):not([type=checkbox])")
+TAPPABLE = (
+    "a[href], button, summary, select, label[for], input:not([type=hidden]):not([type=radio]):not([type=checkbox])"
+)
 
 
 def phone(browser: Any, size: str, scheme: str = "light", **options: Any) -> Any:
     """A phone-sized browser context (touch, 2× pixels) in the light or dark scheme."""
-    context = browser.new_context(viewport=PHONES[size], device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  color_scheme=scheme, **options)
+    context = browser.new_context(
+        viewport=PHONES[size], device_scale_factor=2, is_mobile=True, has_touch=True, color_scheme=scheme, **options
+    )
     context.set_default_timeout(10_000)
     return context
 
@@ -59,7 +61,9 @@ def row_clear_of_the_dock(page: Any, row: str) -> None:
                     const dock = document.querySelector('.dock').getBoundingClientRect();
                     const bar = document.querySelector('.bar').getBoundingClientRect();
                     return r.top >= bar.bottom - 1 && r.bottom <= dock.top + 1; }""",
-        arg=row, timeout=2000)
+        arg=row,
+        timeout=2000,
+    )
 
 
 class Taps:

@@ -19,8 +19,10 @@ from .test_scorer_screens import finished_game
 pytestmark = pytest.mark.browser
 
 #: Text that must show whole: a label cut off by its box (overflow hidden, an ellipsis) is a defect.
-LABELS = ("button, label, summary, a.button, h1, h2, th, .status, .tag, .hand-meta, .legend, .state, .kicker,"
-          ".over-kicker, .sop, .rates, .standings .pl b, .steps li, .bidchip, .aside")
+LABELS = (
+    "button, label, summary, a.button, h1, h2, th, .status, .tag, .hand-meta, .legend, .state, .kicker,"
+    ".over-kicker, .sop, .rates, .standings .pl b, .steps li, .bidchip, .aside"
+)
 
 #: A label inside a region that scrolls sideways on purpose (the scorecard's .sheet-wrap) is reached
 #: by scrolling that region, so only its own box is checked there, not the screen's edge.
@@ -54,8 +56,12 @@ def fits(page: Any, where: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_each_language_fits_a_360_px_phone(browser: Any, server: str, shots: Path, lang: str) -> None:
-    playing = api_game(server, ["Anneliese", "Bartholomew", "Cy", "Dee"], 0,
-                       [([3, 4, 2, 3], [4, 4, 1, 4]), ([2, 2, 2, 2], [0, 5, 3, 4])])
+    playing = api_game(
+        server,
+        ["Anneliese", "Bartholomew", "Cy", "Dee"],
+        0,
+        [([3, 4, 2, 3], [4, 4, 1, 4]), ([2, 2, 2, 2], [0, 5, 3, 4])],
+    )
     finished = finished_game(server)
     context = phone(browser, "360")
     page = context.new_page()

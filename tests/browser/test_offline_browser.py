@@ -17,7 +17,8 @@ from playwright.sync_api import expect
 
 from tests.vectors import FILE as VECTORS
 
-from .offline_kit import LiveServer, live_server
+from .offline_kit import live_server
+from .offline_kit import LiveServer
 
 pytestmark = pytest.mark.browser
 PHONE = {"viewport": {"width": 412, "height": 915}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
@@ -62,7 +63,8 @@ def go_online(context: Any, live: LiveServer) -> None:
 
 def test_chromium_finds_the_app_installable(browser_type_and_profile: tuple[Any, Path], live: LiveServer) -> None:
     browser_type, profile = browser_type_and_profile
-    from .conftest import ARGS, CHROMIUM
+    from .conftest import ARGS
+    from .conftest import CHROMIUM
 
     context = browser_type.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=ARGS, **PHONE)
     try:
@@ -137,7 +139,8 @@ def test_the_engine_vectors_pass_in_the_browser(browser: Any, live: LiveServer) 
     context, page = scorer_phone(browser, new_game(live))
     try:
         table = json.loads(VECTORS.read_text())
-        result = page.evaluate("""([v, words]) => {
+        result = page.evaluate(
+            """([v, words]) => {
           const R = window.BlukeRules, bad = [], same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
           let count = 0;
           const check = (what, got, want) => { count++; if (!same(got, want)) bad.push([what, got, want]); };
@@ -159,7 +162,9 @@ def test_the_engine_vectors_pass_in_the_browser(browser: Any, live: LiveServer) 
           for (const [bid, taken, points, outcome] of v.points) check('points ' + bid + '/' + taken, [R.points(bid, taken), R.outcome(bid, taken)], [points, outcome]);
           for (const [number, step, done, bids, message] of v.order) check('order', R.checkOrder(number, step, done, bids, words), message);
           return {count: count, bad: bad.slice(0, 5)};
-        }""", [table, page.evaluate("JSON.parse(document.getElementById('offline-words').textContent)")])
+        }""",
+            [table, page.evaluate("JSON.parse(document.getElementById('offline-words').textContent)")],
+        )
         assert result["bad"] == []
         assert result["count"] > 5000
     finally:
@@ -234,8 +239,12 @@ def test_a_refused_queued_entry_shows_both_versions_and_the_scorer_chooses(brows
     tap(page, "bid1-5", "bid2-3", "bid0-4")
     expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
     live.plug()  # a second scorer, online, records other bids meanwhile
-    answer = requests.put(f"{live.url}/api/games/{game['id']}/hands/1/bids", json={"bids": [2, 2, 2], "version": 1},
-                          headers=bearer(game), timeout=10)
+    answer = requests.put(
+        f"{live.url}/api/games/{game['id']}/hands/1/bids",
+        json={"bids": [2, 2, 2], "version": 1},
+        headers=bearer(game),
+        timeout=10,
+    )
     assert answer.status_code == 200
     context.set_offline(False)
     box = page.locator("#conflict")
@@ -257,15 +266,20 @@ def test_keeping_the_servers_version_drops_the_phones_entries(browser: Any, live
     go_offline(context, live)
     tap(page, "bid1-5", "bid2-3", "bid0-4")
     live.plug()
-    requests.put(f"{live.url}/api/games/{game['id']}/hands/1/bids", json={"bids": [2, 2, 2]}, headers=bearer(game), timeout=10)
+    requests.put(
+        f"{live.url}/api/games/{game['id']}/hands/1/bids", json={"bids": [2, 2, 2]}, headers=bearer(game), timeout=10
+    )
     context.set_offline(False)
     page.locator("#conflict").get_by_role("button", name="Keep the server's").tap()
     expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
     expect(page.locator(".hand-meta").nth(1)).to_contain_text("6 bid for 13 cards")
     expect(page.locator("#sync")).to_be_hidden()
-    assert page.evaluate("""new Promise(ok => { const r = indexedDB.open('bluke-scorer', 1);
+    assert (
+        page.evaluate("""new Promise(ok => { const r = indexedDB.open('bluke-scorer', 1);
         r.onsuccess = () => { const g = r.result.transaction('entries').objectStore('entries').getAll();
-                              g.onsuccess = () => ok(g.result.length); }; })""") == 0
+                              g.onsuccess = () => ok(g.result.length); }; })""")
+        == 0
+    )
     context.close()
 
 
@@ -329,7 +343,9 @@ def test_a_correction_that_breaks_a_rule_stores_nothing_and_names_it(browser: An
     context, page = scorer_phone(browser, game)
     page.goto(f"{live.url}/g/{game['id']}/hands/1")
     page.evaluate("document.querySelectorAll('.hand[data-step=tricks] input').forEach(i => i.checked = false)")
-    page.evaluate("""for (const [id] of [['tricks0-6'], ['tricks1-3'], ['tricks2-5']]) document.getElementById(id).checked = true""")
+    page.evaluate(
+        """for (const [id] of [['tricks0-6'], ['tricks1-3'], ['tricks2-5']]) document.getElementById(id).checked = true"""
+    )
     page.locator("form.hand-edit button.primary").tap()
     expect(page.locator(".alert")).to_have_text("Tricks add up to 14, but 13 cards were dealt in hand 1 (R23).")
     doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()

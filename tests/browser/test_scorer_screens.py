@@ -18,26 +18,37 @@ from .phone_kit import Taps
 pytestmark = pytest.mark.browser
 
 
-def api_game(server: str, players: list[str], first_dealer: int = 0,
-             hands: list[tuple[list[int], list[int] | None]] = ()) -> dict[str, Any]:
+def api_game(
+    server: str, players: list[str], first_dealer: int = 0, hands: list[tuple[list[int], list[int] | None]] = ()
+) -> dict[str, Any]:
     """A game made through the JSON API, with ``hands`` (bids, tricks or None) recorded in order."""
-    made = requests.post(server + "/api/games", json={"players": players, "first_dealer": first_dealer},
-                         timeout=10).json()
+    made = requests.post(
+        server + "/api/games", json={"players": players, "first_dealer": first_dealer}, timeout=10
+    ).json()
     auth = {"Authorization": f"Bearer {made['scorer_token']}"}
     for number, (bids, tricks) in enumerate(hands, start=1):
-        requests.put(f"{server}/api/games/{made['id']}/hands/{number}/bids", json={"bids": bids},
-                     headers=auth, timeout=10).raise_for_status()
+        requests.put(
+            f"{server}/api/games/{made['id']}/hands/{number}/bids", json={"bids": bids}, headers=auth, timeout=10
+        ).raise_for_status()
         if tricks is not None:
-            requests.put(f"{server}/api/games/{made['id']}/hands/{number}/tricks", json={"tricks": tricks},
-                         headers=auth, timeout=10).raise_for_status()
+            requests.put(
+                f"{server}/api/games/{made['id']}/hands/{number}/tricks",
+                json={"tricks": tricks},
+                headers=auth,
+                timeout=10,
+            ).raise_for_status()
     return made
 
 
 def finished_game(server: str) -> dict[str, Any]:
     """A whole three-player game, Ann winning, with negative totals along the way."""
     schedule = requests.post(server + "/api/games", json={"players": ["A", "B", "C"]}, timeout=10).json()["schedule"]
-    return api_game(server, ["Ann", "Ben", "Cy"], 0,
-                    [([1, 1, 1], [cards - 1, 1, 0] if cards > 1 else [1, 0, 0]) for cards in schedule])
+    return api_game(
+        server,
+        ["Ann", "Ben", "Cy"],
+        0,
+        [([1, 1, 1], [cards - 1, 1, 0] if cards > 1 else [1, 0, 0]) for cards in schedule],
+    )
 
 
 def names_in(page: Any, step: str) -> list[tuple[str, str]]:
@@ -47,11 +58,16 @@ def names_in(page: Any, step: str) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_table_page_passes_axe_core_fits_360_px_and_has_44_px_targets(browser: Any, server: str,
-                                                                          scheme: str) -> None:
+def test_every_table_page_passes_axe_core_fits_360_px_and_has_44_px_targets(
+    browser: Any, server: str, scheme: str
+) -> None:
     fresh = api_game(server, ["Ann", "Ben", "Cy", "Dee"])
-    playing = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0,
-                       [([3, 4, 2, 3], [4, 4, 1, 4]), ([2, 2, 2, 2], [0, 5, 3, 4]), ([1, 1, 1, 1], None)])
+    playing = api_game(
+        server,
+        ["Ann", "Ben", "Cy", "Dee"],
+        0,
+        [([3, 4, 2, 3], [4, 4, 1, 4]), ([2, 2, 2, 2], [0, 5, 3, 4]), ([1, 1, 1, 1], None)],
+    )
     finished = finished_game(server)
     scorer = phone(browser, "360", scheme)
     page = scorer.new_page()
@@ -142,8 +158,11 @@ def test_one_typographic_minus_on_every_screen_and_in_the_pdf(browser: Any, serv
     for where in ("main", ".sheet"):
         shown = page.locator(where).first.inner_text()
         assert "−50" in shown and not re.search(r"(?<![\w/])-\d", shown), where
-    pdf = requests.get(f"{server}/api/games/{made['id']}/scorecard.pdf?style=creative&chart=1",
-                       headers={"Authorization": f"Bearer {made['watch_token']}"}, timeout=60)
+    pdf = requests.get(
+        f"{server}/api/games/{made['id']}/scorecard.pdf?style=creative&chart=1",
+        headers={"Authorization": f"Bearer {made['watch_token']}"},
+        timeout=60,
+    )
     from io import BytesIO
 
     from pypdf import PdfReader
@@ -161,8 +180,9 @@ def test_the_header_keeps_every_name_whole_and_the_legend_explains_every_mark(br
     page.goto(made["scorer_url"])
     header = page.locator(".bar .players")
     expect(header).to_have_text(" · ".join(names))
-    assert page.evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight + 1",
-                         header.element_handle())
+    assert page.evaluate(
+        "e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight + 1", header.element_handle()
+    )
     legend = page.locator(".legend")
     expect(legend).to_contain_text("corner: dealt that hand")
     expect(legend).to_contain_text("★ leading")
@@ -181,8 +201,7 @@ def test_the_home_page_keeps_its_buttons_out_of_sentences(browser: Any, server: 
     context.close()
 
 
-def test_the_share_page_puts_the_watch_link_first_and_the_scorer_link_behind_a_step(browser: Any,
-                                                                                    server: str) -> None:
+def test_the_share_page_puts_the_watch_link_first_and_the_scorer_link_behind_a_step(browser: Any, server: str) -> None:
     made = api_game(server, ["Ann", "Ben", "Cy"])
     context = phone(browser, "360")
     shared: list[Any] = []
@@ -241,7 +260,8 @@ def test_trump_not_noted_is_apart_from_no_trump_on_the_screens_and_the_pdf(brows
     expect(page.locator("form.hand.tricks")).to_be_visible()
     page.locator("button[form=undo-form]").tap()
     expect(page.locator(".note")).to_have_text(
-        "Undone: the bids of hand 3. Enter them again below: the trump, ♥, is still chosen.")
+        "Undone: the bids of hand 3. Enter them again below: the trump, ♥, is still chosen."
+    )
     expect(page.locator("#t3H")).to_be_checked()
     page.goto(f"{server}/g/{made['id']}")  # a reload does not carry it on: the stored hand has none
     expect(page.locator("#t3-")).to_be_checked()
@@ -251,8 +271,11 @@ def test_trump_not_noted_is_apart_from_no_trump_on_the_screens_and_the_pdf(brows
     watch.goto(made["watch_url"])
     expect(watch.locator("#hand-2 .trump-mark")).to_have_text("NT")
     watcher.close()
-    pdf = requests.get(f"{server}/api/games/{made['id']}/scorecard.pdf",
-                       headers={"Authorization": f"Bearer {made['watch_token']}"}, timeout=60)
+    pdf = requests.get(
+        f"{server}/api/games/{made['id']}/scorecard.pdf",
+        headers={"Authorization": f"Bearer {made['watch_token']}"},
+        timeout=60,
+    )
     from io import BytesIO
 
     from pypdf import PdfReader
@@ -266,13 +289,18 @@ def test_trump_not_noted_is_apart_from_no_trump_on_the_screens_and_the_pdf(brows
 def test_standings_are_one_tap_from_the_hand_screen_and_on_the_watch_page(browser: Any, server: str) -> None:
     # RULES.md's worked example: after hand 2 Ann 61, Ben 11, Cy −8.
     made = api_game(server, ["Ann", "Ben", "Cy"], 0, [([4, 5, 3], [5, 3, 5]), ([2, 6, 4], [2, 7, 3])])
-    expected = [["1", "Ann", "S 0 · O 1 · P 1", "61", "leads"], ["2", "Ben", "S 1 · O 1 · P 0", "11", "50 behind"],
-                ["3", "Cy", "S 1 · O 1 · P 0", "−8", "69 behind"]]
+    expected = [
+        ["1", "Ann", "S 0 · O 1 · P 1", "61", "leads"],
+        ["2", "Ben", "S 1 · O 1 · P 0", "11", "50 behind"],
+        ["3", "Cy", "S 1 · O 1 · P 0", "−8", "69 behind"],
+    ]
 
     def rows(page: Any) -> list[list[str]]:
         cells = (".rank", ".pl b", ".sop", ".total", ".gap")
-        return [[li.locator(sel).inner_text().replace("\xa0", " ") for sel in cells]
-                for li in page.locator("#standings li").all()]
+        return [
+            [li.locator(sel).inner_text().replace("\xa0", " ") for sel in cells]
+            for li in page.locator("#standings li").all()
+        ]
 
     context = phone(browser, "360")
     page = context.new_page()
@@ -281,8 +309,10 @@ def test_standings_are_one_tap_from_the_hand_screen_and_on_the_watch_page(browse
     standings = page.locator("#standings")
     assert not standings.evaluate("e => e.getBoundingClientRect().top < innerHeight")  # below the hand
     page.get_by_role("link", name="Standings: who leads, by how much").tap()
-    page.wait_for_function("() => { const r = document.querySelector('#standings').getBoundingClientRect();"
-                           " return r.top >= 0 && r.top < innerHeight / 2; }")
+    page.wait_for_function(
+        "() => { const r = document.querySelector('#standings').getBoundingClientRect();"
+        " return r.top >= 0 && r.top < innerHeight / 2; }"
+    )
     expect(standings.locator("h2")).to_contain_text("after 2 of 25 hands")
     assert rows(page) == expected
     context.close()
@@ -368,8 +398,9 @@ def test_two_scorers_see_each_other_live_and_a_refused_save_keeps_the_taps(brows
     page_checks(two, "a refused save beside what the other scorer entered")
     box.get_by_role("button", name="Use this phone's").tap()  # apply mine: sent, and the screen moves on
     expect(two.locator(".sheet #hand-2 .mk").nth(0)).to_have_text("1/2", timeout=6000)
-    doc = requests.get(f"{server}/api/games/{made['id']}",
-                       headers={"Authorization": f"Bearer {made['watch_token']}"}, timeout=10).json()
+    doc = requests.get(
+        f"{server}/api/games/{made['id']}", headers={"Authorization": f"Bearer {made['watch_token']}"}, timeout=10
+    ).json()
     assert doc["hands"][1]["tricks"] == [1, 8, 3]
     expect(one.locator(".sheet #hand-2 .mk").nth(0)).to_have_text("1/2", timeout=6000)  # live again
     first.close()

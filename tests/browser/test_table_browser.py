@@ -14,14 +14,20 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from .phone_kit import PHONES, Taps, no_sideways_scroll, phone, row_clear_of_the_dock, start_game
+from .phone_kit import no_sideways_scroll
+from .phone_kit import phone
+from .phone_kit import PHONES
+from .phone_kit import row_clear_of_the_dock
+from .phone_kit import start_game
+from .phone_kit import Taps
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.mark.parametrize(("size", "scheme"), [("360", "light"), ("pixel7", "dark")])
-def test_a_three_player_game_on_a_phone_with_a_watcher(browser: Any, server: str, shots: Path, size: str,
-                                                       scheme: str) -> None:
+def test_a_three_player_game_on_a_phone_with_a_watcher(
+    browser: Any, server: str, shots: Path, size: str, scheme: str
+) -> None:
     scorer = phone(browser, size, scheme)
     page = scorer.new_page()
     problems: list[str] = []  # script errors and Content-Security-Policy refusals
@@ -147,16 +153,23 @@ def test_a_four_player_hand_takes_at_most_ten_taps(browser: Any, server: str) ->
     context.close()
 
 
-def test_the_hand_screen_loads_under_100_kb_and_every_page_fits_360_px(browser: Any, server: str,
-                                                                         shots: Path) -> None:
+def test_the_hand_screen_loads_under_100_kb_and_every_page_fits_360_px(browser: Any, server: str, shots: Path) -> None:
     made = requests.post(server + "/api/games", json={"players": ["Ann", "Ben", "Cy", "Dee"]}, timeout=10).json()
     finished = requests.post(server + "/api/games", json={"players": ["Ann", "Ben", "Cy"]}, timeout=10).json()
     auth = {"Authorization": f"Bearer {finished['scorer_token']}"}
     for number, cards in enumerate(finished["schedule"], start=1):
-        requests.put(f"{server}/api/games/{finished['id']}/hands/{number}/bids", json={"bids": [1, 1, 1]},
-                     headers=auth, timeout=10)
-        requests.put(f"{server}/api/games/{finished['id']}/hands/{number}/tricks",
-                     json={"tricks": [cards - 1, 1, 0] if cards > 1 else [1, 0, 0]}, headers=auth, timeout=10)
+        requests.put(
+            f"{server}/api/games/{finished['id']}/hands/{number}/bids",
+            json={"bids": [1, 1, 1]},
+            headers=auth,
+            timeout=10,
+        )
+        requests.put(
+            f"{server}/api/games/{finished['id']}/hands/{number}/tricks",
+            json={"tricks": [cards - 1, 1, 0] if cards > 1 else [1, 0, 0]},
+            headers=auth,
+            timeout=10,
+        )
     for scheme in ("light", "dark"):
         context = phone(browser, "360", scheme)
         page = context.new_page()
@@ -200,8 +213,15 @@ def test_without_javascript_set_up_and_a_hand_still_work(browser: Any, server: s
     page.get_by_text("Start hand 1").click()
 
     tap = Taps(page)
-    for selector in ("label[for=bid1-5]", "label[for=bid2-3]", "label[for=bid0-4]", "form.hand button.primary",
-                     "label[for=tricks0-5]", "label[for=tricks1-3]", "form.hand button.primary"):
+    for selector in (
+        "label[for=bid1-5]",
+        "label[for=bid2-3]",
+        "label[for=bid0-4]",
+        "form.hand button.primary",
+        "label[for=tricks0-5]",
+        "label[for=tricks1-3]",
+        "form.hand button.primary",
+    ):
         page.locator(selector).click()
         tap.count += 1
     expect(page.locator(".hand-title h1")).to_contain_text("Hand 2")

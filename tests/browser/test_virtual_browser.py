@@ -34,23 +34,33 @@ def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 class Table:
     def __init__(self, server: str, seed: int) -> None:
         self.server = server
-        answer = requests.post(f"{server}/api/tables", json={"seats": SEATS, "variant": "new-jersey", "seed": seed,
-                                                             "first_dealer": 3}, timeout=10)
+        answer = requests.post(
+            f"{server}/api/tables",
+            json={"seats": SEATS, "variant": "new-jersey", "seed": seed, "first_dealer": 3},
+            timeout=10,
+        )
         assert answer.status_code == 201, answer.text
         self.data = answer.json()
         self.id = self.data["id"]
         self.tokens = {s["seat"]: s["token"] for s in self.data["seats"]}
 
     def view(self, seat: int) -> dict[str, Any]:
-        answer = requests.get(f"{self.server}/api/tables/{self.id}/view",
-                              headers={"Authorization": f"Bearer {self.tokens[seat]}"}, timeout=10)
+        answer = requests.get(
+            f"{self.server}/api/tables/{self.id}/view",
+            headers={"Authorization": f"Bearer {self.tokens[seat]}"},
+            timeout=10,
+        )
         return dict(answer.json())
 
     def act(self, seat: int, v: dict[str, Any]) -> dict[str, Any]:
         """The same choice the test taps: the lowest bid, else the first legal card."""
         path, body = ("bid", {"bid": v["legal"][0]}) if v["phase"] == "bidding" else ("play", {"card": v["legal"][0]})
-        answer = requests.post(f"{self.server}/api/tables/{self.id}/{path}", json=body,
-                               headers={"Authorization": f"Bearer {self.tokens[seat]}"}, timeout=10)
+        answer = requests.post(
+            f"{self.server}/api/tables/{self.id}/{path}",
+            json=body,
+            headers={"Authorization": f"Bearer {self.tokens[seat]}"},
+            timeout=10,
+        )
         return dict(answer.json())
 
     def to_act(self) -> tuple[int, dict[str, Any]]:
@@ -77,8 +87,9 @@ def blocked_in_hand_2(server: str) -> int:
 
 # -- the phones ---------------------------------------------------------------------------------------
 def phone(browser: Any, scheme: str) -> Any:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  color_scheme=scheme)
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, color_scheme=scheme
+    )
     context.set_default_timeout(20_000)  # the screens replay moves at a human pace
     return context
 
@@ -149,7 +160,8 @@ def test_two_phones_play_a_hand_by_tapping(browser: Any, seeded_server: str, sho
             page.locator(f'.vt-card[value="{v["legal"][0]}"]').tap()
         taps += 1
         expect(page.locator(".vt-status")).not_to_contain_text(
-            "Your turn: " + ("bid" if v["phase"] == "bidding" else "play"), timeout=20_000)  # after the replay
+            "Your turn: " + ("bid" if v["phase"] == "bidding" else "play"), timeout=20_000
+        )  # after the replay
     assert taps == 4  # two bids and two cards, one tap each
 
     # both phones show the new deal and hand 1's result with its last trick (in the result, not as
@@ -191,8 +203,9 @@ def test_two_phones_play_a_hand_by_tapping(browser: Any, seeded_server: str, sho
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_new_table_form_and_the_host_page_on_a_phone(browser: Any, seeded_server: str, shots: Path,
-                                                         scheme: str) -> None:
+def test_the_new_table_form_and_the_host_page_on_a_phone(
+    browser: Any, seeded_server: str, shots: Path, scheme: str
+) -> None:
     context = phone(browser, scheme)
     page = context.new_page()
     problems: list[str] = []
@@ -280,8 +293,7 @@ def test_two_phones_see_every_card_of_every_trick_in_order(browser: Any, seeded_
     expected = [f"{m['hand']}:{m['seat']}:{m['card']}" for m in played]
     assert len(expected) == 4 * 1 + 4 * 2 and played[-1]["hand_over"]
     for seat, page in pages.items():
-        page.wait_for_function(f"window.__seen.filter(k => /^[12]:/.test(k)).length >= {len(expected)}",
-                               timeout=30_000)
+        page.wait_for_function(f"window.__seen.filter(k => /^[12]:/.test(k)).length >= {len(expected)}", timeout=30_000)
         seen = [k for k in page.evaluate("window.__seen") if k[:2] in ("1:", "2:")]
         assert seen == expected, f"seat {seat} showed {seen}, the table played {expected}"
         expect(page.locator(".vt-prev summary")).to_contain_text("Hand 2 result")

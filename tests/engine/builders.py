@@ -6,7 +6,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from scorekeeper.engine import DECK, Card, Game, Rules, Suit, parse_cards
+from scorekeeper.engine import Card
+from scorekeeper.engine import DECK
+from scorekeeper.engine import Game
+from scorekeeper.engine import parse_cards
+from scorekeeper.engine import Rules
+from scorekeeper.engine import Suit
 
 
 def cards(text: str) -> list[Card]:
@@ -46,7 +51,9 @@ class StackedDeck:
         deck[:] = [self.at[i] if i in self.at else next(rest) for i in range(len(deck))]
 
 
-def stacked_hands(rules: Rules, number: int, dealer: int, hands: dict[int, str], turn_up: str | None = None) -> StackedDeck:
+def stacked_hands(
+    rules: Rules, number: int, dealer: int, hands: dict[int, str], turn_up: str | None = None
+) -> StackedDeck:
     """A deck that deals ``hands`` (seat → codes) in hand ``number`` and turns up ``turn_up``."""
     n, dealt = rules.players, rules.cards_in_hand(number)
     at: dict[int, str] = {}

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine import DECK, HI_BLUKE, LO_BLUKE, Card, RulesError, Suit, parse_cards
+from scorekeeper.engine import Card
+from scorekeeper.engine import DECK
+from scorekeeper.engine import HI_BLUKE
+from scorekeeper.engine import LO_BLUKE
+from scorekeeper.engine import parse_cards
+from scorekeeper.engine import RulesError
+from scorekeeper.engine import Suit
 from scorekeeper.engine.tricks import power
 
-from .builders import card, cards
+from .builders import card
+from .builders import cards
 
 
 def test_the_deck_has_54_distinct_cards_with_two_blukes() -> None:

@@ -7,7 +7,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from scorekeeper.engine import Card, ConfigError, draw_for_deal
+from scorekeeper.engine import Card
+from scorekeeper.engine import ConfigError
+from scorekeeper.engine import draw_for_deal
 
 from .builders import cards
 

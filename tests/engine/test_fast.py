@@ -7,13 +7,23 @@ from collections import Counter
 
 import pytest
 
-from scorekeeper.engine import DECK, Card, ConfigError, Rules, Suit, legal_plays, order_from, trick_winner
+from scorekeeper.engine import Card
+from scorekeeper.engine import ConfigError
+from scorekeeper.engine import DECK
 from scorekeeper.engine import fast
-from scorekeeper.engine.fast import BIT, FULL_DECK, SUIT_MASKS
+from scorekeeper.engine import legal_plays
+from scorekeeper.engine import order_from
+from scorekeeper.engine import Rules
+from scorekeeper.engine import Suit
+from scorekeeper.engine import trick_winner
+from scorekeeper.engine.fast import BIT
+from scorekeeper.engine.fast import FULL_DECK
+from scorekeeper.engine.fast import SUIT_MASKS
 from scorekeeper.engine.scoring import points
 
 from .builders import cards
-from .test_fast_replay import pick, reference_deal
+from .test_fast_replay import pick
+from .test_fast_replay import reference_deal
 
 
 def mask(text: str) -> int:
@@ -134,7 +144,9 @@ def test_play_random_hand_refuses_an_impossible_deal() -> None:
 
 
 # -- dealing the unseen cards for a Monte-Carlo bot ------------------------------------------------------------
-def check_unseen_deal(hands: list[int] | None, seat: int, hand: int, unseen: int, counts: list[int], voids: list[int]) -> None:
+def check_unseen_deal(
+    hands: list[int] | None, seat: int, hand: int, unseen: int, counts: list[int], voids: list[int]
+) -> None:
     assert hands is not None
     assert hands[seat] == hand
     union = 0
@@ -195,8 +207,15 @@ def test_unseen_deals_are_close_to_uniform(tries: int) -> None:
 
 
 # -- playing out ----------------------------------------------------------------------------------------------
-def readable_rest(rng: random.Random, hands: list[list[Card]], leader: int, trick: list[tuple[int, Card]],
-                  trump: Suit | None, new_jersey: bool, taken: list[int]) -> list[int]:
+def readable_rest(
+    rng: random.Random,
+    hands: list[list[Card]],
+    leader: int,
+    trick: list[tuple[int, Card]],
+    trump: Suit | None,
+    new_jersey: bool,
+    taken: list[int],
+) -> list[int]:
     """Finish a hand with random legal cards drawn like the kernel, deciding with the readable engine."""
     players = len(hands)
     while any(hands):
@@ -234,7 +253,9 @@ def test_play_out_from_any_position_matches_the_readable_engine(new_jersey: bool
                 trick = []
         state = rng.getstate()
         masks = [fast.mask_of(h) for h in hands]
-        got = fast.play_out(rng, masks, leader, [c.index for _, c in trick], fast.trump_of(trump), new_jersey, taken=taken)
+        got = fast.play_out(
+            rng, masks, leader, [c.index for _, c in trick], fast.trump_of(trump), new_jersey, taken=taken
+        )
         rng.setstate(state)
         assert got == readable_rest(rng, hands, leader, trick, trump, new_jersey, list(taken))
         assert sum(got) == cards_each
@@ -292,7 +313,9 @@ def test_a_greedy_seat_takes_more_tricks_than_a_random_one_in_its_place() -> Non
     for _ in range(400):
         hands, turn_up = fast.deal(rng, 4, 10, 0)
         trump = fast.NO_TRUMP if turn_up >= 52 else turn_up // 13
-        greedy_total += fast.play_out(rng, hands, 1, [], trump, False, policy=["greedy", "random", "random", "random"])[0]
+        greedy_total += fast.play_out(rng, hands, 1, [], trump, False, policy=["greedy", "random", "random", "random"])[
+            0
+        ]
         random_total += fast.play_out(rng, hands, 1, [], trump, False)[0]
     assert greedy_total > 1.15 * random_total
 

@@ -13,10 +13,19 @@ import random
 
 import pytest
 
-from scorekeeper.engine import DECK, Card, Game, HandRecord, Rules, Variant, build_scorecard, dealer_of, order_from
+from scorekeeper.engine import build_scorecard
+from scorekeeper.engine import Card
+from scorekeeper.engine import dealer_of
+from scorekeeper.engine import DECK
 from scorekeeper.engine import fast
+from scorekeeper.engine import Game
+from scorekeeper.engine import HandRecord
+from scorekeeper.engine import order_from
+from scorekeeper.engine import Rules
+from scorekeeper.engine import Variant
 from scorekeeper.engine.scoring import points
-from scorekeeper.engine.tricks import legal_plays, trick_winner
+from scorekeeper.engine.tricks import legal_plays
+from scorekeeper.engine.tricks import trick_winner
 
 from .builders import StackedDeck
 
@@ -33,7 +42,7 @@ def reference_deal(rng: random.Random, players: int, cards: int, dealer: int) ->
     order = sorted(range(54), key=keys.__getitem__)
     hands: list[list[Card]] = [[] for _ in range(players)]
     for j, seat in enumerate(order_from((dealer + 1) % players, players)):
-        hands[seat] = [DECK[i] for i in order[j * cards:(j + 1) * cards]]
+        hands[seat] = [DECK[i] for i in order[j * cards : (j + 1) * cards]]
     dealt = players * cards
     return hands, DECK[order[dealt]] if dealt < 54 else None
 
@@ -82,8 +91,16 @@ def random_configs(count: int, seed: int) -> list[tuple[int, int, int, int, bool
     configs = []
     for _ in range(count):
         players = rng.randint(2, 15)
-        configs.append((rng.getrandbits(32), players, rng.randint(1, 54 // players), rng.randrange(players),
-                        rng.random() < 0.5, rng.random() < 0.3))
+        configs.append(
+            (
+                rng.getrandbits(32),
+                players,
+                rng.randint(1, 54 // players),
+                rng.randrange(players),
+                rng.random() < 0.5,
+                rng.random() < 0.3,
+            )
+        )
     return configs
 
 
@@ -101,11 +118,18 @@ def test_the_kernel_replays_ten_thousand_random_hands_like_the_readable_engine()
 
 def rules_for(players: int, new_jersey: bool, zero_bids: bool) -> Rules:
     """Rules whose schedule has every deal size from 1 to 54 // players."""
-    return Rules(players, Variant.NEW_JERSEY if new_jersey else Variant.STANDARD,
-                 extended=players <= 3, all_cards_hand=54 % players == 0, zero_bids=zero_bids)
+    return Rules(
+        players,
+        Variant.NEW_JERSEY if new_jersey else Variant.STANDARD,
+        extended=players <= 3,
+        all_cards_hand=54 % players == 0,
+        zero_bids=zero_bids,
+    )
 
 
-def game_hand(rng: random.Random, players: int, cards: int, dealer: int, new_jersey: bool, zero_bids: bool) -> fast.HandResult:
+def game_hand(
+    rng: random.Random, players: int, cards: int, dealer: int, new_jersey: bool, zero_bids: bool
+) -> fast.HandResult:
     """One random hand played through the ``Game`` class, drawing random numbers like the kernel."""
     rules = rules_for(players, new_jersey, zero_bids)
     number = rules.schedule.index(cards) + 1
@@ -133,9 +157,13 @@ def game_hand(rng: random.Random, players: int, cards: int, dealer: int, new_jer
         game.play(actor, pick(rng, legal))
     record = game.records[-1]
     assert record.bids is not None and record.tricks is not None
-    return fast.HandResult(list(record.bids), list(record.tricks),
-                           [points(b, k) for b, k in zip(record.bids, record.tricks)], t,
-                           turn_up.index if turn_up else -1)
+    return fast.HandResult(
+        list(record.bids),
+        list(record.tricks),
+        [points(b, k) for b, k in zip(record.bids, record.tricks)],
+        t,
+        turn_up.index if turn_up else -1,
+    )
 
 
 def test_the_kernel_replays_hands_like_the_game_class() -> None:
@@ -147,9 +175,15 @@ def test_the_kernel_replays_hands_like_the_game_class() -> None:
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(4), Rules(4, Variant.NEW_JERSEY), Rules(3, extended=True, all_cards_hand=True),
-     Rules(2, Variant.NEW_JERSEY, extended=True, all_cards_hand=True, zero_bids=True), Rules(5), Rules(9, all_cards_hand=True),
-     Rules(15, Variant.NEW_JERSEY)],
+    [
+        Rules(4),
+        Rules(4, Variant.NEW_JERSEY),
+        Rules(3, extended=True, all_cards_hand=True),
+        Rules(2, Variant.NEW_JERSEY, extended=True, all_cards_hand=True, zero_bids=True),
+        Rules(5),
+        Rules(9, all_cards_hand=True),
+        Rules(15, Variant.NEW_JERSEY),
+    ],
     ids=lambda r: f"{r.players}p-{r.variant.value}" + "".join(f"-{k}" for k, v in r.options.items() if v),
 )
 def test_a_whole_fast_game_scores_like_the_scorecard(rules: Rules) -> None:

@@ -8,20 +8,26 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.engine import (
-    DECK,
-    BidError,
-    ConfigError,
-    Game,
-    OrderError,
-    PlayError,
-    Rules,
-    Suit,
-    Variant,
-    sort_hand,
-)
+from scorekeeper.engine import BidError
+from scorekeeper.engine import ConfigError
+from scorekeeper.engine import DECK
+from scorekeeper.engine import Game
+from scorekeeper.engine import OrderError
+from scorekeeper.engine import PlayError
+from scorekeeper.engine import Rules
+from scorekeeper.engine import sort_hand
+from scorekeeper.engine import Suit
+from scorekeeper.engine import Variant
 
-from .builders import StackedDeck, card, cards, codes, dealt_game, play_all, random_action, snapshot, stacked_hands
+from .builders import card
+from .builders import cards
+from .builders import codes
+from .builders import dealt_game
+from .builders import play_all
+from .builders import random_action
+from .builders import snapshot
+from .builders import stacked_hands
+from .builders import StackedDeck
 
 
 def bid_all(game: Game, *bids: int) -> None:
@@ -118,7 +124,9 @@ def test_new_jersey_at_the_table_a_bluke_cannot_replace_a_heart() -> None:
 
 
 # -- R12: trump ---------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("turn_up", "trump"), [("7H", Suit.HEARTS), ("AS", Suit.SPADES), ("2C", Suit.CLUBS), ("TD", Suit.DIAMONDS)])
+@pytest.mark.parametrize(
+    ("turn_up", "trump"), [("7H", Suit.HEARTS), ("AS", Suit.SPADES), ("2C", Suit.CLUBS), ("TD", Suit.DIAMONDS)]
+)
 def test_the_turned_up_card_makes_its_suit_trump(turn_up: str, trump: Suit) -> None:
     game = Game.start(Rules(3), 0, stacked_hands(Rules(3), 1, 0, {}, turn_up))  # type: ignore[arg-type]
     assert game.turn_up == card(turn_up)
@@ -336,7 +344,11 @@ def test_a_view_never_leaks_another_seats_cards_or_the_undealt_cards() -> None:
     game = Game.start(Rules(3, Variant.NEW_JERSEY), 0, rng)
     for _ in range(300):
         held = [set(map(str, h)) for h in game.hands]
-        public = {str(c) for t in game.played for _, c in t} | {str(c) for _, c in game.trick} | {str(c) for _, c in game.last_trick}
+        public = (
+            {str(c) for t in game.played for _, c in t}
+            | {str(c) for _, c in game.trick}
+            | {str(c) for _, c in game.last_trick}
+        )
         if game.turn_up is not None and game.phase in ("bidding", "playing"):
             public.add(str(game.turn_up))
         for seat in range(3):

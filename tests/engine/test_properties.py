@@ -9,25 +9,26 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from scorekeeper.engine import (
-    DECK,
-    Card,
-    Game,
-    PlayError,
-    Rules,
-    Variant,
-    check_records,
-    check_tricks,
-    legal_plays,
-    trick_winner,
-)
+from scorekeeper.engine import Card
+from scorekeeper.engine import check_records
+from scorekeeper.engine import check_tricks
+from scorekeeper.engine import DECK
 from scorekeeper.engine import fast
-from scorekeeper.engine.tricks import effective_suit, power
+from scorekeeper.engine import Game
+from scorekeeper.engine import legal_plays
+from scorekeeper.engine import PlayError
+from scorekeeper.engine import Rules
+from scorekeeper.engine import trick_winner
+from scorekeeper.engine import Variant
+from scorekeeper.engine.tricks import effective_suit
+from scorekeeper.engine.tricks import power
 
 from .builders import random_action
 from .test_game import card_codes
@@ -71,14 +72,19 @@ class HandTrace:
     tricks: list[list[tuple[int, Card]]] = field(default_factory=list)
 
 
-def play_game(rules: Rules, first_dealer: int, seed: int, on_step: Callable[[Game, RecordingRandom], None] | None = None) -> tuple[Game, list[HandTrace]]:
+def play_game(
+    rules: Rules, first_dealer: int, seed: int, on_step: Callable[[Game, RecordingRandom], None] | None = None
+) -> tuple[Game, list[HandTrace]]:
     """Play a whole game with random legal actions, calling ``on_step`` before every action."""
     rng = RecordingRandom(seed)
     game = Game.start(rules, first_dealer, rng)
     traces: list[HandTrace] = []
     while True:
-        traces.append(HandTrace(game.number, rng.deck, [list(h) for h in game.hands], game.turn_up,
-                                (game.dealer + 1) % rules.players))
+        traces.append(
+            HandTrace(
+                game.number, rng.deck, [list(h) for h in game.hands], game.turn_up, (game.dealer + 1) % rules.players
+            )
+        )
         while game.phase in ("bidding", "playing"):
             if on_step is not None:
                 on_step(game, rng)
@@ -102,7 +108,7 @@ def test_the_deck_is_conserved_at_every_deal(setup: tuple[Rules, int, int]) -> N
         dealt = [c for hand in trace.hands for c in hand]
         assert [len(h) for h in trace.hands] == [cards] * rules.players
         turn_up = [trace.turn_up] if trace.turn_up is not None else []
-        undealt = trace.deck[len(dealt) + len(turn_up):]
+        undealt = trace.deck[len(dealt) + len(turn_up) :]
         everything = dealt + turn_up + undealt
         assert len(everything) == len(set(everything)) == 54
         assert (trace.turn_up is None) == (cards * rules.players == 54)
@@ -121,7 +127,9 @@ def test_every_played_card_was_a_legal_play(setup: tuple[Rules, int, int]) -> No
         for trick in trace.tricks:
             assert [seat for seat, _ in trick] == [(leader + i) % rules.players for i in range(rules.players)]
             for seat, card in trick:
-                assert card in legal_plays(hands[seat], trick[0][1] if seat != leader else None, trump, rules.new_jersey)
+                assert card in legal_plays(
+                    hands[seat], trick[0][1] if seat != leader else None, trump, rules.new_jersey
+                )
                 hands[seat].remove(card)
             leader = trick_winner(trick, trump, rules.new_jersey)
         assert not any(hands)

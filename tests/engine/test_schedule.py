@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine import ConfigError, Rules, ScheduleError, Variant, dealer_of, order_from
+from scorekeeper.engine import ConfigError
+from scorekeeper.engine import dealer_of
+from scorekeeper.engine import order_from
+from scorekeeper.engine import Rules
+from scorekeeper.engine import ScheduleError
+from scorekeeper.engine import Variant
 
 
 @pytest.mark.parametrize("players", [0, 1, 16, 20, -3])
@@ -36,8 +41,19 @@ def test_two_to_four_players_play_25_hands_from_13_down_to_1_and_back(players: i
 
 @pytest.mark.parametrize(
     ("players", "top", "hands"),
-    [(5, 10, 19), (6, 8, 15), (7, 7, 13), (8, 6, 11), (9, 5, 9), (10, 5, 9),
-     (11, 4, 7), (12, 4, 7), (13, 4, 7), (14, 3, 5), (15, 3, 5)],
+    [
+        (5, 10, 19),
+        (6, 8, 15),
+        (7, 7, 13),
+        (8, 6, 11),
+        (9, 5, 9),
+        (10, 5, 9),
+        (11, 4, 7),
+        (12, 4, 7),
+        (13, 4, 7),
+        (14, 3, 5),
+        (15, 3, 5),
+    ],
 )
 def test_the_r8_table_of_top_deals_and_hands(players: int, top: int, hands: int) -> None:
     rules = Rules(players)

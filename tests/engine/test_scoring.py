@@ -6,33 +6,29 @@ import random
 
 import pytest
 
-from scorekeeper.engine import (
-    BidError,
-    Game,
-    HandRecord,
-    OrderError,
-    Outcome,
-    Rules,
-    RulesError,
-    ScheduleError,
-    Suit,
-    TrickError,
-    build_scorecard,
-    check_bids,
-    check_records,
-    check_tricks,
-    outcome,
-    points,
-)
+from scorekeeper.engine import BidError
+from scorekeeper.engine import build_scorecard
+from scorekeeper.engine import check_bids
+from scorekeeper.engine import check_records
+from scorekeeper.engine import check_tricks
+from scorekeeper.engine import Game
+from scorekeeper.engine import HandRecord
+from scorekeeper.engine import OrderError
+from scorekeeper.engine import Outcome
+from scorekeeper.engine import outcome
+from scorekeeper.engine import points
+from scorekeeper.engine import Rules
+from scorekeeper.engine import RulesError
+from scorekeeper.engine import ScheduleError
+from scorekeeper.engine import Suit
+from scorekeeper.engine import TrickError
 
 NAMES = ["Ann", "Ben", "Cy"]
 WORKED = [HandRecord((4, 5, 3), (5, 3, 5)), HandRecord((2, 6, 4), (2, 7, 3))]
 
 
 # -- R19, R20 --------------------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    ("bid", "taken", "score"), [(3, 5, 32), (6, 8, 62), (4, 0, -40), (4, 3, -40), (5, 3, -50)]
-)
+@pytest.mark.parametrize(("bid", "taken", "score"), [(3, 5, 32), (6, 8, 62), (4, 0, -40), (4, 3, -40), (5, 3, -50)])
 def test_the_r19_and_r20_examples(bid: int, taken: int, score: int) -> None:
     assert points(bid, taken) == score
 
@@ -111,15 +107,32 @@ def test_the_api_example_message_for_tricks() -> None:
 @pytest.mark.parametrize(
     ("records", "error_type", "rule", "message"),
     [
-        ([WORKED[0], HandRecord((2, 6, 4), (2, 7, 3), cards=13)], ScheduleError, "R24",
-         "Hand 2 must deal 12 cards, not 13 (R24)."),
-        ([WORKED[0], HandRecord((2, 6, 4), (2, 7, 3), dealer=2)], ScheduleError, "R24",
-         "Hand 2 is dealt by Ben, not Cy: the deal passes left (R5, R24)."),
+        (
+            [WORKED[0], HandRecord((2, 6, 4), (2, 7, 3), cards=13)],
+            ScheduleError,
+            "R24",
+            "Hand 2 must deal 12 cards, not 13 (R24).",
+        ),
+        (
+            [WORKED[0], HandRecord((2, 6, 4), (2, 7, 3), dealer=2)],
+            ScheduleError,
+            "R24",
+            "Hand 2 is dealt by Ben, not Cy: the deal passes left (R5, R24).",
+        ),
         ([HandRecord(None, (5, 3, 5))], OrderError, "R25", "Hand 1 has tricks but no bids: bids come first (R25)."),
-        ([HandRecord((4, 5, 3)), HandRecord((2, 6, 4))], OrderError, "R25",
-         "Hand 2 has entries, but hand 1 is not complete (R25)."),
+        (
+            [HandRecord((4, 5, 3)), HandRecord((2, 6, 4))],
+            OrderError,
+            "R25",
+            "Hand 2 has entries, but hand 1 is not complete (R25).",
+        ),
         ([WORKED[0]] * 26, ScheduleError, "R24", "This game has 25 hands, not 26 (R7, R8, R24)."),
-        ([HandRecord((4, 5, 3), (5, 3, 4))], TrickError, "R23", "Tricks add up to 12, but 13 cards were dealt in hand 1 (R23)."),
+        (
+            [HandRecord((4, 5, 3), (5, 3, 4))],
+            TrickError,
+            "R23",
+            "Tricks add up to 12, but 13 cards were dealt in hand 1 (R23).",
+        ),
     ],
 )
 def test_a_scoresheet_that_breaks_a_rule_is_rejected_with_the_rule_named(
@@ -221,8 +234,16 @@ def test_the_scorecard_document_lists_every_scheduled_hand() -> None:
     document = build_scorecard(Rules(3), 0, WORKED).to_dict()
     assert len(document["hands"]) == 25
     assert document["hands"][0] == {
-        "number": 1, "cards": 13, "dealer": 0, "trump": None, "bids": [4, 5, 3], "tricks": [5, 3, 5],
-        "points": [41, -50, 32], "totals": [41, -50, 32], "outcomes": ["O", "S", "O"], "no_trump": False,
+        "number": 1,
+        "cards": 13,
+        "dealer": 0,
+        "trump": None,
+        "bids": [4, 5, 3],
+        "tricks": [5, 3, 5],
+        "points": [41, -50, 32],
+        "totals": [41, -50, 32],
+        "outcomes": ["O", "S", "O"],
+        "no_trump": False,
     }
     assert document["hands"][2]["bids"] is None
     assert document["stats"][0] == {"seat": 0, "set": 0, "over": 1, "perfect": 1, "overtricks": 1, "bid": 6, "taken": 7}

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine import PlayError, Suit, legal_plays, trick_winner
+from scorekeeper.engine import legal_plays
+from scorekeeper.engine import PlayError
+from scorekeeper.engine import Suit
+from scorekeeper.engine import trick_winner
 from scorekeeper.engine.tricks import check_play
 
-from .builders import card, cards, codes, suit
+from .builders import card
+from .builders import cards
+from .builders import codes
+from .builders import suit
 
 
 def legal(hand: str, led: str | None, trump: str | None, new_jersey: bool = False) -> list[str]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from tests.vectors import FILE, vectors
+from tests.vectors import FILE
+from tests.vectors import vectors
 
 
 def test_the_committed_vectors_are_what_the_engine_gives_today() -> None:

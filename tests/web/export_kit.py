@@ -17,8 +17,7 @@ LETTER = (792.0, 612.0)
 MINUS = "\N{MINUS SIGN}"
 
 #: RULES.md's worked example: three players, hands 1 and 2 of 25.
-WORKED = {"players": ["Ann", "Ben", "Cy"],
-          "hands": [([4, 5, 3], [5, 3, 5]), ([2, 6, 4], [2, 7, 3])]}
+WORKED = {"players": ["Ann", "Ben", "Cy"], "hands": [([4, 5, 3], [5, 3, 5]), ([2, 6, 4], [2, 7, 3])]}
 
 
 def auth(token: str) -> dict[str, str]:
@@ -32,8 +31,9 @@ def new_game(client: FlaskClient, players: Sequence[str], **settings: Any) -> di
     return answer.get_json()
 
 
-def record(client: FlaskClient, game: dict[str, Any], number: int, bids: list[int], tricks: list[int],
-           trump: str | None = None) -> dict[str, Any]:
+def record(
+    client: FlaskClient, game: dict[str, Any], number: int, bids: list[int], tricks: list[int], trump: str | None = None
+) -> dict[str, Any]:
     """One whole hand through the API; the new game document."""
     scorer = auth(game["scorer_token"])
     body: dict[str, Any] = {"bids": bids} | ({"trump": trump} if trump else {})
@@ -51,8 +51,9 @@ def legal_hand(rng: random.Random, players: int, cards: int, low: int = 1) -> tu
     return bids, [b - a for a, b in zip([0, *cuts], [*cuts, cards])]
 
 
-def play_out(client: FlaskClient, game: dict[str, Any], hands: int | None = None, seed: int = 7,
-             start: int = 1) -> dict[str, Any]:
+def play_out(
+    client: FlaskClient, game: dict[str, Any], hands: int | None = None, seed: int = 7, start: int = 1
+) -> dict[str, Any]:
     """Record hands ``start``… (all by default) with legal random entries and trumps; the last document."""
     doc = game
     rules = Rules.build(len(game["players"]), game["variant"], game["options"])

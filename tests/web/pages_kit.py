@@ -26,8 +26,14 @@ def csrf(client: FlaskClient, url: str = "/new") -> str:
 
 def new_game(client: FlaskClient, names: list[str], dealer: str = "0", **fields: Any) -> str:
     """Fill in the set-up form and start; returns the game id (the client is now its scorer)."""
-    data = {"csrf_token": csrf(client), "variant": "standard", "first_dealer": dealer, "action": "start",
-            **{f"names-{i}": name for i, name in enumerate(names)}, **fields}
+    data = {
+        "csrf_token": csrf(client),
+        "variant": "standard",
+        "first_dealer": dealer,
+        "action": "start",
+        **{f"names-{i}": name for i, name in enumerate(names)},
+        **fields,
+    }
     answer = client.post("/new", data=data)
     assert answer.status_code == 302, answer.get_data(as_text=True)
     return answer.headers["Location"].split("/")[2]
@@ -49,9 +55,17 @@ def document(app: Flask, game_id: str) -> dict[str, Any]:
         return games.document(game)
 
 
-def post_hand(client: FlaskClient, game_id: str, number: int, kind: str, values: list[Any],
-              version: int | None = None, trump: str | None = None, token: str | None = None,
-              **extra: Any) -> TestResponse:
+def post_hand(
+    client: FlaskClient,
+    game_id: str,
+    number: int,
+    kind: str,
+    values: list[Any],
+    version: int | None = None,
+    trump: str | None = None,
+    token: str | None = None,
+    **extra: Any,
+) -> TestResponse:
     """Tap one value per seat (``None`` = not tapped) and press the button."""
     field = "bid" if kind == "bids" else "tricks"
     data: dict[str, Any] = {f"{field}_{seat}": str(v) for seat, v in enumerate(values) if v is not None}

@@ -58,13 +58,22 @@ def gunicorn(folder: Path, database_url: str, **env: str) -> Iterator[Server]:
     log = folder / f"gunicorn-{port}.log"
     environment = {
         **{k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")},
-        "SCOREKEEPER_DATABASE_URL": database_url, "SCOREKEEPER_SECRET_KEY": "production-test",
-        "SCOREKEEPER_INSTANCE_PATH": str(folder / "instance"), "SCOREKEEPER_BIND": f"127.0.0.1:{port}",
-        "SCOREKEEPER_WORKERS": "1", "SCOREKEEPER_THREADS": "4", **env,
+        "SCOREKEEPER_DATABASE_URL": database_url,
+        "SCOREKEEPER_SECRET_KEY": "production-test",
+        "SCOREKEEPER_INSTANCE_PATH": str(folder / "instance"),
+        "SCOREKEEPER_BIND": f"127.0.0.1:{port}",
+        "SCOREKEEPER_WORKERS": "1",
+        "SCOREKEEPER_THREADS": "4",
+        **env,
     }
     with log.open("wb") as output:
-        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "--config", str(CONFIG)], cwd=ROOT,
-                                   env=environment, stdout=output, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--config", str(CONFIG)],
+            cwd=ROOT,
+            env=environment,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_ready(base, process, log, time.monotonic() + 60)

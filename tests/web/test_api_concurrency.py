@@ -80,7 +80,9 @@ def test_of_two_writes_on_the_same_version_exactly_one_wins(app: Flask, monkeypa
     assert doc["version"] == 2 and doc["hands"][0]["bids"] == winner["hands"][0]["bids"]
 
 
-def test_a_write_that_waited_for_the_lock_sees_the_first_write_whole(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_write_that_waited_for_the_lock_sees_the_first_write_whole(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     slow_down_checks(monkeypatch, 0.3)
     game = new_game(app)
     path = f"/api/games/{game['id']}/hands/1/bids"
@@ -99,8 +101,15 @@ def test_racing_writes_without_a_slow_down_still_let_exactly_one_win(app: Flask)
     headers = auth(game["scorer_token"])
     for round_ in range(10):
         # Two different bids, both different from what the last round stored (a repeat would be a no-op).
-        jobs = [("put", f"/api/games/{game['id']}/hands/1/bids", {"bids": [2 + round_ % 5, 1 + i, 1], "version": 1 + round_},
-                 headers) for i in range(2)]
+        jobs = [
+            (
+                "put",
+                f"/api/games/{game['id']}/hands/1/bids",
+                {"bids": [2 + round_ % 5, 1 + i, 1], "version": 1 + round_},
+                headers,
+            )
+            for i in range(2)
+        ]
         assert sorted(status for status, _ in run_threads(app, jobs)) == [200, 409]
 
 
@@ -123,13 +132,19 @@ def test_many_writers_and_readers_at_once_never_hit_a_locked_database(app: Flask
 
 
 def write_in_another_process(
-    url: str, instance: str, game_id: str, token: str, body: dict[str, Any], delay: float,
-    barrier: Any, answers: Any,
+    url: str,
+    instance: str,
+    game_id: str,
+    token: str,
+    body: dict[str, Any],
+    delay: float,
+    barrier: Any,
+    answers: Any,
 ) -> None:
     """A second server process: its own app, engine and connections (runs under ``spawn``)."""
     from scorekeeper import create_app
-    from scorekeeper.table import service as child_service
     from scorekeeper.extensions import db
+    from scorekeeper.table import service as child_service
 
     original = child_service.check_bids
 
@@ -156,9 +171,19 @@ def test_two_server_processes_writing_the_same_hand(app: Flask, tmp_path: Path) 
     context = multiprocessing.get_context("spawn")
     barrier, answers = context.Barrier(2), context.Queue()
     processes = [
-        context.Process(target=write_in_another_process, args=(
-            app.config["SQLALCHEMY_DATABASE_URI"], str(tmp_path / f"instance{i}"), game["id"],
-            game["scorer_token"], {"bids": BIDS[i], "version": 1}, 0.3, barrier, answers))
+        context.Process(
+            target=write_in_another_process,
+            args=(
+                app.config["SQLALCHEMY_DATABASE_URI"],
+                str(tmp_path / f"instance{i}"),
+                game["id"],
+                game["scorer_token"],
+                {"bids": BIDS[i], "version": 1},
+                0.3,
+                barrier,
+                answers,
+            ),
+        )
         for i in range(2)
     ]
     for process in processes:

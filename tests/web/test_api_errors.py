@@ -9,8 +9,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 SHAPE = {"code", "rule", "message"}
-CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 405: "bad_request",
-         409: "conflict", 413: "too_large", 422: "rule_violation"}
+CODES = {
+    400: "bad_request",
+    403: "forbidden",
+    404: "not_found",
+    405: "bad_request",
+    409: "conflict",
+    413: "too_large",
+    422: "rule_violation",
+}
 
 
 def auth(token: str) -> dict[str, str]:
@@ -40,8 +47,14 @@ def game(client: FlaskClient) -> dict[str, Any]:
     """Ann, Ben and Cy; hand 1 complete (RULES.md's worked example), nothing else."""
     created = client.post("/api/games", json={"players": ["Ann", "Ben", "Cy"]}).get_json()
     scorer = auth(created["scorer_token"])
-    assert client.put(f"/api/games/{created['id']}/hands/1/bids", json={"bids": [4, 5, 3]}, headers=scorer).status_code == 200
-    assert client.put(f"/api/games/{created['id']}/hands/1/tricks", json={"tricks": [5, 3, 5]}, headers=scorer).status_code == 200
+    assert (
+        client.put(f"/api/games/{created['id']}/hands/1/bids", json={"bids": [4, 5, 3]}, headers=scorer).status_code
+        == 200
+    )
+    assert (
+        client.put(f"/api/games/{created['id']}/hands/1/tricks", json={"tricks": [5, 3, 5]}, headers=scorer).status_code
+        == 200
+    )
     return created
 
 
@@ -54,8 +67,13 @@ CREATE_CASES = [
     pytest.param(b'{"players": ["Ann", "Ben"]', 400, None, "not valid JSON", id="truncated-json"),
     pytest.param(b"\xff\xfe\xfa", 400, None, "not valid JSON", id="not-utf8"),
     pytest.param(b"[" * 200_000 + b"]" * 200_000, 400, None, "not valid JSON", id="deeply-nested"),
-    pytest.param(b'{"players": ["Ann", "Ben"], "first_dealer": ' + b"9" * 5000 + b"}", 400, None,
-                 "not valid JSON", id="number-too-long-to-read"),
+    pytest.param(
+        b'{"players": ["Ann", "Ben"], "first_dealer": ' + b"9" * 5000 + b"}",
+        400,
+        None,
+        "not valid JSON",
+        id="number-too-long-to-read",
+    ),
     pytest.param(b"null", 400, None, "not null", id="json-null"),
     pytest.param(b'["Ann", "Ben"]', 400, None, "not a list", id="json-list"),
     pytest.param(b'"Ann"', 400, None, "not a string", id="json-string"),
@@ -76,14 +94,28 @@ CREATE_CASES = [
     pytest.param({"players": ["Straße", "STRASSE"]}, 400, None, "Two players", id="duplicate-casefold"),
     pytest.param({"players": ANN_BEN, "variant": "bogus"}, 422, "R18", "'bogus' is not a variant", id="variant"),
     pytest.param({"players": ANN_BEN, "variant": None}, 422, "R18", "not a variant", id="variant-null"),
-    pytest.param({"players": ANN_BEN, "options": ["zero_bids"]}, 400, None, "'options' must be an object", id="options-list"),
-    pytest.param({"players": ANN_BEN, "options": {"zero_bids": 1}}, 400, None, "true or false, not 1", id="option-number"),
-    pytest.param({"players": ANN_BEN, "options": {"bogus": True}}, 422, "R13", "Unknown option 'bogus'", id="unknown-option"),
-    pytest.param({"players": ["A", "B", "C", "D"], "options": {"extended": True}}, 422, "R9", "only for 2 or 3", id="extended-4"),
-    pytest.param({"players": ["A", "B", "C", "D"], "options": {"all_cards_hand": True}}, 422, "R10", "divide evenly", id="all-cards-4"),
+    pytest.param(
+        {"players": ANN_BEN, "options": ["zero_bids"]}, 400, None, "'options' must be an object", id="options-list"
+    ),
+    pytest.param(
+        {"players": ANN_BEN, "options": {"zero_bids": 1}}, 400, None, "true or false, not 1", id="option-number"
+    ),
+    pytest.param(
+        {"players": ANN_BEN, "options": {"bogus": True}}, 422, "R13", "Unknown option 'bogus'", id="unknown-option"
+    ),
+    pytest.param(
+        {"players": ["A", "B", "C", "D"], "options": {"extended": True}}, 422, "R9", "only for 2 or 3", id="extended-4"
+    ),
+    pytest.param(
+        {"players": ["A", "B", "C", "D"], "options": {"all_cards_hand": True}},
+        422,
+        "R10",
+        "divide evenly",
+        id="all-cards-4",
+    ),
     pytest.param({"players": ANN_BEN, "first_dealer": 2}, 422, "R6", "not 2", id="dealer-out-of-range"),
     pytest.param({"players": ANN_BEN, "first_dealer": -1}, 422, "R6", "not -1", id="dealer-negative"),
-    pytest.param({"players": ANN_BEN, "first_dealer": "0"}, 400, None, "not \"0\"", id="dealer-string"),
+    pytest.param({"players": ANN_BEN, "first_dealer": "0"}, 400, None, 'not "0"', id="dealer-string"),
     pytest.param({"players": ANN_BEN, "first_dealer": True}, 400, None, "not true", id="dealer-bool"),
     pytest.param({"players": ANN_BEN, "first_dealer": 0.0}, 400, None, "not 0.0", id="dealer-float"),
 ]
@@ -144,7 +176,11 @@ WRITES = [
     ("put", "/api/games/{id}/hands/1/tricks", {"tricks": [4, 4, 5]}),
     ("delete", "/api/games/{id}/hands/1", None),
 ]
-READS = [("get", "/api/games/{id}", None), ("get", "/api/games/{id}/version", None), ("get", "/api/games/{id}/history", None)]
+READS = [
+    ("get", "/api/games/{id}", None),
+    ("get", "/api/games/{id}/version", None),
+    ("get", "/api/games/{id}/history", None),
+]
 
 
 @pytest.mark.parametrize(("method", "path", "sent"), WRITES + READS)
@@ -190,53 +226,169 @@ HAND_CASES = [
     pytest.param("put", "hands/2/bids", {"bids": "2 6 4"}, 400, None, "'bids' must be a list", id="bids-string"),
     pytest.param("put", "hands/2/bids", {"bids": {"Ann": 2}}, 400, None, "'bids' must be a list", id="bids-object"),
     pytest.param("put", "hands/2/bids", {"bids": None}, 400, None, "'bids' must be a list", id="bids-null"),
-    pytest.param("put", "hands/2/bids", {"bids": ["2", 6, 4]}, 400, None, "Ann's bid must be a whole number, not \"2\"", id="bid-string"),
-    pytest.param("put", "hands/2/bids", {"bids": [2, 6.5, 4]}, 400, None, "Ben's bid must be a whole number, not 6.5", id="bid-float"),
-    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4.0]}, 400, None, "Cy's bid must be a whole number, not 4.0", id="bid-whole-float"),
+    pytest.param(
+        "put",
+        "hands/2/bids",
+        {"bids": ["2", 6, 4]},
+        400,
+        None,
+        'Ann\'s bid must be a whole number, not "2"',
+        id="bid-string",
+    ),
+    pytest.param(
+        "put",
+        "hands/2/bids",
+        {"bids": [2, 6.5, 4]},
+        400,
+        None,
+        "Ben's bid must be a whole number, not 6.5",
+        id="bid-float",
+    ),
+    pytest.param(
+        "put",
+        "hands/2/bids",
+        {"bids": [2, 6, 4.0]},
+        400,
+        None,
+        "Cy's bid must be a whole number, not 4.0",
+        id="bid-whole-float",
+    ),
     pytest.param("put", "hands/2/bids", {"bids": [True, 6, 4]}, 400, None, "not true", id="bid-bool"),
     pytest.param("put", "hands/2/bids", {"bids": [None, 6, 4]}, 400, None, "not null", id="bid-null"),
     pytest.param("put", "hands/2/bids", {"bids": [[2], 6, 4]}, 400, None, "not [2]", id="bid-nested"),
     pytest.param("put", "hands/2/bids", b'{"bids": [1e400, 6, 4]}', 400, None, "not Infinity", id="bid-infinite"),
     pytest.param("put", "hands/2/bids", b'{"bids": [NaN, 6, 4]}', 400, None, "not NaN", id="bid-nan"),
-    pytest.param("put", "hands/2/bids", {"bids": [10**30, 6, 4]}, 422, "R22", "only 12 cards were dealt in hand 2", id="bid-huge"),
-    pytest.param("put", "hands/2/bids", {"bids": [13, 6, 4]}, 422, "R22", "Ann bid 13, but only 12", id="bid-over-cards"),
+    pytest.param(
+        "put", "hands/2/bids", {"bids": [10**30, 6, 4]}, 422, "R22", "only 12 cards were dealt in hand 2", id="bid-huge"
+    ),
+    pytest.param(
+        "put", "hands/2/bids", {"bids": [13, 6, 4]}, 422, "R22", "Ann bid 13, but only 12", id="bid-over-cards"
+    ),
     pytest.param("put", "hands/2/bids", {"bids": [0, 6, 4]}, 422, "R22", "at least 1", id="bid-zero"),
     pytest.param("put", "hands/2/bids", {"bids": [-1, 6, 4]}, 422, "R22", "Ann bid -1", id="bid-negative"),
     pytest.param("put", "hands/2/bids", {"bids": [2, 6]}, 422, "R22", "needs 3 bids", id="bids-too-few"),
     pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4, 1]}, 422, "R22", "not 4", id="bids-too-many"),
     pytest.param("put", "hands/2/bids", {"bids": []}, 422, "R22", "not 0", id="bids-empty"),
-    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "trump": "X"}, 422, "R12", "'X' is not a suit", id="trump-letter"),
-    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "trump": "s"}, 422, "R12", "not a suit", id="trump-lowercase"),
-    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "trump": 1}, 400, None, "'trump' must be", id="trump-number"),
-    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "version": "2"}, 400, None, "'version' must be", id="version-string"),
-    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "version": 2.0}, 400, None, "'version' must be", id="version-float"),
-    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "version": True}, 400, None, "'version' must be", id="version-bool"),
-    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "version": 1}, 409, None, "you had version 1, it is now 3", id="version-stale"),
-    pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "version": 10**40}, 409, None, "Someone else changed", id="version-huge"),
+    pytest.param(
+        "put", "hands/2/bids", {"bids": [2, 6, 4], "trump": "X"}, 422, "R12", "'X' is not a suit", id="trump-letter"
+    ),
+    pytest.param(
+        "put", "hands/2/bids", {"bids": [2, 6, 4], "trump": "s"}, 422, "R12", "not a suit", id="trump-lowercase"
+    ),
+    pytest.param(
+        "put", "hands/2/bids", {"bids": [2, 6, 4], "trump": 1}, 400, None, "'trump' must be", id="trump-number"
+    ),
+    pytest.param(
+        "put", "hands/2/bids", {"bids": [2, 6, 4], "version": "2"}, 400, None, "'version' must be", id="version-string"
+    ),
+    pytest.param(
+        "put", "hands/2/bids", {"bids": [2, 6, 4], "version": 2.0}, 400, None, "'version' must be", id="version-float"
+    ),
+    pytest.param(
+        "put", "hands/2/bids", {"bids": [2, 6, 4], "version": True}, 400, None, "'version' must be", id="version-bool"
+    ),
+    pytest.param(
+        "put",
+        "hands/2/bids",
+        {"bids": [2, 6, 4], "version": 1},
+        409,
+        None,
+        "you had version 1, it is now 3",
+        id="version-stale",
+    ),
+    pytest.param(
+        "put",
+        "hands/2/bids",
+        {"bids": [2, 6, 4], "version": 10**40},
+        409,
+        None,
+        "Someone else changed",
+        id="version-huge",
+    ),
     pytest.param("put", "hands/2/bids?version=x", {"bids": [2, 6, 4]}, 400, None, "not 'x'", id="query-version-word"),
-    pytest.param("put", "hands/2/bids?version=-3", {"bids": [2, 6, 4]}, 400, None, "not '-3'", id="query-version-negative"),
-    pytest.param("put", "hands/2/bids?version=1", {"bids": [2, 6, 4]}, 409, None, "you had version 1", id="query-version-stale"),
-    pytest.param("put", "hands/2/bids?version=3", {"bids": [2, 6, 4], "version": 2}, 400, None, "two different versions", id="versions-disagree"),
+    pytest.param(
+        "put", "hands/2/bids?version=-3", {"bids": [2, 6, 4]}, 400, None, "not '-3'", id="query-version-negative"
+    ),
+    pytest.param(
+        "put", "hands/2/bids?version=1", {"bids": [2, 6, 4]}, 409, None, "you had version 1", id="query-version-stale"
+    ),
+    pytest.param(
+        "put",
+        "hands/2/bids?version=3",
+        {"bids": [2, 6, 4], "version": 2},
+        400,
+        None,
+        "two different versions",
+        id="versions-disagree",
+    ),
     pytest.param("put", "hands/2/bids", {"bids": [2, 6, 4], "seed": 7}, 400, None, "'seed'", id="seed"),
     pytest.param("put", "hands/x/bids", {"bids": [2, 6, 4]}, 400, None, "'x' is not a hand number", id="hand-word"),
     pytest.param("put", "hands/-1/bids", {"bids": [2, 6, 4]}, 400, None, "not a hand number", id="hand-negative"),
     pytest.param("put", "hands/²/bids", {"bids": [2, 6, 4]}, 400, None, "not a hand number", id="hand-superscript"),
     pytest.param("put", "hands/0/bids", {"bids": [2, 6, 4]}, 422, "R24", "there is no hand 0", id="hand-zero"),
-    pytest.param("put", "hands/26/bids", {"bids": [1, 1, 1]}, 422, "R24", "hands 1 to 25; there is no hand 26", id="hand-after-last"),
+    pytest.param(
+        "put",
+        "hands/26/bids",
+        {"bids": [1, 1, 1]},
+        422,
+        "R24",
+        "hands 1 to 25; there is no hand 26",
+        id="hand-after-last",
+    ),
     pytest.param("put", "hands/99999999999999999999/bids", {"bids": [1, 1, 1]}, 422, "R24", "no hand", id="hand-huge"),
-    pytest.param("put", "hands/" + "9" * 5000 + "/bids", {"bids": [1, 1, 1]}, 400, None, "not a hand number", id="hand-5000-digits"),
-    pytest.param("put", "hands/3/bids", {"bids": [1, 1, 1]}, 422, "R25", "Hand 2 is not complete", id="bids-out-of-order"),
-    pytest.param("put", "hands/2/tricks", {"tricks": [2, 7, 3]}, 422, "R25", "Record the bids of hand 2", id="tricks-before-bids"),
+    pytest.param(
+        "put",
+        "hands/" + "9" * 5000 + "/bids",
+        {"bids": [1, 1, 1]},
+        400,
+        None,
+        "not a hand number",
+        id="hand-5000-digits",
+    ),
+    pytest.param(
+        "put", "hands/3/bids", {"bids": [1, 1, 1]}, 422, "R25", "Hand 2 is not complete", id="bids-out-of-order"
+    ),
+    pytest.param(
+        "put", "hands/2/tricks", {"tricks": [2, 7, 3]}, 422, "R25", "Record the bids of hand 2", id="tricks-before-bids"
+    ),
     pytest.param("put", "hands/1/tricks", {}, 400, None, "needs 'tricks'", id="tricks-missing"),
     pytest.param("put", "hands/1/tricks", {"tricks": 13}, 400, None, "'tricks' must be a list", id="tricks-number"),
-    pytest.param("put", "hands/1/tricks", {"tricks": ["5", 3, 5]}, 400, None, "Ann's tricks taken must be a whole number", id="tricks-string"),
+    pytest.param(
+        "put",
+        "hands/1/tricks",
+        {"tricks": ["5", 3, 5]},
+        400,
+        None,
+        "Ann's tricks taken must be a whole number",
+        id="tricks-string",
+    ),
     pytest.param("put", "hands/1/tricks", {"tricks": [5, 3, False]}, 400, None, "Cy's tricks taken", id="tricks-bool"),
-    pytest.param("put", "hands/1/tricks", {"tricks": [5, 3, 4]}, 422, "R23", "Tricks add up to 12, but 13 cards were dealt in hand 1", id="tricks-sum"),
+    pytest.param(
+        "put",
+        "hands/1/tricks",
+        {"tricks": [5, 3, 4]},
+        422,
+        "R23",
+        "Tricks add up to 12, but 13 cards were dealt in hand 1",
+        id="tricks-sum",
+    ),
     pytest.param("put", "hands/1/tricks", {"tricks": [14, -1, 0]}, 422, "R23", "took 14 tricks", id="tricks-range"),
     pytest.param("put", "hands/1/tricks", {"tricks": [13, 0]}, 422, "R23", "needs 3 trick counts", id="tricks-count"),
-    pytest.param("put", "hands/1/tricks", {"tricks": [5, 3, 5], "version": 1}, 200, None, "", id="tricks-repeated-stale-is-fine"),
-    pytest.param("put", "hands/1/tricks", {"tricks": [4, 4, 5], "version": 1}, 409, None, "Someone else changed", id="tricks-stale"),
-    pytest.param("delete", "hands/2", None, 422, "R25", "Only the latest hand with entries, hand 1", id="undo-not-latest"),
+    pytest.param(
+        "put", "hands/1/tricks", {"tricks": [5, 3, 5], "version": 1}, 200, None, "", id="tricks-repeated-stale-is-fine"
+    ),
+    pytest.param(
+        "put",
+        "hands/1/tricks",
+        {"tricks": [4, 4, 5], "version": 1},
+        409,
+        None,
+        "Someone else changed",
+        id="tricks-stale",
+    ),
+    pytest.param(
+        "delete", "hands/2", None, 422, "R25", "Only the latest hand with entries, hand 1", id="undo-not-latest"
+    ),
     pytest.param("delete", "hands/x", None, 400, None, "not a hand number", id="undo-word"),
     pytest.param("delete", "hands/1", b"nonsense", 400, None, "not valid JSON", id="undo-bad-body"),
     pytest.param("delete", "hands/1", b"[1]", 400, None, "must be a JSON object", id="undo-list-body"),
@@ -248,8 +400,14 @@ HAND_CASES = [
 
 @pytest.mark.parametrize(("method", "where", "sent", "status", "rule", "fragment"), HAND_CASES)
 def test_a_bad_hand_write_is_refused_with_its_rule_and_stores_nothing(
-    client: FlaskClient, game: dict[str, Any], method: str, where: str, sent: Any,
-    status: int, rule: str | None, fragment: str,
+    client: FlaskClient,
+    game: dict[str, Any],
+    method: str,
+    where: str,
+    sent: Any,
+    status: int,
+    rule: str | None,
+    fragment: str,
 ) -> None:
     app_ = client.application
     app_.config["ALLOW_SEED"] = False
@@ -277,16 +435,20 @@ def test_undo_with_nothing_recorded_names_r25(client: FlaskClient) -> None:
 
 
 def test_a_trump_in_the_all_cards_hand_is_refused(client: FlaskClient) -> None:
-    created = client.post("/api/games", json={"players": [f"P{i}" for i in range(9)],
-                                             "options": {"all_cards_hand": True}}).get_json()
+    created = client.post(
+        "/api/games", json={"players": [f"P{i}" for i in range(9)], "options": {"all_cards_hand": True}}
+    ).get_json()
     scorer, base = auth(created["scorer_token"]), f"/api/games/{created['id']}/hands"
     assert created["schedule"] == [5, 4, 3, 2, 1, 2, 3, 4, 5, 6]
     for number, cards in enumerate(created["schedule"][:-1], start=1):
-        assert client.put(f"{base}/{number}/bids", json={"bids": [1] * 9, "trump": "H"}, headers=scorer).status_code == 200
+        assert (
+            client.put(f"{base}/{number}/bids", json={"bids": [1] * 9, "trump": "H"}, headers=scorer).status_code == 200
+        )
         tricks = [cards] + [0] * 8
         assert client.put(f"{base}/{number}/tricks", json={"tricks": tricks}, headers=scorer).status_code == 200
-    assert_error(client.put(f"{base}/10/bids", json={"bids": [1] * 9, "trump": "S"}, headers=scorer),
-                 422, "R12", "no trump")
+    assert_error(
+        client.put(f"{base}/10/bids", json={"bids": [1] * 9, "trump": "S"}, headers=scorer), 422, "R12", "no trump"
+    )
     assert client.put(f"{base}/10/bids", json={"bids": [1] * 9, "trump": None}, headers=scorer).status_code == 200
 
 

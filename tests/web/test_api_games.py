@@ -34,8 +34,18 @@ def test_creating_a_game_answers_201_with_the_document_tokens_and_links(client: 
     assert doc["players"] == [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Ben"}, {"seat": 2, "name": "Cy"}]
     assert doc["schedule"] == list(range(13, 0, -1)) + list(range(2, 14))
     assert len(doc["hands"]) == 25
-    assert doc["hands"][0] == {"number": 1, "cards": 13, "dealer": 0, "trump": None, "bids": None,
-                               "tricks": None, "points": None, "totals": None, "outcomes": None, "no_trump": False}
+    assert doc["hands"][0] == {
+        "number": 1,
+        "cards": 13,
+        "dealer": 0,
+        "trump": None,
+        "bids": None,
+        "tricks": None,
+        "points": None,
+        "totals": None,
+        "outcomes": None,
+        "no_trump": False,
+    }
     assert [h["dealer"] for h in doc["hands"][:4]] == [0, 1, 2, 0]  # the deal passes left (R5)
     assert doc["totals"] == [0, 0, 0] and doc["winners"] == []
     assert doc["stats"][0] == {"seat": 0, "set": 0, "over": 0, "perfect": 0, "overtricks": 0, "bid": 0, "taken": 0}
@@ -126,7 +136,9 @@ def test_a_seed_is_refused_unless_the_app_allows_seeding(app: Flask, client: Fla
     assert client.post("/api/games", json={"players": ["Ann", "Ben"], "seed": 42}).status_code == 201
     for bad in ("42", 4.2, True, -1, 2**31):
         response = client.post("/api/games", json={"players": ["Ann", "Ben"], "seed": bad})
-        assert response.status_code == 400 and "'seed' must be a whole number" in response.get_json()["error"]["message"]
+        assert (
+            response.status_code == 400 and "'seed' must be a whole number" in response.get_json()["error"]["message"]
+        )
 
 
 @pytest.mark.parametrize("role", ["scorer", "watch"])

@@ -25,10 +25,14 @@ class Table:
         self.schedule: list[int] = self.created["schedule"]
 
     def bids(self, number: int, bids: list[int], **body: Any) -> TestResponse:
-        return self.client.put(f"/api/games/{self.id}/hands/{number}/bids", json={"bids": bids, **body}, headers=self.scorer)
+        return self.client.put(
+            f"/api/games/{self.id}/hands/{number}/bids", json={"bids": bids, **body}, headers=self.scorer
+        )
 
     def tricks(self, number: int, tricks: list[int], **body: Any) -> TestResponse:
-        return self.client.put(f"/api/games/{self.id}/hands/{number}/tricks", json={"tricks": tricks, **body}, headers=self.scorer)
+        return self.client.put(
+            f"/api/games/{self.id}/hands/{number}/tricks", json={"tricks": tricks, **body}, headers=self.scorer
+        )
 
     def undo(self, number: int, query: str = "", **body: Any) -> TestResponse:
         return self.client.delete(f"/api/games/{self.id}/hands/{number}{query}", json=body or None, headers=self.scorer)
@@ -50,13 +54,32 @@ def test_a_hand_fills_its_line_of_the_document(client: FlaskClient) -> None:
     table = Table(client)
     doc = table.bids(1, [4, 5, 3], trump="S").get_json()
     assert doc["version"] == 2 and doc["current_hand"] == 1
-    assert doc["hands"][0] == {"number": 1, "cards": 13, "dealer": 0, "trump": "S", "bids": [4, 5, 3],
-                               "tricks": None, "points": None, "totals": None, "outcomes": None, "no_trump": False}
+    assert doc["hands"][0] == {
+        "number": 1,
+        "cards": 13,
+        "dealer": 0,
+        "trump": "S",
+        "bids": [4, 5, 3],
+        "tricks": None,
+        "points": None,
+        "totals": None,
+        "outcomes": None,
+        "no_trump": False,
+    }
     doc = table.tricks(1, [5, 3, 5]).get_json()
     assert doc["version"] == 3 and doc["current_hand"] == 2
-    assert doc["hands"][0] == {"number": 1, "cards": 13, "dealer": 0, "trump": "S", "bids": [4, 5, 3],
-                               "tricks": [5, 3, 5], "points": [41, -50, 32], "totals": [41, -50, 32],
-                               "outcomes": ["O", "S", "O"], "no_trump": False}
+    assert doc["hands"][0] == {
+        "number": 1,
+        "cards": 13,
+        "dealer": 0,
+        "trump": "S",
+        "bids": [4, 5, 3],
+        "tricks": [5, 3, 5],
+        "points": [41, -50, 32],
+        "totals": [41, -50, 32],
+        "outcomes": ["O", "S", "O"],
+        "no_trump": False,
+    }
     assert doc["totals"] == [41, -50, 32]
     assert doc["stats"][1] == {"seat": 1, "set": 1, "over": 0, "perfect": 0, "overtricks": 0, "bid": 5, "taken": 3}
     assert table.doc() == doc
@@ -79,8 +102,12 @@ def test_zero_bids_need_the_house_rule(client: FlaskClient) -> None:
 
 def test_every_change_bumps_the_version_by_one(client: FlaskClient) -> None:
     table = Table(client)
-    versions = [table.bids(1, [4, 5, 3]).get_json()["version"], table.tricks(1, [5, 3, 5]).get_json()["version"],
-                table.bids(1, [4, 5, 4]).get_json()["version"], table.undo(1).get_json()["version"]]
+    versions = [
+        table.bids(1, [4, 5, 3]).get_json()["version"],
+        table.tricks(1, [5, 3, 5]).get_json()["version"],
+        table.bids(1, [4, 5, 4]).get_json()["version"],
+        table.undo(1).get_json()["version"],
+    ]
     assert versions == [2, 3, 4, 5]
     assert client.get(f"/api/games/{table.id}/version", headers=table.watch).get_json() == {"version": 5}
 
@@ -92,8 +119,9 @@ def test_a_current_version_is_accepted_and_a_stale_one_refused(client: FlaskClie
     def put(bids: list[int], version: int) -> TestResponse:
         if where == "body":
             return table.bids(1, bids, version=version)
-        return client.put(f"/api/games/{table.id}/hands/1/bids?version={version}", json={"bids": bids},
-                          headers=table.scorer)
+        return client.put(
+            f"/api/games/{table.id}/hands/1/bids?version={version}", json={"bids": bids}, headers=table.scorer
+        )
 
     assert put([4, 5, 3], 1).status_code == 200
     stale = put([3, 3, 3], 1)
@@ -129,7 +157,10 @@ def test_trump_is_kept_when_left_out_and_null_records_a_hand_without_trump(clien
     # null keeps API.md's meaning, a hand without trump (R12), and says it was noted so
     assert doc["hands"][0]["trump"] is None and doc["hands"][0]["no_trump"] is True and doc["version"] == 5
     assert [(c["field"], c["old"], c["new"]) for c in table.corrections()] == [
-        ("trump", None, "D"), ("bids", [4, 5, 3], [4, 5, 4]), ("trump", "D", "-")]
+        ("trump", None, "D"),
+        ("bids", [4, 5, 3], [4, 5, 4]),
+        ("trump", "D", "-"),
+    ]
 
 
 def test_editing_an_earlier_hand_recomputes_every_later_total(client: FlaskClient) -> None:
@@ -147,7 +178,9 @@ def test_editing_an_earlier_hand_recomputes_every_later_total(client: FlaskClien
     assert doc["hands"][2]["tricks"] == [3, 4, 4] and doc["current_hand"] == 4
     history = table.corrections()
     assert [(c["hand"], c["field"], c["old"], c["new"]) for c in history] == [
-        (1, "tricks", [5, 3, 5], [4, 4, 5]), (2, "bids", [2, 6, 4], [3, 6, 4])]
+        (1, "tricks", [5, 3, 5], [4, 4, 5]),
+        (2, "bids", [2, 6, 4], [3, 6, 4]),
+    ]
     assert all(c["at"].endswith("Z") and isinstance(c["id"], int) for c in history)
 
 
@@ -156,8 +189,18 @@ def test_undo_removes_the_whole_latest_hand_and_keeps_a_correction(client: Flask
     table.hand(1, [4, 5, 3], [5, 3, 5])
     table.hand(2, [2, 6, 4], [2, 7, 3], trump="C")
     doc = table.undo(2).get_json()
-    assert doc["hands"][1] == {"number": 2, "cards": 12, "dealer": 1, "trump": None, "bids": None,
-                               "tricks": None, "points": None, "totals": None, "outcomes": None, "no_trump": False}
+    assert doc["hands"][1] == {
+        "number": 2,
+        "cards": 12,
+        "dealer": 1,
+        "trump": None,
+        "bids": None,
+        "tricks": None,
+        "points": None,
+        "totals": None,
+        "outcomes": None,
+        "no_trump": False,
+    }
     assert doc["totals"] == [41, -50, 32] and doc["current_hand"] == 2 and doc["version"] == 6
     table.bids(2, [1, 1, 1])
     doc = table.undo(2, version=7).get_json()  # a hand with bids only goes too

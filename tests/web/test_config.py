@@ -14,8 +14,15 @@ from scorekeeper import create_app
 from scorekeeper.config import _secret_key
 from scorekeeper.extensions import db
 
-ENV = ("SCOREKEEPER_DATABASE_URL", "SCOREKEEPER_SECRET_KEY", "SCOREKEEPER_ALLOW_SEED", "SCOREKEEPER_INSTANCE_PATH",
-       "SCOREKEEPER_TRUSTED_HOSTS", "SCOREKEEPER_PROXIES", "SCOREKEEPER_RATELIMIT_STORAGE_URL")
+ENV = (
+    "SCOREKEEPER_DATABASE_URL",
+    "SCOREKEEPER_SECRET_KEY",
+    "SCOREKEEPER_ALLOW_SEED",
+    "SCOREKEEPER_INSTANCE_PATH",
+    "SCOREKEEPER_TRUSTED_HOSTS",
+    "SCOREKEEPER_PROXIES",
+    "SCOREKEEPER_RATELIMIT_STORAGE_URL",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -109,8 +116,14 @@ def test_seeding_needs_exactly_1(monkeypatch: pytest.MonkeyPatch, value: str) ->
 def test_the_config_mapping_overrides_everything(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "from-the-environment")
     monkeypatch.setenv("SCOREKEEPER_ALLOW_SEED", "1")
-    app = make({"SECRET_KEY": "given", "ALLOW_SEED": False, "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite'}",
-                "MAX_CONTENT_LENGTH": 1000})
+    app = make(
+        {
+            "SECRET_KEY": "given",
+            "ALLOW_SEED": False,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite'}",
+            "MAX_CONTENT_LENGTH": 1000,
+        }
+    )
     assert app.config["SECRET_KEY"] == "given" and app.config["ALLOW_SEED"] is False
     assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path / 'x.sqlite'}"
     assert app.config["MAX_CONTENT_LENGTH"] == 1000

@@ -11,7 +11,10 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask import Flask
-from sqlalchemy import MetaData, create_engine, inspect, text
+from sqlalchemy import create_engine
+from sqlalchemy import inspect
+from sqlalchemy import MetaData
+from sqlalchemy import text
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -21,8 +24,14 @@ TABLES = {"games", "hands", "corrections", "tables", "alembic_version"}
 
 def build(url: str, tmp_path: Path) -> Flask:
     """An app on ``url`` whose schema is left to the migrations (no ``create_all``)."""
-    return create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test",
-                       "INSTANCE_PATH": str(tmp_path / "instance")})
+    return create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": url,
+            "SECRET_KEY": "test",
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+        }
+    )
 
 
 @pytest.fixture

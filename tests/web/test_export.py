@@ -20,14 +20,32 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from ..conftest import make_app
-from .export_kit import auth, new_game, play_out, record, worked_example
-from scorekeeper import exchange, printing
+from scorekeeper import exchange
+from scorekeeper import printing
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 
-SAME = ("variant", "options", "first_dealer", "players", "schedule", "hands", "totals", "stats", "winners",
-        "status", "created_at", "current_hand")
+from ..conftest import make_app
+from .export_kit import auth
+from .export_kit import new_game
+from .export_kit import play_out
+from .export_kit import record
+from .export_kit import worked_example
+
+SAME = (
+    "variant",
+    "options",
+    "first_dealer",
+    "players",
+    "schedule",
+    "hands",
+    "totals",
+    "stats",
+    "winners",
+    "status",
+    "created_at",
+    "current_hand",
+)
 
 
 def export(client: FlaskClient, game_id: str, token: str, kind: str = "json") -> Any:
@@ -52,9 +70,18 @@ def test_export_json_is_the_whole_game_under_a_named_versioned_format(client: Fl
     assert list(data)[:3] == ["format", "format_version", "exported_at"]
     assert (data["format"], data["format_version"]) == ("bluke-scorekeeper", 1)
     assert {key: data[key] for key in SAME} == {key: doc[key] for key in SAME}
-    assert data["hands"][0] == {"number": 1, "cards": 13, "dealer": 0, "trump": None, "bids": [4, 5, 3],
-                                "tricks": [5, 3, 5], "points": [41, -50, 32], "totals": [41, -50, 32],
-                                "outcomes": ["O", "S", "O"], "no_trump": False}
+    assert data["hands"][0] == {
+        "number": 1,
+        "cards": 13,
+        "dealer": 0,
+        "trump": None,
+        "bids": [4, 5, 3],
+        "tricks": [5, 3, 5],
+        "points": [41, -50, 32],
+        "totals": [41, -50, 32],
+        "outcomes": ["O", "S", "O"],
+        "no_trump": False,
+    }
     assert data["corrections"] == [] and "scorer_token" not in data and "watch_token" not in data
     assert not any("hash" in key for key in data)
 
@@ -95,11 +122,11 @@ def test_export_csv_has_one_row_per_hand_per_player(client: FlaskClient) -> None
 
 
 def test_export_csv_keeps_spreadsheets_from_running_a_name_as_a_formula(client: FlaskClient) -> None:
-    game = new_game(client, ["=HYPERLINK(\"http://x\")", "+Bo", "Cy"])
+    game = new_game(client, ['=HYPERLINK("http://x")', "+Bo", "Cy"])
     record(client, game, 1, [4, 5, 3], [5, 3, 5])
     rows = list(csv.reader(io.StringIO(export(client, game["id"], game["scorer_token"], "csv").get_data(as_text=True))))
-    assert [row[4] for row in rows[1:4]] == ["'=HYPERLINK(\"http://x\")", "'+Bo", "Cy"]
-    assert rows[1][2] == "'=HYPERLINK(\"http://x\")"  # the dealer column too
+    assert [row[4] for row in rows[1:4]] == ['\'=HYPERLINK("http://x")', "'+Bo", "Cy"]
+    assert rows[1][2] == '\'=HYPERLINK("http://x")'  # the dealer column too
     assert rows[2][7] == "-50"  # numbers stay numbers
 
 
@@ -125,24 +152,36 @@ def test_an_export_imports_as_a_new_game_with_new_tokens_and_identical_scores(ap
 
 
 def test_an_imported_game_in_progress_goes_on_with_the_new_scorer_token(client: FlaskClient) -> None:
-    game = new_game(client, ["Ann", "Ben", "Cy", "Dee", "Eve"], variant="new-jersey", first_dealer=3,
-                    options={"zero_bids": True})
+    game = new_game(
+        client, ["Ann", "Ben", "Cy", "Dee", "Eve"], variant="new-jersey", first_dealer=3, options={"zero_bids": True}
+    )
     play_out(client, game, hands=6, seed=9)
     data = json.loads(export(client, game["id"], game["scorer_token"]).data)
     made = client.post("/api/games/import", json=data).get_json()
     assert made["current_hand"] == 7 and made["variant"] == "new-jersey" and made["options"]["zero_bids"]
-    assert client.put(f"/api/games/{made['id']}/hands/7/bids", json={"bids": [0, 1, 2, 0, 1]},
-                      headers=auth(made["watch_token"])).status_code == 403
+    assert (
+        client.put(
+            f"/api/games/{made['id']}/hands/7/bids", json={"bids": [0, 1, 2, 0, 1]}, headers=auth(made["watch_token"])
+        ).status_code
+        == 403
+    )
     doc = record(client, made, 7, [0, 1, 2, 0, 1], [0, 1, 2, 3, 1])
     assert doc["hands"][6]["totals"] is not None and doc["current_hand"] == 8
 
 
 def test_a_minimal_hand_written_file_imports(client: FlaskClient) -> None:
     """Only the entries are needed; every derived figure is recomputed (README, "Export format")."""
-    data = {"format": "bluke-scorekeeper", "format_version": 1, "variant": "standard", "first_dealer": 0,
-            "players": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Ben"}, {"seat": 2, "name": "Cy"}],
-            "hands": [{"number": 1, "bids": [4, 5, 3], "tricks": [5, 3, 5]},
-                      {"number": 2, "bids": [2, 6, 4], "tricks": [2, 7, 3], "trump": "S"}]}
+    data = {
+        "format": "bluke-scorekeeper",
+        "format_version": 1,
+        "variant": "standard",
+        "first_dealer": 0,
+        "players": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Ben"}, {"seat": 2, "name": "Cy"}],
+        "hands": [
+            {"number": 1, "bids": [4, 5, 3], "tricks": [5, 3, 5]},
+            {"number": 2, "bids": [2, 6, 4], "tricks": [2, 7, 3], "trump": "S"},
+        ],
+    }
     answer = client.post("/api/games/import", json=data)
     assert answer.status_code == 201, answer.get_json()
     made = answer.get_json()
@@ -160,6 +199,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def change(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
     """Set ``data[a][b]…`` (path ``a.b.…``, list indexes as numbers); ``...`` deletes the key."""
+
     def apply(data: dict[str, Any]) -> None:
         *parents, last = [int(p) if p.isdigit() else p for p in path.split(".")]
         target: Any = data
@@ -169,6 +209,7 @@ def change(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
             del target[last]
         else:
             target[last] = value
+
     return apply
 
 
@@ -176,13 +217,15 @@ def apply_all(*changes: Callable[[dict[str, Any]], None]) -> Callable[[dict[str,
     def apply(data: dict[str, Any]) -> None:
         for one in changes:
             one(data)
+
     return apply
 
 
 def clear_hand(number: int) -> Callable[[dict[str, Any]], None]:
     """Blank a hand's entries and everything derived from them."""
-    return apply_all(*(change(f"hands.{number - 1}.{key}", None)
-                       for key in ("bids", "tricks", "points", "totals", "outcomes")))
+    return apply_all(
+        *(change(f"hands.{number - 1}.{key}", None) for key in ("bids", "tricks", "points", "totals", "outcomes"))
+    )
 
 
 TAMPERED: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str]] = [
@@ -206,8 +249,13 @@ TAMPERED: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str
     ("bids not a list", change("hands.0.bids", "4 5 3"), 400, None, "'hands[0].bids' should be a list"),
     ("bid as text", change("hands.0.bids", ["4", 5, 3]), 422, "R22", "Ann's bid must be a whole number"),
     ("bid above the cards", apply_all(change("hands.24.bids", [14, 5, 3])), 422, "R22", "bid 14, but only 13"),
-    ("tricks do not add up", change("hands.0.tricks", [5, 3, 4]), 422, "R23",
-     "Tricks add up to 12, but 13 cards were dealt in hand 1 (R23)."),
+    (
+        "tricks do not add up",
+        change("hands.0.tricks", [5, 3, 4]),
+        422,
+        "R23",
+        "Tricks add up to 12, but 13 cards were dealt in hand 1 (R23).",
+    ),
     ("negative tricks", change("hands.0.tricks", [14, -1, 0]), 422, "R23", "took 14 tricks"),
     ("wrong cards dealt", change("hands.0.cards", 12), 422, "R24", "Hand 1 must deal 13 cards, not 12 (R24)."),
     ("wrong dealer", change("hands.1.dealer", 0), 422, "R24", "Hand 2 is dealt by Ben, not Ann"),
@@ -215,38 +263,87 @@ TAMPERED: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str
     ("hand numbers out of order", change("hands.1.number", 3), 422, "R25", "hand 3 where hand 2 belongs"),
     ("a gap in the hands", clear_hand(2), 422, "R25", "Hand 3 has entries, but hand 2 is not complete (R25)."),
     ("tricks without bids", change("hands.0.bids", None), 422, "R25", "Hand 1 has tricks but no bids"),
-    ("an extra hand", lambda d: d["hands"].append({**d["hands"][0], "number": 26}), 422, "R24",
-     "This game has 25 hands, not 26"),
-    ("points made", change("hands.0.points.0", 42), 422, "R19",
-     "Hand 1: Ann bid 4 and took 5, which scores 41 (R19), but the file says 42."),
-    ("points set", change("hands.0.points.1", -40), 422, "R20",
-     "Hand 1: Ben bid 5 and took 3, which scores -50 (R20), but the file says -40."),
-    ("points as text", change("hands.0.points.0", "41"), 422, "R19", "but the file says \"41\""),
+    (
+        "an extra hand",
+        lambda d: d["hands"].append({**d["hands"][0], "number": 26}),
+        422,
+        "R24",
+        "This game has 25 hands, not 26",
+    ),
+    (
+        "points made",
+        change("hands.0.points.0", 42),
+        422,
+        "R19",
+        "Hand 1: Ann bid 4 and took 5, which scores 41 (R19), but the file says 42.",
+    ),
+    (
+        "points set",
+        change("hands.0.points.1", -40),
+        422,
+        "R20",
+        "Hand 1: Ben bid 5 and took 3, which scores -50 (R20), but the file says -40.",
+    ),
+    ("points as text", change("hands.0.points.0", "41"), 422, "R19", 'but the file says "41"'),
     ("running total", change("hands.1.totals.2", -7), 422, "R19", "Hand 2: Cy's running total is -8"),
-    ("outcome", change("hands.1.outcomes.0", "O"), 422, "R26", "which is P (R26), but the file says \"O\""),
+    ("outcome", change("hands.1.outcomes.0", "O"), 422, "R26", 'which is P (R26), but the file says "O"'),
     ("game totals", change("totals.0", 999), 422, "R19", "Ann's total is"),
-    ("S/O/P count", lambda d: d["stats"][0].update(perfect=d["stats"][0]["perfect"] + 1), 422, "R26",
-     "Ann's 'perfect' count is"),
-    ("winners", lambda d: d.update(winners=[s for s in range(3) if s not in d["winners"]][:1]), 422, "R21",
-     "The winner is"),
-    ("status", change("status", "in_progress"), 422, "R21", "This game is \"finished\""),
-    ("points of an open hand", apply_all(clear_hand(25), change("hands.24.points", [1, 2, 3]),
-                                         change("totals", ...), change("stats", ...), change("winners", ...),
-                                         change("status", ...)), 422, "R25", "Hand 25 is not complete"),
+    (
+        "S/O/P count",
+        lambda d: d["stats"][0].update(perfect=d["stats"][0]["perfect"] + 1),
+        422,
+        "R26",
+        "Ann's 'perfect' count is",
+    ),
+    (
+        "winners",
+        lambda d: d.update(winners=[s for s in range(3) if s not in d["winners"]][:1]),
+        422,
+        "R21",
+        "The winner is",
+    ),
+    ("status", change("status", "in_progress"), 422, "R21", 'This game is "finished"'),
+    (
+        "points of an open hand",
+        apply_all(
+            clear_hand(25),
+            change("hands.24.points", [1, 2, 3]),
+            change("totals", ...),
+            change("stats", ...),
+            change("winners", ...),
+            change("status", ...),
+        ),
+        422,
+        "R25",
+        "Hand 25 is not complete",
+    ),
     ("unknown trump", change("hands.0.trump", "X"), 422, "R12", "'X' is not a suit"),
     ("bad date", change("created_at", "last Tuesday"), 400, None, "is not a date and time"),
     ("bad correction", change("corrections", [{"field": "score"}]), 400, None, "corrections[0]"),
-    ("correction of no hand", change("corrections", [{"at": "2025-11-29T18:45:00Z", "hand": 10 ** 30,
-                                                      "field": "bids", "old": None, "new": None}]),
-     400, None, "'corrections[0].hand' should be a hand number from 1 to 25"),
+    (
+        "correction of no hand",
+        change(
+            "corrections", [{"at": "2025-11-29T18:45:00Z", "hand": 10**30, "field": "bids", "old": None, "new": None}]
+        ),
+        400,
+        None,
+        "'corrections[0].hand' should be a hand number from 1 to 25",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("tamper", "status", "rule", "words"), [case[1:] for case in TAMPERED],
-                         ids=[case[0] for case in TAMPERED])
+@pytest.mark.parametrize(
+    ("tamper", "status", "rule", "words"), [case[1:] for case in TAMPERED], ids=[case[0] for case in TAMPERED]
+)
 def test_a_changed_or_malformed_file_is_refused_and_nothing_is_stored(
-        app: Flask, client: FlaskClient, exported: dict[str, Any], tamper: Callable[[dict[str, Any]], None],
-        status: int, rule: str | None, words: str) -> None:
+    app: Flask,
+    client: FlaskClient,
+    exported: dict[str, Any],
+    tamper: Callable[[dict[str, Any]], None],
+    status: int,
+    rule: str | None,
+    words: str,
+) -> None:
     data = copy.deepcopy(exported)
     tamper(data)
     answer = client.post("/api/games/import", json=data)
@@ -265,8 +362,10 @@ def test_the_untouched_file_imports(app: Flask, client: FlaskClient, exported: d
     assert games_stored(app) == 1
 
 
-@pytest.mark.parametrize(("body", "words"), [(b"[1, 2]", "must be a JSON object"), (b"{not json", "not valid JSON"),
-                                              (b"", "needs a JSON object")])
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [(b"[1, 2]", "must be a JSON object"), (b"{not json", "not valid JSON"), (b"", "needs a JSON object")],
+)
 def test_an_import_that_is_not_a_json_object_is_a_400(app: Flask, client: FlaskClient, body: bytes, words: str) -> None:
     answer = client.post("/api/games/import", data=body, content_type="application/json")
     assert answer.status_code == 400 and words in answer.get_json()["error"]["message"]
@@ -286,7 +385,7 @@ def test_a_trump_in_the_all_cards_hand_is_refused(app: Flask, client: FlaskClien
 
 def test_the_readme_documents_every_field_of_the_file(exported: dict[str, Any]) -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = readme[readme.index("## Export format"):]
+    section = readme[readme.index("## Export format") :]
     documented = {word for quoted in re.findall(r"`([^`]+)`", section) for word in re.findall(r"\w+", quoted)}
     fields = set(exported) | {key for hand in exported["hands"] for key in hand} | set(exported["stats"][0])
     assert fields <= documented, sorted(fields - documented)

@@ -7,8 +7,12 @@ import dataclasses
 import pytest
 from flask import Flask
 
-from scorekeeper import errors, games
-from scorekeeper.engine import HandRecord, Rules, Suit, build_scorecard
+from scorekeeper import errors
+from scorekeeper import games
+from scorekeeper.engine import build_scorecard
+from scorekeeper.engine import HandRecord
+from scorekeeper.engine import Rules
+from scorekeeper.engine import Suit
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 

@@ -18,9 +18,12 @@ from flask.testing import FlaskClient
 
 from scorekeeper.exchange import MAX_CORRECTIONS
 from scorekeeper.extensions import db
-from scorekeeper.models import Correction, Game
+from scorekeeper.models import Correction
+from scorekeeper.models import Game
 
-from .export_kit import auth, new_game, record
+from .export_kit import auth
+from .export_kit import new_game
+from .export_kit import record
 
 AT = "2025-11-29T19:02:11.500000Z"
 
@@ -47,7 +50,8 @@ def edited(client: FlaskClient) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def test_a_history_of_every_kind_of_correction_imports_unchanged(
-        client: FlaskClient, edited: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    client: FlaskClient, edited: tuple[dict[str, Any], dict[str, Any]]
+) -> None:
     _, data = edited
     made = client.post("/api/games/import", json=data)
     assert made.status_code == 201, made.get_json()
@@ -62,12 +66,14 @@ def test_a_history_of_every_kind_of_correction_imports_unchanged(
 def bad(index: int, **fields: Any) -> Callable[[dict[str, Any]], None]:
     def apply(data: dict[str, Any]) -> None:
         data["corrections"][index].update(fields)
+
     return apply
 
 
 def replace(corrections: list[dict[str, Any]]) -> Callable[[dict[str, Any]], None]:
     def apply(data: dict[str, Any]) -> None:
         data["corrections"] = corrections
+
     return apply
 
 
@@ -81,33 +87,64 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str]]
     ("bids as text", bad(0, new="4 4 3"), 422, "R22", "bids are a list"),
     ("a correction that changes nothing", bad(0, new=[4, 5, 3]), 422, "R25", "old and new bids are the same"),
     ("tricks that do not add up", bad(2, new=[4, 4, 4]), 422, "R23", "Tricks add up to 12"),
-    ("an unknown trump", bad(1, new="X"), 422, "R12", "a trump is S, H, D, C or null, not \"X\""),
-    ("a correction of a hand the game does not have", replace([one("trump", None, "S", hand=26)]), 400, None,
-     "'corrections[0].hand' should be a hand number from 1 to 25"),
-    ("an undo that leaves something else", bad(3, new={"bids": [1, 1, 1], "tricks": None, "trump": None}),
-     422, "R25", "an undo leaves the hand empty"),
+    ("an unknown trump", bad(1, new="X"), 422, "R12", 'a trump is S, H, D, C or null, not "X"'),
+    (
+        "a correction of a hand the game does not have",
+        replace([one("trump", None, "S", hand=26)]),
+        400,
+        None,
+        "'corrections[0].hand' should be a hand number from 1 to 25",
+    ),
+    (
+        "an undo that leaves something else",
+        bad(3, new={"bids": [1, 1, 1], "tricks": None, "trump": None}),
+        422,
+        "R25",
+        "an undo leaves the hand empty",
+    ),
     ("an undo of nothing", bad(3, old={"bids": None, "tricks": None, "trump": None}), 422, "R22", "bids are a list"),
     ("an undo with other keys", bad(3, old={"html": "<b>"}), 422, "R25", "an undo keeps the hand's bids"),
     ("a megabyte in a correction", bad(0, old="x" * 1_800_000), 422, "R22", "bids are a list"),
     ("a correction as a number", replace([7]), 400, None, "corrections[0] should be an object"),
-    ("too many corrections", lambda d: d.update(corrections=d["corrections"][:1] * (MAX_CORRECTIONS + 1)),
-     400, None, f"a game keeps at most {MAX_CORRECTIONS}"),
+    (
+        "too many corrections",
+        lambda d: d.update(corrections=d["corrections"][:1] * (MAX_CORRECTIONS + 1)),
+        400,
+        None,
+        f"a game keeps at most {MAX_CORRECTIONS}",
+    ),
     ("a correction without a time", bad(0, at=None), 400, None, "'corrections[0].at'"),
     ("a correction in year 1", bad(0, at="0001-01-01T00:00:00+01:00"), 400, None, "is not a time a game was played"),
-    ("a game from year 1 in another zone", lambda d: d.update(created_at="0001-01-01T00:00:00+01:00"), 400, None,
-     "'created_at' \"0001-01-01T00:00:00+01:00\" is not a time a game was played"),
-    ("a game at the end of time", lambda d: d.update(created_at="9999-12-31T23:59:59-01:00"), 400, None,
-     "is not a time a game was played"),
-    ("a game next year", lambda d: d.update(created_at="2099-01-01T00:00:00Z"), 400, None,
-     "between 2000 and now"),
+    (
+        "a game from year 1 in another zone",
+        lambda d: d.update(created_at="0001-01-01T00:00:00+01:00"),
+        400,
+        None,
+        "'created_at' \"0001-01-01T00:00:00+01:00\" is not a time a game was played",
+    ),
+    (
+        "a game at the end of time",
+        lambda d: d.update(created_at="9999-12-31T23:59:59-01:00"),
+        400,
+        None,
+        "is not a time a game was played",
+    ),
+    ("a game next year", lambda d: d.update(created_at="2099-01-01T00:00:00Z"), 400, None, "between 2000 and now"),
 ]
 
 
-@pytest.mark.parametrize(("tamper", "status", "rule", "words"), [case[1:] for case in BROKEN],
-                         ids=[case[0] for case in BROKEN])
+@pytest.mark.parametrize(
+    ("tamper", "status", "rule", "words"), [case[1:] for case in BROKEN], ids=[case[0] for case in BROKEN]
+)
 def test_a_history_the_app_could_not_have_written_is_refused_and_nothing_is_stored(
-        app: Flask, client: FlaskClient, edited: tuple[dict[str, Any], dict[str, Any]],
-        tamper: Callable[[dict[str, Any]], None], status: int, rule: str | None, words: str) -> None:
+    app: Flask,
+    client: FlaskClient,
+    edited: tuple[dict[str, Any], dict[str, Any]],
+    tamper: Callable[[dict[str, Any]], None],
+    status: int,
+    rule: str | None,
+    words: str,
+) -> None:
     _, exported = edited
     data = copy.deepcopy(exported)
     tamper(data)
@@ -123,13 +160,18 @@ def test_a_history_the_app_could_not_have_written_is_refused_and_nothing_is_stor
 
 
 def test_a_history_stored_before_these_checks_still_shows(
-        app: Flask, client: FlaskClient, edited: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    app: Flask, client: FlaskClient, edited: tuple[dict[str, Any], dict[str, Any]]
+) -> None:
     """Rows an older import stored unchecked: the page shows what it can and never answers 500."""
     game, _ = edited
     with app.app_context():
         odd: list[tuple[str, Any, Any]] = [
-            ("bids", {"a": 1}, "x" * 5000), ("tricks", [1, 2, 3, 4, 5, 6], [None]), ("trump", "Q", ["S"]),
-            ("undo", [1], 7), ("undo", {"bids": "x", "tricks": 5}, None), ("bids", None, [[1], {"b": 2}, 3]),
+            ("bids", {"a": 1}, "x" * 5000),
+            ("tricks", [1, 2, 3, 4, 5, 6], [None]),
+            ("trump", "Q", ["S"]),
+            ("undo", [1], 7),
+            ("undo", {"bids": "x", "tricks": 5}, None),
+            ("bids", None, [[1], {"b": 2}, 3]),
         ]
         for field, old, new in odd:
             db.session.add(Correction(game_id=game["id"], hand=1, field=field, old=old, new=new))
@@ -144,7 +186,8 @@ def test_a_history_stored_before_these_checks_still_shows(
 
 
 def test_the_game_page_shows_the_latest_fifty_corrections_and_counts_them_all(
-        app: Flask, client: FlaskClient, edited: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    app: Flask, client: FlaskClient, edited: tuple[dict[str, Any], dict[str, Any]]
+) -> None:
     game, _ = edited
     with app.app_context():
         for n in range(200):
@@ -159,22 +202,29 @@ def test_the_game_page_shows_the_latest_fifty_corrections_and_counts_them_all(
 def test_a_chunked_body_over_the_limit_is_a_413(app: Flask, client: FlaskClient) -> None:
     """No Content-Length to check first: the body is cut at the limit, and answered as too large."""
     big = b'{"players": ["' + b"x" * (3 * 1024 * 1024) + b'"]}'
-    answer = client.post("/api/games/import", input_stream=io.BytesIO(big),
-                         headers={"Transfer-Encoding": "chunked", "Content-Type": "application/json"},
-                         environ_overrides={"wsgi.input_terminated": True})
+    answer = client.post(
+        "/api/games/import",
+        input_stream=io.BytesIO(big),
+        headers={"Transfer-Encoding": "chunked", "Content-Type": "application/json"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
     assert answer.status_code == 413
     error = answer.get_json()["error"]
     assert error == {"code": "too_large", "rule": None, "message": "That request is too large; nothing was saved."}
     small = json.dumps({"players": ["Ann", "Ben"]}).encode()
-    answer = client.post("/api/games", input_stream=io.BytesIO(small),
-                         headers={"Transfer-Encoding": "chunked", "Content-Type": "application/json"},
-                         environ_overrides={"wsgi.input_terminated": True})
+    answer = client.post(
+        "/api/games",
+        input_stream=io.BytesIO(small),
+        headers={"Transfer-Encoding": "chunked", "Content-Type": "application/json"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
     assert answer.status_code == 201
     assert games_stored(app) == 1
 
 
 def test_a_game_keeps_at_most_the_capped_number_of_corrections(
-        app: Flask, client: FlaskClient, edited: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    app: Flask, client: FlaskClient, edited: tuple[dict[str, Any], dict[str, Any]]
+) -> None:
     """The same cap as an import, so the export of any game imports again."""
     game, _ = edited  # 4 corrections so far
     with app.app_context():
@@ -188,8 +238,9 @@ def test_a_game_keeps_at_most_the_capped_number_of_corrections(
     assert refused.status_code == 400
     assert refused.get_json()["error"]["message"].startswith("This game has been corrected 500 times")
     assert client.delete(url, headers=scorer).status_code == 400  # an undo is a correction too
-    assert client.put(f"/api/games/{game['id']}/hands/2/bids", json={"bids": [1, 1, 1]},
-                      headers=scorer).status_code == 200  # playing on is not a correction
+    assert (
+        client.put(f"/api/games/{game['id']}/hands/2/bids", json={"bids": [1, 1, 1]}, headers=scorer).status_code == 200
+    )  # playing on is not a correction
     exported = client.get(f"/api/games/{game['id']}/export.json", headers=scorer).get_json()
     assert len(exported["corrections"]) == MAX_CORRECTIONS
     assert client.post("/api/games/import", json=exported).status_code == 201

@@ -46,10 +46,18 @@ def test_english_is_the_default(client: FlaskClient) -> None:
     assert html_lang(client, "/") == "en"
 
 
-@pytest.mark.parametrize("header, expected", [
-    ("ru-RU,ru;q=0.9,en;q=0.5", "ru"), ("be", "be"), ("it-IT", "it"), ("eo", "eo"), ("id-ID,id;q=0.8", "id"),
-    ("de-DE,fr;q=0.8", "en"), ("fr, it;q=0.3", "it"),
-])
+@pytest.mark.parametrize(
+    "header, expected",
+    [
+        ("ru-RU,ru;q=0.9,en;q=0.5", "ru"),
+        ("be", "be"),
+        ("it-IT", "it"),
+        ("eo", "eo"),
+        ("id-ID,id;q=0.8", "id"),
+        ("de-DE,fr;q=0.8", "en"),
+        ("fr, it;q=0.3", "it"),
+    ],
+)
 def test_accept_language_picks_the_best_language_we_speak(client: FlaskClient, header: str, expected: str) -> None:
     assert html_lang(client, "/", **{"Accept-Language": header}) == expected
 
@@ -119,17 +127,23 @@ TRICKS_OVER = {
 def test_an_engine_check_speaks_the_accept_language_and_stores_nothing(client: FlaskClient, lang: str) -> None:
     game = new_game(client, ["Ann", "Ben", "Cy"])
     client.put(f"/api/games/{game['id']}/hands/1/bids", json={"bids": [4, 5, 3]}, headers=auth(game["scorer_token"]))
-    answer = client.put(f"/api/games/{game['id']}/hands/1/tricks", json={"tricks": [5, 5, 4]},
-                        headers={**auth(game["scorer_token"]), "Accept-Language": lang})
+    answer = client.put(
+        f"/api/games/{game['id']}/hands/1/tricks",
+        json={"tricks": [5, 5, 4]},
+        headers={**auth(game["scorer_token"]), "Accept-Language": lang},
+    )
     assert answer.status_code == 422 and answer.get_json()["error"]["message"] == TRICKS_OVER[lang]
     stored = client.get(f"/api/games/{game['id']}", headers=auth(game["scorer_token"])).get_json()
     assert stored["hands"][0]["tricks"] is None
 
 
-@pytest.mark.parametrize("lang, expected", [
-    ("ru", "Запрос слишком большой; ничего не сохранено."),
-    ("it", "La richiesta è troppo grande; non è stato salvato nulla."),
-])
+@pytest.mark.parametrize(
+    "lang, expected",
+    [
+        ("ru", "Запрос слишком большой; ничего не сохранено."),
+        ("it", "La richiesta è troppo grande; non è stato salvato nulla."),
+    ],
+)
 def test_http_errors_are_translated_too(app: Flask, client: FlaskClient, lang: str, expected: str) -> None:
     app.config["MAX_CONTENT_LENGTH"] = 64
     answer = client.post(f"/api/games?lang={lang}", data="x" * 200)
@@ -138,18 +152,54 @@ def test_http_errors_are_translated_too(app: Flask, client: FlaskClient, lang: s
 
 PLURALS = {
     # Russian and Belarusian have three forms: 1, 2–4 (not 12–14), 5 and more (and 11–14).
-    "ru": ["Осталось распределить 1 взятку", "Осталось распределить 2 взятки", "Осталось распределить 5 взяток",
-           "Осталось распределить 11 взяток", "Осталось распределить 21 взятку", "Осталось распределить 22 взятки"],
-    "be": ["Засталося размеркаваць 1 узятку", "Засталося размеркаваць 2 узяткі", "Засталося размеркаваць 5 узяткаў",
-           "Засталося размеркаваць 11 узяткаў", "Засталося размеркаваць 21 узятку", "Засталося размеркаваць 22 узяткі"],
-    "it": ["Resta da assegnare 1 presa", "Restano da assegnare 2 prese", "Restano da assegnare 5 prese",
-           "Restano da assegnare 11 prese", "Restano da assegnare 21 prese", "Restano da assegnare 22 prese"],
-    "eo": ["Restas 1 preno por disdoni", "Restas 2 prenoj por disdoni", "Restas 5 prenoj por disdoni",
-           "Restas 11 prenoj por disdoni", "Restas 21 prenoj por disdoni", "Restas 22 prenoj por disdoni"],
-    "id": ["1 trik lagi belum dibagi", "2 trik lagi belum dibagi", "5 trik lagi belum dibagi",
-           "11 trik lagi belum dibagi", "21 trik lagi belum dibagi", "22 trik lagi belum dibagi"],
-    "en": ["1 trick still to place", "2 tricks still to place", "5 tricks still to place",
-           "11 tricks still to place", "21 tricks still to place", "22 tricks still to place"],
+    "ru": [
+        "Осталось распределить 1 взятку",
+        "Осталось распределить 2 взятки",
+        "Осталось распределить 5 взяток",
+        "Осталось распределить 11 взяток",
+        "Осталось распределить 21 взятку",
+        "Осталось распределить 22 взятки",
+    ],
+    "be": [
+        "Засталося размеркаваць 1 узятку",
+        "Засталося размеркаваць 2 узяткі",
+        "Засталося размеркаваць 5 узяткаў",
+        "Засталося размеркаваць 11 узяткаў",
+        "Засталося размеркаваць 21 узятку",
+        "Засталося размеркаваць 22 узяткі",
+    ],
+    "it": [
+        "Resta da assegnare 1 presa",
+        "Restano da assegnare 2 prese",
+        "Restano da assegnare 5 prese",
+        "Restano da assegnare 11 prese",
+        "Restano da assegnare 21 prese",
+        "Restano da assegnare 22 prese",
+    ],
+    "eo": [
+        "Restas 1 preno por disdoni",
+        "Restas 2 prenoj por disdoni",
+        "Restas 5 prenoj por disdoni",
+        "Restas 11 prenoj por disdoni",
+        "Restas 21 prenoj por disdoni",
+        "Restas 22 prenoj por disdoni",
+    ],
+    "id": [
+        "1 trik lagi belum dibagi",
+        "2 trik lagi belum dibagi",
+        "5 trik lagi belum dibagi",
+        "11 trik lagi belum dibagi",
+        "21 trik lagi belum dibagi",
+        "22 trik lagi belum dibagi",
+    ],
+    "en": [
+        "1 trick still to place",
+        "2 tricks still to place",
+        "5 tricks still to place",
+        "11 tricks still to place",
+        "21 tricks still to place",
+        "22 tricks still to place",
+    ],
 }
 
 
@@ -174,8 +224,14 @@ def test_card_names_follow_each_language(app: Flask) -> None:
     for lang in LANGUAGES:
         with app.test_request_context(f"/?lang={lang}"):
             said[lang] = (card_label(queen), card_label(hi))
-    assert said == {"en": ("Q♠", "Hi Bluke"), "ru": ("Д♠", "Старший блюк"), "be": ("Д♠", "Старэйшы блюк"),
-                    "it": ("Q♠", "Bluke alto"), "eo": ("D♠", "Alta Bluko"), "id": ("Q♠", "Bluke Tinggi")}
+    assert said == {
+        "en": ("Q♠", "Hi Bluke"),
+        "ru": ("Д♠", "Старший блюк"),
+        "be": ("Д♠", "Старэйшы блюк"),
+        "it": ("Q♠", "Bluke alto"),
+        "eo": ("D♠", "Alta Bluko"),
+        "id": ("Q♠", "Bluke Tinggi"),
+    }
 
 
 def test_engine_phrases_and_cards_inside_a_message_are_translated(app: Flask) -> None:
@@ -198,10 +254,22 @@ def test_the_csv_header_is_in_the_chosen_language(client: FlaskClient) -> None:
     assert english.splitlines()[0] == "hand,cards,dealer,trump,player,bid,taken,points,total,outcome"
 
 
-SHEET_TITLES = {"en": "CREATIVE SCORECARD", "ru": "ПОДРОБНЫЙ БЛАНК", "be": "ПАДРАБЯЗНЫ БЛАНК",
-                "it": "SEGNAPUNTI CREATIVO", "eo": "KREEMA POENTOKARTO", "id": "KARTU SKOR KREATIF"}
-SCHEDULES = {"en": "25 hands: 13 → 1 → 13", "ru": "25 раздач: 13 → 1 → 13", "be": "25 раздач: 13 → 1 → 13",
-             "it": "25 mani: 13 → 1 → 13", "eo": "25 rondoj: 13 → 1 → 13", "id": "25 babak: 13 → 1 → 13"}
+SHEET_TITLES = {
+    "en": "CREATIVE SCORECARD",
+    "ru": "ПОДРОБНЫЙ БЛАНК",
+    "be": "ПАДРАБЯЗНЫ БЛАНК",
+    "it": "SEGNAPUNTI CREATIVO",
+    "eo": "KREEMA POENTOKARTO",
+    "id": "KARTU SKOR KREATIF",
+}
+SCHEDULES = {
+    "en": "25 hands: 13 → 1 → 13",
+    "ru": "25 раздач: 13 → 1 → 13",
+    "be": "25 раздач: 13 → 1 → 13",
+    "it": "25 mani: 13 → 1 → 13",
+    "eo": "25 rondoj: 13 → 1 → 13",
+    "id": "25 babak: 13 → 1 → 13",
+}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -229,8 +297,7 @@ def marked_strings() -> set[str]:
     """Every string marked for translation in the sources, extracted as ``make messages`` does."""
     config = configparser.ConfigParser()
     config.read(ROOT / "babel.cfg")
-    method_map = [(section.split(":", 1)[1].strip(), section.split(":", 1)[0].strip())
-                  for section in config.sections()]
+    method_map = [(section.split(":", 1)[1].strip(), section.split(":", 1)[0].strip()) for section in config.sections()]
     found = set()
     for _, _, message, _, context in extract_from_dir(str(ROOT), method_map, keywords=extraction_keywords()):
         msgid = message[0] if isinstance(message, (tuple, list)) else message
@@ -243,8 +310,9 @@ def catalog(lang: str) -> dict[str, object]:
     with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as source:
         po = read_po(source)
     assert po.num_plurals >= 1
-    return {(f"{m.context}|" if m.context else "") + (m.id[0] if isinstance(m.id, tuple) else m.id): m
-            for m in po if m.id}
+    return {
+        (f"{m.context}|" if m.context else "") + (m.id[0] if isinstance(m.id, tuple) else m.id): m for m in po if m.id
+    }
 
 
 PLACEHOLDER = re.compile(r"(?<!\{)\{[a-z_0-9.!]*\}(?!\})|%\([a-z_]+\)s")
@@ -281,10 +349,22 @@ def test_catalogs_keep_every_rule_number(lang: str) -> None:
 
 
 # -- the Rules page -----------------------------------------------------------------------------------
-RULES_TITLES = {"en": "Rules of Bluke", "ru": "Правила блюка", "be": "Правілы блюка", "it": "Regole di Bluke",
-                "eo": "Reguloj de Bluko", "id": "Aturan Bluke"}
-TURN_UP = {"en": "The turn-up", "ru": "Открытая карта", "be": "Адкрытая карта", "it": "La carta scoperta",
-           "eo": "La turnita karto", "id": "Kartu yang dibuka"}
+RULES_TITLES = {
+    "en": "Rules of Bluke",
+    "ru": "Правила блюка",
+    "be": "Правілы блюка",
+    "it": "Regole di Bluke",
+    "eo": "Reguloj de Bluko",
+    "id": "Aturan Bluke",
+}
+TURN_UP = {
+    "en": "The turn-up",
+    "ru": "Открытая карта",
+    "be": "Адкрытая карта",
+    "it": "La carta scoperta",
+    "eo": "La turnita karto",
+    "id": "Kartu yang dibuka",
+}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -312,14 +392,27 @@ def test_rule_links_escape_the_message_around_them(app: Flask) -> None:
 
     with app.test_request_context("/"):
         assert str(rule_links("<b>Ann</b> bid 9 (R22); R29 is no rule.")) == (
-            '&lt;b&gt;Ann&lt;/b&gt; bid 9 (<a class="rule" href="/rules#R22">R22</a>); R29 is no rule.')
+            '&lt;b&gt;Ann&lt;/b&gt; bid 9 (<a class="rule" href="/rules#R22">R22</a>); R29 is no rule.'
+        )
 
 
 # -- the pages ---------------------------------------------------------------------------------------------
-HOME_TITLES = {"en": "Keep score of Bluke", "ru": "Счёт в блюк", "be": "Лік у блюк", "it": "Segna i punti a Bluke",
-               "eo": "Poentu Blukon", "id": "Catat skor Bluke"}
-START_BUTTONS = {"en": "Start the game", "ru": "Начать игру", "be": "Пачаць гульню", "it": "Inizia la partita",
-                 "eo": "Komenci la ludon", "id": "Mulai permainan"}
+HOME_TITLES = {
+    "en": "Keep score of Bluke",
+    "ru": "Счёт в блюк",
+    "be": "Лік у блюк",
+    "it": "Segna i punti a Bluke",
+    "eo": "Poentu Blukon",
+    "id": "Catat skor Bluke",
+}
+START_BUTTONS = {
+    "en": "Start the game",
+    "ru": "Начать игру",
+    "be": "Пачаць гульню",
+    "it": "Inizia la partita",
+    "eo": "Komenci la ludon",
+    "id": "Mulai permainan",
+}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -336,18 +429,23 @@ def test_the_page_scripts_get_plural_forms_for_each_cldr_category(client: FlaskC
     found = re.search(r'<script type="application/json" id="messages">(.*?)</script>', page)
     assert found
     messages = json.loads(found.group(1))
-    assert messages["to_place"] == {"one": "Осталось распределить {n} взятку",
-                                    "few": "Осталось распределить {n} взятки",
-                                    "many": "Осталось распределить {n} взяток"}
+    assert messages["to_place"] == {
+        "one": "Осталось распределить {n} взятку",
+        "few": "Осталось распределить {n} взятки",
+        "many": "Осталось распределить {n} взяток",
+    }
     assert messages["player"] == "Игрок %(n)s"
 
 
 # -- hidden cards stay hidden in every language -----------------------------------------------------------
-@pytest.mark.parametrize("lang, expected", [
-    ("en", "That card is not in your hand (R15)."),
-    ("ru", "Эта карта — не из вашей руки (R15)."),
-    ("eo", "Tiu karto ne estas en via mano (R15)."),
-])
+@pytest.mark.parametrize(
+    "lang, expected",
+    [
+        ("en", "That card is not in your hand (R15)."),
+        ("ru", "Эта карта — не из вашей руки (R15)."),
+        ("eo", "Tiu karto ne estas en via mano (R15)."),
+    ],
+)
 def test_a_card_the_seat_cannot_see_is_redacted_in_its_language(app: Flask, lang: str, expected: str) -> None:
     """views.redact finds a hidden card by its label in the reader's language (Д♠ in Russian, D♠ in Esperanto)."""
     from scorekeeper.engine.tricks import check_play

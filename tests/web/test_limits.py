@@ -37,9 +37,14 @@ def store(redis_url: str) -> Iterator[redis.Redis]:
 @pytest.fixture
 def limited(tmp_path: Path, store: redis.Redis, redis_url: str) -> Iterator[Flask]:
     """An app with small budgets (2 of each a minute) counted in Redis (the database does not matter)."""
-    app = make_app(f"sqlite:///{tmp_path / 'limits.sqlite'}", RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI=redis_url,
-                   RATELIMIT_CREATE="2 per minute", RATELIMIT_IMPORT="2 per minute",
-                   RATELIMIT_RENDER="2 per minute")
+    app = make_app(
+        f"sqlite:///{tmp_path / 'limits.sqlite'}",
+        RATELIMIT_ENABLED=True,
+        RATELIMIT_STORAGE_URI=redis_url,
+        RATELIMIT_CREATE="2 per minute",
+        RATELIMIT_IMPORT="2 per minute",
+        RATELIMIT_RENDER="2 per minute",
+    )
     yield app
     with app.app_context():
         db.session.remove()
@@ -78,8 +83,14 @@ def test_every_way_of_creating_shares_one_budget(limited: Flask) -> None:
     assert client.post("/api/tables", json=table).status_code == 201
     assert client.post("/api/games", json=PLAYERS).status_code == 201
     assert_limited(client.post("/api/tables", json=table), "new games")
-    form = {"csrf_token": csrf(client), "variant": "standard", "first_dealer": "0", "action": "start",
-            "names-0": "Ann", "names-1": "Ben"}
+    form = {
+        "csrf_token": csrf(client),
+        "variant": "standard",
+        "first_dealer": "0",
+        "action": "start",
+        "names-0": "Ann",
+        "names-1": "Ben",
+    }
     page = client.post("/new", data=form)
     assert page.status_code == 429 and page.mimetype == "text/html"
     assert "Too many new games from your address" in page.get_data(as_text=True)
@@ -104,10 +115,16 @@ def test_limits_count_per_client_address(limited: Flask) -> None:
     assert answer.status_code == 201
 
 
-def test_behind_a_proxy_the_forwarded_client_address_is_counted(tmp_path: Path, store: redis.Redis,
-                                                                 redis_url: str) -> None:
-    app = make_app(f"sqlite:///{tmp_path / 'p.sqlite'}", PROXIES=1, RATELIMIT_ENABLED=True,
-                   RATELIMIT_STORAGE_URI=redis_url, RATELIMIT_CREATE="1 per minute")
+def test_behind_a_proxy_the_forwarded_client_address_is_counted(
+    tmp_path: Path, store: redis.Redis, redis_url: str
+) -> None:
+    app = make_app(
+        f"sqlite:///{tmp_path / 'p.sqlite'}",
+        PROXIES=1,
+        RATELIMIT_ENABLED=True,
+        RATELIMIT_STORAGE_URI=redis_url,
+        RATELIMIT_CREATE="1 per minute",
+    )
     client = app.test_client()  # every request comes from the proxy, 127.0.0.1
     assert client.post("/api/games", json=PLAYERS, headers={"X-Forwarded-For": "203.0.113.1"}).status_code == 201
     assert client.post("/api/games", json=PLAYERS, headers={"X-Forwarded-For": "203.0.113.1"}).status_code == 429
@@ -117,8 +134,9 @@ def test_behind_a_proxy_the_forwarded_client_address_is_counted(tmp_path: Path, 
 def test_imports_have_their_own_budget(limited: Flask) -> None:
     client = limited.test_client()
     game = client.post("/api/games", json=PLAYERS).get_json()
-    exported = client.get(f"/api/games/{game['id']}/export.json",
-                          headers={"Authorization": f"Bearer {game['watch_token']}"}).get_json()
+    exported = client.get(
+        f"/api/games/{game['id']}/export.json", headers={"Authorization": f"Bearer {game['watch_token']}"}
+    ).get_json()
     for _ in range(2):
         assert client.post("/api/games/import", json=exported).status_code == 201
     assert_limited(client.post("/api/games/import", json=exported), "Too many imports from your address")
@@ -137,8 +155,9 @@ def test_pdf_rendering_has_a_budget_with_or_without_a_token(limited: Flask) -> N
     assert_limited(client.get(f"/api/games/{game['id']}/scorecard.pdf", headers=headers), "printouts")
 
 
-def test_the_counts_live_in_redis_and_hold_for_another_server_process(limited: Flask, store: redis.Redis,
-                                                                      redis_url: str) -> None:
+def test_the_counts_live_in_redis_and_hold_for_another_server_process(
+    limited: Flask, store: redis.Redis, redis_url: str
+) -> None:
     """A second process (its own app, its own limiter) on the same Redis sees the first one's count."""
     client = limited.test_client()
     for _ in range(2):
@@ -154,16 +173,32 @@ def test_the_counts_live_in_redis_and_hold_for_another_server_process(limited: F
         "answer = app.test_client().post('/api/games', json={'players': ['Ann', 'Ben']})\n"
         "print(answer.status_code, answer.headers.get('Retry-After'))\n"
     )
-    config = {"SQLALCHEMY_DATABASE_URI": limited.config["SQLALCHEMY_DATABASE_URI"], "SECRET_KEY": "x",
-              "RATELIMIT_STORAGE_URI": redis_url, "RATELIMIT_CREATE": "2 per minute",
-              "INSTANCE_PATH": str(Path(limited.instance_path))}
-    done = subprocess.run([sys.executable, "-c", script, json.dumps(config)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, check=True)
+    config = {
+        "SQLALCHEMY_DATABASE_URI": limited.config["SQLALCHEMY_DATABASE_URI"],
+        "SECRET_KEY": "x",
+        "RATELIMIT_STORAGE_URI": redis_url,
+        "RATELIMIT_CREATE": "2 per minute",
+        "INSTANCE_PATH": str(Path(limited.instance_path)),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", script, json.dumps(config)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     status, retry = done.stdout.split()
     assert status == "429" and retry.isdigit()
     store.flushdb()  # the window forgotten: the other process may create again
-    again = subprocess.run([sys.executable, "-c", script, json.dumps(config)], cwd=ROOT, capture_output=True,
-                           text=True, timeout=120, check=True)
+    again = subprocess.run(
+        [sys.executable, "-c", script, json.dumps(config)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     assert again.stdout.split()[0] == "201"
 
 
@@ -176,10 +211,16 @@ def test_a_scorer_at_play_speed_is_never_limited(tmp_path: Path, store: redis.Re
     watch = {"Authorization": f"Bearer {game['watch_token']}"}
     statuses: list[int] = []
     for number, cards in enumerate(game["schedule"], start=1):
-        statuses.append(client.put(f"/api/games/{game['id']}/hands/{number}/bids", json={"bids": [1, 1, 1]},
-                                   headers=scorer).status_code)
-        statuses.append(client.put(f"/api/games/{game['id']}/hands/{number}/tricks",
-                                   json={"tricks": [cards, 0, 0]}, headers=scorer).status_code)
+        statuses.append(
+            client.put(
+                f"/api/games/{game['id']}/hands/{number}/bids", json={"bids": [1, 1, 1]}, headers=scorer
+            ).status_code
+        )
+        statuses.append(
+            client.put(
+                f"/api/games/{game['id']}/hands/{number}/tricks", json={"tricks": [cards, 0, 0]}, headers=scorer
+            ).status_code
+        )
         for _ in range(5):
             statuses.append(client.get(f"/api/games/{game['id']}/version", headers=watch).status_code)
             statuses.append(client.get(f"/api/games/{game['id']}", headers=watch).status_code)

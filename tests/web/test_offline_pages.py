@@ -10,11 +10,18 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .pages_kit import csrf, current_version, document, new_game, play, text
+from .pages_kit import csrf
+from .pages_kit import current_version
+from .pages_kit import document
+from .pages_kit import new_game
+from .pages_kit import play
+from .pages_kit import text
 
 
 def offline_json(client: FlaskClient, game_id: str, element: str) -> dict[str, object]:
-    found = re.search(rf'<script type="application/json" id="{element}">(.*?)</script>', text(client.get(f"/g/{game_id}")), re.S)
+    found = re.search(
+        rf'<script type="application/json" id="{element}">(.*?)</script>', text(client.get(f"/g/{game_id}")), re.S
+    )
     assert found, element
     return json.loads(found.group(1))
 
@@ -23,12 +30,18 @@ def offline_json(client: FlaskClient, game_id: str, element: str) -> dict[str, o
 def test_the_scorer_page_writes_through_the_api_with_its_cookie_and_csrf_token(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     token = csrf(client, f"/g/{game_id}")
-    answer = client.put(f"/api/games/{game_id}/hands/1/bids", json={"bids": [4, 5, 3], "trump": "S", "version": 1},
-                        headers={"X-CSRFToken": token})
+    answer = client.put(
+        f"/api/games/{game_id}/hands/1/bids",
+        json={"bids": [4, 5, 3], "trump": "S", "version": 1},
+        headers={"X-CSRFToken": token},
+    )
     assert answer.status_code == 200
     assert answer.get_json()["hands"][0]["bids"] == [4, 5, 3]
-    again = client.put(f"/api/games/{game_id}/hands/1/bids", json={"bids": [4, 5, 3], "trump": "S", "version": 1},
-                       headers={"X-CSRFToken": token})
+    again = client.put(
+        f"/api/games/{game_id}/hands/1/bids",
+        json={"bids": [4, 5, 3], "trump": "S", "version": 1},
+        headers={"X-CSRFToken": token},
+    )
     assert again.status_code == 200 and again.get_json()["version"] == 2  # a resent entry is stored once
 
 
@@ -46,7 +59,9 @@ def test_a_watchers_cookie_reads_the_api_but_cannot_write(app: Flask, client: Fl
     watcher.get(created["watch_url"])
     assert watcher.get(f"/api/games/{created['id']}").status_code == 200
     token = csrf(watcher, "/")
-    answer = watcher.put(f"/api/games/{created['id']}/hands/1/bids", json={"bids": [1, 1]}, headers={"X-CSRFToken": token})
+    answer = watcher.put(
+        f"/api/games/{created['id']}/hands/1/bids", json={"bids": [1, 1]}, headers={"X-CSRFToken": token}
+    )
     assert answer.status_code == 403
 
 
@@ -70,10 +85,20 @@ def test_a_watcher_gets_no_queue(app: Flask, client: FlaskClient) -> None:
 
 
 # -- the correction page: one button --------------------------------------------------------------
-def save_hand(client: FlaskClient, app: Flask, game_id: str, number: int, bids: list[int | None],
-              tricks: list[int | None], trump: str = "") -> object:
-    data = {"csrf_token": csrf(client, f"/g/{game_id}/hands/{number}"), "version": str(current_version(app, game_id)),
-            "trump": trump}
+def save_hand(
+    client: FlaskClient,
+    app: Flask,
+    game_id: str,
+    number: int,
+    bids: list[int | None],
+    tricks: list[int | None],
+    trump: str = "",
+) -> object:
+    data = {
+        "csrf_token": csrf(client, f"/g/{game_id}/hands/{number}"),
+        "version": str(current_version(app, game_id)),
+        "trump": trump,
+    }
     data |= {f"bid_{s}": str(v) for s, v in enumerate(bids) if v is not None}
     data |= {f"tricks_{s}": str(v) for s, v in enumerate(tricks) if v is not None}
     return client.post(f"/g/{game_id}/hands/{number}", data=data)
@@ -98,13 +123,17 @@ def test_a_correction_saves_bids_and_tricks_together(app: Flask, client: FlaskCl
     assert "Hand 1 corrected" in text(client.get(f"/g/{game_id}"))
 
 
-@pytest.mark.parametrize("bids, tricks, message", [
-    ([3, 5, 3], [6, 3, 5], "Tricks add up to 14, but 13 cards were dealt in hand 1 (R23)."),
-    ([14, 5, 3], [5, 3, 5], "Ann bid 14, but only 13 cards were dealt in hand 1 (R22)."),
-    ([3, 5, 3], [5, None, 5], "Tap a number of tricks taken for Ben."),
-])
-def test_a_refused_correction_stores_nothing_and_says_why(app: Flask, client: FlaskClient, bids: list[int],
-                                                          tricks: list[int | None], message: str) -> None:
+@pytest.mark.parametrize(
+    "bids, tricks, message",
+    [
+        ([3, 5, 3], [6, 3, 5], "Tricks add up to 14, but 13 cards were dealt in hand 1 (R23)."),
+        ([14, 5, 3], [5, 3, 5], "Ann bid 14, but only 13 cards were dealt in hand 1 (R22)."),
+        ([3, 5, 3], [5, None, 5], "Tap a number of tricks taken for Ben."),
+    ],
+)
+def test_a_refused_correction_stores_nothing_and_says_why(
+    app: Flask, client: FlaskClient, bids: list[int], tricks: list[int | None], message: str
+) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
     before = document(app, game_id)
@@ -117,9 +146,16 @@ def test_a_refused_correction_stores_nothing_and_says_why(app: Flask, client: Fl
 def test_the_bids_of_the_hand_being_played_can_be_corrected_alone(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
-    client.post(f"/g/{game_id}/hands/2/bids", data={"csrf_token": csrf(client, f"/g/{game_id}"),
-                                                    "version": str(current_version(app, game_id)),
-                                                    "bid_0": "2", "bid_1": "6", "bid_2": "4"})
+    client.post(
+        f"/g/{game_id}/hands/2/bids",
+        data={
+            "csrf_token": csrf(client, f"/g/{game_id}"),
+            "version": str(current_version(app, game_id)),
+            "bid_0": "2",
+            "bid_1": "6",
+            "bid_2": "4",
+        },
+    )
     answer = save_hand(client, app, game_id, 2, [2, 6, 3], [None, None, None])
     assert answer.status_code == 302  # type: ignore[attr-defined]
     hand = document(app, game_id)["hands"][1]

@@ -11,7 +11,8 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper.assets import COMMENT, YEAR
+from scorekeeper.assets import COMMENT
+from scorekeeper.assets import YEAR
 from scorekeeper.offline import SHELL
 
 

@@ -8,11 +8,18 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .pages_kit import csrf, current_version, document, new_game, play, post_hand, text
 from scorekeeper import games
-from scorekeeper.table import service
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
+from scorekeeper.table import service
+
+from .pages_kit import csrf
+from .pages_kit import current_version
+from .pages_kit import document
+from .pages_kit import new_game
+from .pages_kit import play
+from .pages_kit import post_hand
+from .pages_kit import text
 
 
 def games_stored(app: Flask) -> int:
@@ -29,8 +36,18 @@ def test_home_offers_a_new_game_and_lists_the_games_this_phone_opened(client: Fl
 
 
 def test_a_new_game_makes_this_browser_the_scorer_and_shows_both_links(client: FlaskClient) -> None:
-    answer = client.post("/new", data={"csrf_token": csrf(client), "names-0": "Ann", "names-1": " Ben ",
-                                       "names-2": "", "names-3": "Cy", "first_dealer": "3", "action": "start"})
+    answer = client.post(
+        "/new",
+        data={
+            "csrf_token": csrf(client),
+            "names-0": "Ann",
+            "names-1": " Ben ",
+            "names-2": "",
+            "names-3": "Cy",
+            "first_dealer": "3",
+            "action": "start",
+        },
+    )
     assert answer.status_code == 302
     game_id = answer.headers["Location"].split("/")[2]
     cookies = answer.headers.getlist("Set-Cookie")
@@ -46,29 +63,44 @@ def test_a_new_game_makes_this_browser_the_scorer_and_shows_both_links(client: F
 
 
 def test_drawing_for_the_deal_names_dealer_and_scorer_and_shows_the_cards(client: FlaskClient) -> None:
-    answer = client.post("/new", data={"csrf_token": csrf(client), "names-0": "Ann", "names-1": "Ben",
-                                       "names-2": "Cy", "first_dealer": "draw", "action": "start"})
+    answer = client.post(
+        "/new",
+        data={
+            "csrf_token": csrf(client),
+            "names-0": "Ann",
+            "names-1": "Ben",
+            "names-2": "Cy",
+            "first_dealer": "draw",
+            "action": "start",
+        },
+    )
     page = text(client.get(answer.headers["Location"]))
     assert "deals first (highest card)" in page and "keeps score (lowest)" in page
     assert page.count('class="cardface') >= 3
 
 
-@pytest.mark.parametrize(("fields", "message"), [
-    ({"names-0": "Ann"}, "Bluke is played by 2 to 15 players, not 1 (R4)."),
-    ({f"names-{i}": f"P{i}" for i in range(16)}, "Bluke is played by 2 to 15 players, not 16 (R4)."),
-    ({"names-0": "Ann", "names-1": "B" * 41}, "Player 2&#39;s name is longer than 40 characters."),
-    ({"names-0": "Ann", "names-1": "x" * 5000}, "Player 2&#39;s name is longer than 40 characters."),
-    ({"names-0": "Ann", "names-1": "ann"}, "Two players are called &#39;ann&#39;"),
-    ({"names-0": "A", "names-1": "B", "names-2": "C", "names-3": "D", "extended": "y"},
-     "The extended game is only for 2 or 3 players, not 4 (R9)."),
-    ({"names-0": "A", "names-1": "B", "names-2": "C", "names-3": "D", "all_cards_hand": "y"}, "(R10)."),
-    ({"names-0": "A", "names-1": "B", "variant": "bogus"}, "&#39;bogus&#39; is not a variant"),
-    ({"names-0": "A", "names-1": "B", "first_dealer": "7"}, "Choose who deals first"),
-    ({"names-0": "A", "names-1": "B", "names-2": "", "first_dealer": "2"}, "row 3 has no name"),
-    ({"names-0": "A", "names-1": "B", "first_dealer": "x"}, "Choose who deals first"),
-])
-def test_a_bad_set_up_is_explained_and_stores_nothing(app: Flask, client: FlaskClient, fields: dict[str, str],
-                                                      message: str) -> None:
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"names-0": "Ann"}, "Bluke is played by 2 to 15 players, not 1 (R4)."),
+        ({f"names-{i}": f"P{i}" for i in range(16)}, "Bluke is played by 2 to 15 players, not 16 (R4)."),
+        ({"names-0": "Ann", "names-1": "B" * 41}, "Player 2&#39;s name is longer than 40 characters."),
+        ({"names-0": "Ann", "names-1": "x" * 5000}, "Player 2&#39;s name is longer than 40 characters."),
+        ({"names-0": "Ann", "names-1": "ann"}, "Two players are called &#39;ann&#39;"),
+        (
+            {"names-0": "A", "names-1": "B", "names-2": "C", "names-3": "D", "extended": "y"},
+            "The extended game is only for 2 or 3 players, not 4 (R9).",
+        ),
+        ({"names-0": "A", "names-1": "B", "names-2": "C", "names-3": "D", "all_cards_hand": "y"}, "(R10)."),
+        ({"names-0": "A", "names-1": "B", "variant": "bogus"}, "&#39;bogus&#39; is not a variant"),
+        ({"names-0": "A", "names-1": "B", "first_dealer": "7"}, "Choose who deals first"),
+        ({"names-0": "A", "names-1": "B", "names-2": "", "first_dealer": "2"}, "row 3 has no name"),
+        ({"names-0": "A", "names-1": "B", "first_dealer": "x"}, "Choose who deals first"),
+    ],
+)
+def test_a_bad_set_up_is_explained_and_stores_nothing(
+    app: Flask, client: FlaskClient, fields: dict[str, str], message: str
+) -> None:
     data = {"csrf_token": csrf(client), "first_dealer": "0", "action": "start", **fields}
     answer = client.post("/new", data=data)
     assert answer.status_code == 422
@@ -77,19 +109,26 @@ def test_a_bad_set_up_is_explained_and_stores_nothing(app: Flask, client: FlaskC
     assert games_stored(app) == 0
 
 
-@pytest.mark.parametrize(("action", "names", "dealer", "expect", "dealer_after"), [
-    ("up-1", ["Ann", "Ben", "Cy"], "1", ["Ben", "Ann", "Cy", ""], "0"),
-    ("up-2", ["Ann", "Ben", "Cy"], "2", ["Ann", "Cy", "Ben", ""], "1"),
-    ("up-0", ["Ann", "Ben", "Cy"], "draw", ["Ann", "Ben", "Cy", ""], "draw"),
-    ("add", ["Ann", "Ben", "Cy", "Dee"], "draw", ["Ann", "Ben", "Cy", "Dee", ""], "draw"),
-    ("enter", ["Ann", "", "Cy", ""], "draw", ["Ann", "", "Cy", ""], "draw"),
-    ("enter", ["Ann", "Ben", "Cy", "Dee"], "0", ["Ann", "Ben", "Cy", "Dee"], "0"),  # no empty row added
-])
-def test_the_set_up_rows_rearrange_without_javascript(app: Flask, client: FlaskClient, action: str,
-                                                      names: list[str], dealer: str, expect: list[str],
-                                                      dealer_after: str) -> None:
-    data = {"csrf_token": csrf(client), "action": action, "first_dealer": dealer,
-            **{f"names-{i}": n for i, n in enumerate(names)}}
+@pytest.mark.parametrize(
+    ("action", "names", "dealer", "expect", "dealer_after"),
+    [
+        ("up-1", ["Ann", "Ben", "Cy"], "1", ["Ben", "Ann", "Cy", ""], "0"),
+        ("up-2", ["Ann", "Ben", "Cy"], "2", ["Ann", "Cy", "Ben", ""], "1"),
+        ("up-0", ["Ann", "Ben", "Cy"], "draw", ["Ann", "Ben", "Cy", ""], "draw"),
+        ("add", ["Ann", "Ben", "Cy", "Dee"], "draw", ["Ann", "Ben", "Cy", "Dee", ""], "draw"),
+        ("enter", ["Ann", "", "Cy", ""], "draw", ["Ann", "", "Cy", ""], "draw"),
+        ("enter", ["Ann", "Ben", "Cy", "Dee"], "0", ["Ann", "Ben", "Cy", "Dee"], "0"),  # no empty row added
+    ],
+)
+def test_the_set_up_rows_rearrange_without_javascript(
+    app: Flask, client: FlaskClient, action: str, names: list[str], dealer: str, expect: list[str], dealer_after: str
+) -> None:
+    data = {
+        "csrf_token": csrf(client),
+        "action": action,
+        "first_dealer": dealer,
+        **{f"names-{i}": n for i, n in enumerate(names)},
+    }
     page = text(client.post("/new", data=data))
     assert re.findall(r'name="names-\d+" id="names-\d+" value="([^"]*)"', page) == expect
     chosen = re.findall(r'<option value="(\w+)" selected>', page)
@@ -121,7 +160,7 @@ def test_the_worked_example_through_the_pages(app: Flask, client: FlaskClient) -
     assert '<span class="mk S" title="Set: took fewer than bid">3/5</span><b class="tot neg">−50</b>' in page
     assert '<span class="mk P"' in page and ">12/13<" in page and ">12/12<" in page
     assert re.search(r'<th scope="col" class="p lead">.*?Ann', page)  # the leader
-    footer = page[page.index("<tfoot>"):]
+    footer = page[page.index("<tfoot>") :]
     assert re.findall(r"<td>(\d+)</td>", footer) == ["0", "1", "1", "1", "1", "1", "1", "0", "0"]
 
 
@@ -147,17 +186,25 @@ def test_the_last_players_tricks_come_from_the_remainder(app: Flask, client: Fla
     assert document(app, game_id)["hands"][0]["tricks"] == [4, 2, 5, 2]
 
 
-@pytest.mark.parametrize(("bids", "trump", "message", "beside"), [
-    ([14, 5, 3], None, "Ann bid 14, but only 13 cards were dealt in hand 1 (R22).", 0),
-    ([4, "abc", 3], None, "Ben&#39;s bid must be a whole number, not &#39;abc&#39; (R22).", 1),
-    ([4, 5, 0], None, "Cy bid 0, but every bid is at least 1 (zero bids are off) (R13, R22).", 2),
-    ([4, 5, -1], None, "Cy bid -1, but every bid is at least 1", 2),
-    ([4, 5, "99999999999999"], None, "Cy&#39;s bid must be a whole number", 2),
-    ([4, None, 3], None, "Tap a bid for Ben.", 1),
-    ([4, 5, 3], "X", "&#39;X&#39; is not a suit; use S, H, D, C or none for no trump (R12).", None),
-])
+@pytest.mark.parametrize(
+    ("bids", "trump", "message", "beside"),
+    [
+        ([14, 5, 3], None, "Ann bid 14, but only 13 cards were dealt in hand 1 (R22).", 0),
+        ([4, "abc", 3], None, "Ben&#39;s bid must be a whole number, not &#39;abc&#39; (R22).", 1),
+        ([4, 5, 0], None, "Cy bid 0, but every bid is at least 1 (zero bids are off) (R13, R22).", 2),
+        ([4, 5, -1], None, "Cy bid -1, but every bid is at least 1", 2),
+        ([4, 5, "99999999999999"], None, "Cy&#39;s bid must be a whole number", 2),
+        ([4, None, 3], None, "Tap a bid for Ben.", 1),
+        ([4, 5, 3], "X", "&#39;X&#39; is not a suit; use S, H, D, C or none for no trump (R12).", None),
+    ],
+)
 def test_bad_bids_are_explained_beside_the_row_and_store_nothing(
-    app: Flask, client: FlaskClient, bids: list[object], trump: str | None, message: str, beside: int | None,
+    app: Flask,
+    client: FlaskClient,
+    bids: list[object],
+    trump: str | None,
+    message: str,
+    beside: int | None,
 ) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     answer = post_hand(client, game_id, 1, "bids", bids, 1, trump=trump)
@@ -170,15 +217,19 @@ def test_bad_bids_are_explained_beside_the_row_and_store_nothing(
     assert doc["hands"][0]["bids"] is None and doc["version"] == 1
 
 
-@pytest.mark.parametrize(("tricks", "message", "beside"), [
-    ([5, 3, 4], "Tricks add up to 12, but 13 cards were dealt in hand 1 (R23).", None),
-    ([14, 0, 0], "Ann took 14 tricks, but hand 1 had 13 cards dealt (R23).", 0),
-    ([5, "x", 5], "Ben&#39;s tricks must be a whole number, not &#39;x&#39; (R23).", 1),
-    ([5, None, None], "Tap a number of tricks taken for Ben.", 1),
-    ([13, 1, None], "Tap a number of tricks taken for Cy.", 2),
-])
-def test_bad_tricks_are_explained_and_store_nothing(app: Flask, client: FlaskClient, tricks: list[object],
-                                                    message: str, beside: int | None) -> None:
+@pytest.mark.parametrize(
+    ("tricks", "message", "beside"),
+    [
+        ([5, 3, 4], "Tricks add up to 12, but 13 cards were dealt in hand 1 (R23).", None),
+        ([14, 0, 0], "Ann took 14 tricks, but hand 1 had 13 cards dealt (R23).", 0),
+        ([5, "x", 5], "Ben&#39;s tricks must be a whole number, not &#39;x&#39; (R23).", 1),
+        ([5, None, None], "Tap a number of tricks taken for Ben.", 1),
+        ([13, 1, None], "Tap a number of tricks taken for Cy.", 2),
+    ],
+)
+def test_bad_tricks_are_explained_and_store_nothing(
+    app: Flask, client: FlaskClient, tricks: list[object], message: str, beside: int | None
+) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     post_hand(client, game_id, 1, "bids", [4, 5, 3], 1)
     answer = post_hand(client, game_id, 1, "tricks", tricks, 2)
@@ -200,8 +251,7 @@ def test_tricks_before_bids_are_refused_in_the_engines_words(app: Flask, client:
 
 
 # -- versions: stale pages and double taps -----------------------------------------------------
-def test_a_stale_page_shows_what_the_other_scorer_entered_and_keeps_these_taps(app: Flask,
-                                                                             client: FlaskClient) -> None:
+def test_a_stale_page_shows_what_the_other_scorer_entered_and_keeps_these_taps(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     post_hand(client, game_id, 1, "bids", [4, 5, 3], 1)
     answer = post_hand(client, game_id, 1, "bids", [1, 2, 1], 1, trump="H")  # another phone's older page
@@ -250,13 +300,21 @@ def test_a_double_tap_stores_once(app: Flask, client: FlaskClient) -> None:
     assert "Corrections" not in text(client.get(f"/g/{game_id}"))
 
 
-@pytest.mark.parametrize(("tapped", "trump", "no_trump", "shown"), [
-    ("", None, False, "Trump not noted"),  # the default: nothing noted is not "no trump"
-    ("none", None, True, "No trump</b> — a Bluke was turned"),  # R12
-    ("D", "D", False, "Trump <b"),
-])
+@pytest.mark.parametrize(
+    ("tapped", "trump", "no_trump", "shown"),
+    [
+        ("", None, False, "Trump not noted"),  # the default: nothing noted is not "no trump"
+        ("none", None, True, "No trump</b> — a Bluke was turned"),  # R12
+        ("D", "D", False, "Trump <b"),
+    ],
+)
 def test_the_trump_buttons_keep_not_noted_apart_from_no_trump(
-    app: Flask, client: FlaskClient, tapped: str, trump: str | None, no_trump: bool, shown: str,
+    app: Flask,
+    client: FlaskClient,
+    tapped: str,
+    trump: str | None,
+    no_trump: bool,
+    shown: str,
 ) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     assert post_hand(client, game_id, 1, "bids", [4, 5, 3], 1, trump=tapped).status_code == 302
@@ -274,8 +332,9 @@ def test_a_form_without_a_good_version_is_refused(app: Flask, client: FlaskClien
 
 
 # -- corrections -------------------------------------------------------------------------------
-def test_an_earlier_hand_is_edited_with_its_forms_prefilled_and_the_change_is_kept(app: Flask,
-                                                                                   client: FlaskClient) -> None:
+def test_an_earlier_hand_is_edited_with_its_forms_prefilled_and_the_change_is_kept(
+    app: Flask, client: FlaskClient
+) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
     play(client, app, game_id, 2, [2, 6, 4], [2, 7, 3])
@@ -309,18 +368,23 @@ def test_undo_takes_back_the_latest_entry_step_by_step(app: Flask, client: Flask
     play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
     page = text(client.get(f"/g/{game_id}"))
     assert "Undo the tricks of hand 1" in page
-    answer = client.post(f"/g/{game_id}/undo", data={"csrf_token": csrf(client, f"/g/{game_id}"),
-                                                     "version": current_version(app, game_id), "number": 1})
+    answer = client.post(
+        f"/g/{game_id}/undo",
+        data={"csrf_token": csrf(client, f"/g/{game_id}"), "version": current_version(app, game_id), "number": 1},
+    )
     assert answer.status_code == 302
     page = text(client.get(f"/g/{game_id}"))
     assert "Undone: the tricks of hand 1" in page and "Record hand 1" in page
     assert "undo tricks" in page and "removed tricks 5·3·5" in page
-    stale = client.post(f"/g/{game_id}/undo", data={"csrf_token": csrf(client, f"/g/{game_id}"),
-                                                    "version": 1, "number": 1})
+    stale = client.post(
+        f"/g/{game_id}/undo", data={"csrf_token": csrf(client, f"/g/{game_id}"), "version": 1, "number": 1}
+    )
     assert stale.status_code == 303
     assert "Someone else changed this game first" in text(client.get(f"/g/{game_id}"))
-    client.post(f"/g/{game_id}/undo", data={"csrf_token": csrf(client, f"/g/{game_id}"),
-                                            "version": current_version(app, game_id), "number": 1})
+    client.post(
+        f"/g/{game_id}/undo",
+        data={"csrf_token": csrf(client, f"/g/{game_id}"), "version": current_version(app, game_id), "number": 1},
+    )
     doc = document(app, game_id)
     assert doc["hands"][0]["bids"] is None
 
@@ -338,12 +402,14 @@ def test_the_finished_game_shows_winners_standings_and_the_chart(app: Flask, cli
     assert '<svg class="chart"' in page and "<polyline" in page
     assert "made&nbsp;100%" in page  # Ann made every hand
     assert 'class="prow' not in page  # no hand form once the game is over
-    assert 'data-awake' not in page
+    assert "data-awake" not in page
 
 
 def test_the_chart_is_drawn_on_the_server_from_the_scorecard() -> None:
     from scorekeeper.charts import progression
-    from scorekeeper.engine import HandRecord, Rules, build_scorecard
+    from scorekeeper.engine import build_scorecard
+    from scorekeeper.engine import HandRecord
+    from scorekeeper.engine import Rules
 
     card = build_scorecard(Rules(3), 0, [HandRecord((4, 5, 3), (5, 3, 5)), HandRecord((2, 6, 4), (2, 7, 3))])
     svg = str(progression(["<b>Ann</b>", "Ben", "Cy"], card))
@@ -352,8 +418,7 @@ def test_the_chart_is_drawn_on_the_server_from_the_scorecard() -> None:
     assert str(progression(["A", "B", "C"], build_scorecard(Rules(3), 0, []))) == ""
 
 
-def test_the_game_page_links_to_the_print_and_export_files_this_cookie_opens(app: Flask,
-                                                                           client: FlaskClient) -> None:
+def test_the_game_page_links_to_the_print_and_export_files_this_cookie_opens(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
     page = text(client.get(f"/g/{game_id}"))

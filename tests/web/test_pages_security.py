@@ -8,11 +8,18 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .pages_kit import csrf, current_version, document, new_game, play, post_hand, text
 from scorekeeper import games
-from scorekeeper.table import service
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
+from scorekeeper.table import service
+
+from .pages_kit import csrf
+from .pages_kit import current_version
+from .pages_kit import document
+from .pages_kit import new_game
+from .pages_kit import play
+from .pages_kit import post_hand
+from .pages_kit import text
 
 HOSTILE = '<script>alert("x")</script>'
 
@@ -26,13 +33,26 @@ def test_every_form_post_of_the_pages_refuses_a_missing_token(app: Flask, client
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
     routes = [r for r in app.url_map.iter_rules() if r.endpoint.startswith("pages.") and "POST" in (r.methods or ())]
-    assert {r.endpoint for r in routes} >= {"pages.new_game", "pages.save_bids", "pages.save_tricks",
-                                            "pages.undo", "pages.forget"}
+    assert {r.endpoint for r in routes} >= {
+        "pages.new_game",
+        "pages.save_bids",
+        "pages.save_tricks",
+        "pages.undo",
+        "pages.forget",
+    }
     before = document(app, game_id)
     for rule in routes:
         url = rule.build({"game_id": game_id, "number": 2}, append_unknown=False)[1]
-        data = {"version": str(before["version"]), "number": "1", "bid_0": "1", "bid_1": "1", "bid_2": "1",
-                "names-0": "Zed", "names-1": "Yan", "action": "start"}
+        data = {
+            "version": str(before["version"]),
+            "number": "1",
+            "bid_0": "1",
+            "bid_1": "1",
+            "bid_2": "1",
+            "names-0": "Zed",
+            "names-1": "Yan",
+            "action": "start",
+        }
         answer = client.post(url, data=data)
         if rule.endpoint == "pages.forget":
             assert answer.status_code == 302
@@ -151,8 +171,11 @@ def test_htmx_polling_answers_204_until_the_version_changes(app: Flask, client: 
     assert f'hx-get="/g/{game_id}?since=1"' in page and 'hx-trigger="every 1s"' in page
     assert "vendor/htmx.min.js" in page and 'http-equiv="refresh"' in page
     assert watcher.get(f"/g/{game_id}?since=1", headers=headers).status_code == 204
-    client.put(f"/api/games/{game_id}/hands/1/bids", json={"bids": [4, 5, 3]},
-               headers={"Authorization": f"Bearer {created['scorer_token']}"})
+    client.put(
+        f"/api/games/{game_id}/hands/1/bids",
+        json={"bids": [4, 5, 3]},
+        headers={"Authorization": f"Bearer {created['scorer_token']}"},
+    )
     fresh = watcher.get(f"/g/{game_id}?since=1", headers=headers)
     assert fresh.status_code == 200 and "HX-Request" in fresh.headers["Vary"]
     body = text(fresh).strip()
@@ -166,8 +189,7 @@ def test_hostile_names_are_shown_as_text_on_every_page(app: Flask, client: Flask
     game_id = new_game(client, names, dealer="draw")
     play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
     post_hand(client, game_id, 1, "tricks", [4, 4, 5], current_version(app, game_id))  # a correction
-    pages = [client.get(url) for url in ("/", f"/g/{game_id}", f"/g/{game_id}/share?new=1",
-                                         f"/g/{game_id}/hands/1")]
+    pages = [client.get(url) for url in ("/", f"/g/{game_id}", f"/g/{game_id}/share?new=1", f"/g/{game_id}/hands/1")]
     pages.append(post_hand(client, game_id, 2, "bids", [99, 1, 1], current_version(app, game_id)))
     pages.append(client.get(f"/g/{game_id}?since=0", headers={"HX-Request": "true"}))
     for answer in pages:
@@ -186,5 +208,5 @@ def test_a_finished_game_with_hostile_names_draws_its_chart_safely(app: Flask, c
             service.record_bids(game_id, number, [1, 1])
             service.record_tricks(game_id, number, [0, cards])
     page = text(client.get(f"/g/{game_id}"))
-    assert "<svg class=\"chart\"" in page and "<script>alert" not in page
+    assert '<svg class="chart"' in page and "<script>alert" not in page
     assert "Ben" in page and "wins" in page

@@ -17,15 +17,26 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from ..conftest import make_app
-from .pages_kit import text
-from .export_kit import (
-    A4, LETTER, WORKED, auth, dealer_columns, lines, new_game, page_texts, pages, play_out, points, row_of,
-    size, worked_example,
-)
 from scorekeeper import printing
 from scorekeeper.engine import Rules
 from scorekeeper.figures import minus
+
+from ..conftest import make_app
+from .export_kit import A4
+from .export_kit import auth
+from .export_kit import dealer_columns
+from .export_kit import LETTER
+from .export_kit import lines
+from .export_kit import new_game
+from .export_kit import page_texts
+from .export_kit import pages
+from .export_kit import play_out
+from .export_kit import points
+from .export_kit import row_of
+from .export_kit import size
+from .export_kit import WORKED
+from .export_kit import worked_example
+from .pages_kit import text
 
 HOSTILE = ['<img src="http://127.0.0.1:9/x">', "file:///etc/passwd", "Zoë & <b>Bo</b>"]
 
@@ -112,8 +123,14 @@ def test_the_worked_example_counts_s_o_p_overtricks_and_sums(games: Games) -> No
 def test_the_header_names_date_variant_options_seating_first_dealer_and_progress(games: Games) -> None:
     game, _ = games.game("worked")
     text = page_texts(games.pdf("worked"))[0]
-    for fact in ("CREATIVE SCORECARD", "Standard · 25 hands: 13 → 1 → 13", "OPTIONS\nnone",
-                 "FIRST DEALER\nAnn", "in progress, 2 of 25 hands played", f"game {game['id']}"):
+    for fact in (
+        "CREATIVE SCORECARD",
+        "Standard · 25 hands: 13 → 1 → 13",
+        "OPTIONS\nnone",
+        "FIRST DEALER\nAnn",
+        "in progress, 2 of 25 hands played",
+        f"game {game['id']}",
+    ):
         assert fact in text
     assert "1  Ann · 2  Ben · 3  Cy" in text  # seating order, clockwise from seat 0
     assert game["created_at"][:10] in _iso_dates(text)
@@ -174,8 +191,10 @@ def test_the_plain_card_shows_cards_dealt_bid_and_running_total(games: Games) ->
 
 
 # -- paper, pages, chart --------------------------------------------------------------------------
-@pytest.mark.parametrize(("query", "expected"), [("", A4), ("?paper=a4", A4), ("?paper=letter", LETTER),
-                                                 ("?style=plain&paper=LETTER", LETTER)])
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [("", A4), ("?paper=a4", A4), ("?paper=letter", LETTER), ("?style=plain&paper=LETTER", LETTER)],
+)
 def test_paper_is_a4_landscape_unless_letter_is_asked(games: Games, query: str, expected: tuple[float, float]) -> None:
     (page,) = pages(games.pdf("worked-finished", query))
     width, height = size(page)
@@ -199,9 +218,10 @@ def test_fifteen_players_fit_the_width_and_every_page_repeats_the_header(games: 
     texts = page_texts(pdf)
     assert len(texts) == 2
     for text in texts:  # the header with all fifteen names, in seating order, on every page
-        seating = " ".join(text[text.index("SEATING"):].split())  # a long seating line wraps
+        seating = " ".join(text[text.index("SEATING") :].split())  # a long seating line wraps
         assert [seating.index(f"Player {n:02d} of fifteen") for n in range(1, 16)] == sorted(
-            seating.index(f"Player {n:02d} of fifteen") for n in range(1, 16))
+            seating.index(f"Player {n:02d} of fifteen") for n in range(1, 16)
+        )
     printed = lines(pdf)
     for number in range(1, len(doc["hands"]) + 1):
         assert row_of(printed, number) == expected_row(doc, number)
@@ -216,8 +236,9 @@ def test_a_long_extended_game_turns_the_page_where_the_deal_turns_and_repeats_th
         page_lines = [line.strip() for line in text.splitlines()]
         header = next(line for line in page_lines if line.startswith("# bids/ cards"))  # repeated on every page
         assert header.replace("★ ", "") == "# bids/ cards Ann Ben Cy"
-        assert {int(line.split()[0]) for line in page_lines if line[:1].isdigit() and "/" in line.split()[1]} \
-            == set(hands)
+        assert {int(line.split()[0]) for line in page_lines if line[:1].isdigit() and "/" in line.split()[1]} == set(
+            hands
+        )
         for number in hands:
             assert row_of(page_lines, number) == expected_row(doc, number)
     assert "S set" in texts[1] and "page 2 of 2" in texts[1]
@@ -236,16 +257,24 @@ def test_a_blank_sheet_of_a_stored_game_keeps_names_cards_and_dealers_only(games
     assert "S set" in printed and "Σ taken/bid" in printed  # rows to fill in
 
 
-@pytest.mark.parametrize(("query", "headers", "schedule", "first_dealer"), [
-    ("players=Ann,Ben,Cy&first_dealer=1", ["Ann", "Ben", "Cy"], Rules(3).schedule, 1),
-    ("players=Ann&players=Ben,Jr&players=Cy", ["Ann", "Ben,Jr", "Cy"], Rules(3).schedule, 0),
-    ("players=4&first_dealer=3&variant=new-jersey", ["1", "2", "3", "4"], Rules.build(4, "new-jersey").schedule, 3),
-    ("players=Ann,Ben,Cy&extended=1&all_cards_hand=yes&paper=letter", ["Ann", "Ben", "Cy"],
-     Rules(3, extended=True, all_cards_hand=True).schedule, 0),
-    ("players=5&zero_bids=true", ["1", "2", "3", "4", "5"], Rules(5).schedule, 0),
-])
-def test_a_blank_sheet_needs_no_stored_game(games: Games, query: str, headers: list[str],
-                                            schedule: tuple[int, ...], first_dealer: int) -> None:
+@pytest.mark.parametrize(
+    ("query", "headers", "schedule", "first_dealer"),
+    [
+        ("players=Ann,Ben,Cy&first_dealer=1", ["Ann", "Ben", "Cy"], Rules(3).schedule, 1),
+        ("players=Ann&players=Ben,Jr&players=Cy", ["Ann", "Ben,Jr", "Cy"], Rules(3).schedule, 0),
+        ("players=4&first_dealer=3&variant=new-jersey", ["1", "2", "3", "4"], Rules.build(4, "new-jersey").schedule, 3),
+        (
+            "players=Ann,Ben,Cy&extended=1&all_cards_hand=yes&paper=letter",
+            ["Ann", "Ben", "Cy"],
+            Rules(3, extended=True, all_cards_hand=True).schedule,
+            0,
+        ),
+        ("players=5&zero_bids=true", ["1", "2", "3", "4", "5"], Rules(5).schedule, 0),
+    ],
+)
+def test_a_blank_sheet_needs_no_stored_game(
+    games: Games, query: str, headers: list[str], schedule: tuple[int, ...], first_dealer: int
+) -> None:
     answer = games.client.get(f"/scorecards/blank.pdf?{query}")
     assert answer.status_code == 200 and answer.mimetype == "application/pdf"
     printed = lines(answer.data)
@@ -253,30 +282,35 @@ def test_a_blank_sheet_needs_no_stored_game(games: Games, query: str, headers: l
         assert row_of(printed, number) == [str(number), f"/{cards}"]
     players = len(headers)
     assert dealer_columns(answer.data, headers) == {
-        n: (first_dealer + n - 1) % players for n in range(1, len(schedule) + 1)}
+        n: (first_dealer + n - 1) % players for n in range(1, len(schedule) + 1)
+    }
     assert size(pages(answer.data)[0]) == (LETTER if "letter" in query else A4)
 
 
-@pytest.mark.parametrize(("query", "status", "words"), [
-    ("players=Ann", 422, "Bluke is played by 2 to 15 players, not 1 (R4)."),
-    ("players=16", 422, "not 16 (R4)"),
-    ("players=Ann,Ben,Cy,Dee&extended=1", 422, "only for 2 or 3 players, not 4 (R9)"),
-    ("players=4&all_cards_hand=1", 422, "(R10)"),
-    ("players=3&variant=bridge", 422, "is not a variant; choose &#39;standard&#39; or &#39;new-jersey&#39; (R18)"),
-    ("players=3&first_dealer=3", 422, "The first dealer must be one of the 3 seats, not 3 (R6)."),
-    ("players=3&first_dealer=x", 400, "first_dealer"),
-    ("players=3&extended=perhaps", 400, "extended"),
-    ("players=3&paper=a3", 400, "paper"),
-    ("players=Ann,ann", 400, "Two players are called"),
-    ("players=Ann,,Cy", 400, "Player 2 has no name."),
-    ("", 400, "names"),
-    ("players=", 400, "names"),
-    ("players=3&first_dealer=%C2%B2", 400, "first_dealer"),  # "²" is a digit to Python, not a seat
-    (f"players=3&first_dealer={'9' * 5000}", 400, "first_dealer"),
-    ("players=99999", 422, "not 99999 (R4)"),
-])
+@pytest.mark.parametrize(
+    ("query", "status", "words"),
+    [
+        ("players=Ann", 422, "Bluke is played by 2 to 15 players, not 1 (R4)."),
+        ("players=16", 422, "not 16 (R4)"),
+        ("players=Ann,Ben,Cy,Dee&extended=1", 422, "only for 2 or 3 players, not 4 (R9)"),
+        ("players=4&all_cards_hand=1", 422, "(R10)"),
+        ("players=3&variant=bridge", 422, "is not a variant; choose &#39;standard&#39; or &#39;new-jersey&#39; (R18)"),
+        ("players=3&first_dealer=3", 422, "The first dealer must be one of the 3 seats, not 3 (R6)."),
+        ("players=3&first_dealer=x", 400, "first_dealer"),
+        ("players=3&extended=perhaps", 400, "extended"),
+        ("players=3&paper=a3", 400, "paper"),
+        ("players=Ann,ann", 400, "Two players are called"),
+        ("players=Ann,,Cy", 400, "Player 2 has no name."),
+        ("", 400, "names"),
+        ("players=", 400, "names"),
+        ("players=3&first_dealer=%C2%B2", 400, "first_dealer"),  # "²" is a digit to Python, not a seat
+        (f"players=3&first_dealer={'9' * 5000}", 400, "first_dealer"),
+        ("players=99999", 422, "not 99999 (R4)"),
+    ],
+)
 def test_a_blank_sheet_refuses_an_impossible_table_in_the_engines_words(
-        games: Games, query: str, status: int, words: str) -> None:
+    games: Games, query: str, status: int, words: str
+) -> None:
     answer = games.client.get(f"/scorecards/blank.pdf?{query}")
     assert answer.status_code == status
     assert words in text(answer)
@@ -298,11 +332,21 @@ def test_hostile_names_print_literally_and_nothing_is_fetched(games: Games, monk
     assert fetched == [] and connections == []
 
 
-@pytest.mark.parametrize("url", [
-    "http://127.0.0.1:9/x", "https://example.com/a.css", "ftp://example.com/x", "file:///etc/passwd",
-    "data:text/css,body{}", "file://localhost/etc/passwd", "{static}/../scorekeeper/__init__.py",
-    "{static}/missing.css", "//127.0.0.1:9/x", "x.css",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:9/x",
+        "https://example.com/a.css",
+        "ftp://example.com/x",
+        "file:///etc/passwd",
+        "data:text/css,body{}",
+        "file://localhost/etc/passwd",
+        "{static}/../scorekeeper/__init__.py",
+        "{static}/missing.css",
+        "//127.0.0.1:9/x",
+        "x.css",
+    ],
+)
 def test_the_pdf_fetcher_refuses_everything_but_the_apps_static_files(games: Games, url: str) -> None:
     static = Path(games.app.static_folder or "")
     fetcher = printing.static_fetcher(str(static))
@@ -333,8 +377,9 @@ def test_either_token_or_the_page_cookie_opens_the_pdf_and_nothing_else_does(gam
     assert answer.headers["Content-Disposition"] == f'inline; filename="bluke-{game["id"]}-creative.pdf"'
 
 
-@pytest.mark.parametrize(("query", "word"), [("?style=fancy", "style"), ("?paper=a5", "paper"),
-                                             ("?chart=maybe", "chart")])
+@pytest.mark.parametrize(
+    ("query", "word"), [("?style=fancy", "style"), ("?paper=a5", "paper"), ("?chart=maybe", "chart")]
+)
 def test_bad_pdf_options_are_a_400_naming_the_option(games: Games, query: str, word: str) -> None:
     game, _ = games.game("worked")
     answer = games.client.get(f"/api/games/{game['id']}/scorecard.pdf{query}", headers=auth(game["scorer_token"]))
@@ -347,8 +392,23 @@ def test_bad_pdf_options_are_a_400_naming_the_option(games: Games, query: str, w
 def png(pdf: bytes, folder: Path, name: str) -> Path:
     """Page 1 as a PNG, drawn by poppler's pdftoppm."""
     (folder / f"{name}.pdf").write_bytes(pdf)
-    subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile",
-                    str(folder / f"{name}.pdf"), str(folder / name)], check=True, timeout=60)
+    subprocess.run(
+        [
+            "pdftoppm",
+            "-png",
+            "-r",
+            "60",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            "-singlefile",
+            str(folder / f"{name}.pdf"),
+            str(folder / name),
+        ],
+        check=True,
+        timeout=60,
+    )
     return folder / f"{name}.png"
 
 
@@ -368,8 +428,7 @@ SET_INK, PERFECT_INK = (0xB3, 0x26, 0x1E), (0x1D, 0x4E, 0x89)
 
 
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler's pdftoppm is not installed")
-def test_page_one_renders_to_a_landscape_png_with_circled_sets_and_boxed_perfects(
-        games: Games, tmp_path: Path) -> None:
+def test_page_one_renders_to_a_landscape_png_with_circled_sets_and_boxed_perfects(games: Games, tmp_path: Path) -> None:
     pytest.importorskip("PIL")
     creative = png(games.pdf("worked-finished"), tmp_path, "creative")
     plain = png(games.pdf("worked-finished", "?style=plain"), tmp_path, "plain")
@@ -395,8 +454,7 @@ def test_the_print_template_marks_each_cell_by_its_outcome(games: Games) -> None
         from scorekeeper.models import Game
 
         game = db.session.get(Game, doc["id"])
-        sheet = printing.build_sheet("creative", "a4", games.rules_of(game), 0, game.players,
-                                     games.scorecard_of(game))
+        sheet = printing.build_sheet("creative", "a4", games.rules_of(game), 0, game.players, games.scorecard_of(game))
         html = render_template("print/scorecard.html", sheet=sheet, points=minus)
     assert [c.outcome for c in sheet.rows[0].cells] == ["O", "S", "O"]
     assert [c.outcome for c in sheet.rows[1].cells] == ["P", "O", "S"]

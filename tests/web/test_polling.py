@@ -36,7 +36,9 @@ def test_a_poll_without_change_reads_no_hands(app: Flask, client: FlaskClient) -
     client.get(f"/g/{game['id']}/join/{game['watch_token']}")
     with statements(app) as sent:
         answer = client.get(f"/g/{game['id']}?since=2", headers={"HX-Request": "true"})
-        version = client.get(f"/api/games/{game['id']}/version", headers={"Authorization": f"Bearer {game['watch_token']}"})
+        version = client.get(
+            f"/api/games/{game['id']}/version", headers={"Authorization": f"Bearer {game['watch_token']}"}
+        )
     assert answer.status_code == 204 and version.get_json() == {"version": 2}
     assert sent and not any("hands" in s for s in sent)
     changed = client.get(f"/g/{game['id']}?since=1", headers={"HX-Request": "true"})
@@ -53,5 +55,7 @@ def test_a_poll_with_a_wrong_token_is_a_404(client: FlaskClient) -> None:
 
 def test_a_virtual_tables_host_polls_its_games_version(client: FlaskClient) -> None:
     table = client.post("/api/tables", json={"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "basic"}]}).get_json()
-    answer = client.get(f"/api/games/{table['game_id']}/version", headers={"Authorization": f"Bearer {table['host_token']}"})
+    answer = client.get(
+        f"/api/games/{table['game_id']}/version", headers={"Authorization": f"Bearer {table['host_token']}"}
+    )
     assert answer.status_code == 200 and isinstance(answer.get_json()["version"], int)

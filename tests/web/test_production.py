@@ -25,7 +25,8 @@ from scorekeeper.extensions import db
 from scorekeeper.serving import redact
 
 from ..conftest import make_app
-from .servers import Server, gunicorn
+from .servers import gunicorn
+from .servers import Server
 
 POSTGRES = os.environ.get("TEST_DATABASE_URL")
 
@@ -63,8 +64,11 @@ def test_the_access_log_never_holds_a_token(server: Server) -> None:
     game = requests.post(f"{server.base}/api/games", json={"players": ["Ann", "Ben"]}, timeout=10).json()
     scorer, watch = game["scorer_token"], game["watch_token"]
     browser = requests.Session()
-    joined = browser.get(f"{server.base}/g/{game['id']}/join/{scorer}?w={watch}", timeout=10,
-                         headers={"Referer": f"{server.base}/g/{game['id']}/join/{watch}"})
+    joined = browser.get(
+        f"{server.base}/g/{game['id']}/join/{scorer}?w={watch}",
+        timeout=10,
+        headers={"Referer": f"{server.base}/g/{game['id']}/join/{watch}"},
+    )
     assert joined.status_code == 200 and joined.url == f"{server.base}/g/{game['id']}"
     assert requests.get(f"{server.base}/api/games/{game['id']}", headers=auth(watch), timeout=10).ok
     wait_for(lambda: f"/g/{game['id']}/join/" in server.output(), "the join request in the access log")
@@ -84,7 +88,7 @@ def test_two_slow_clients_do_not_stop_the_server(server: Server) -> None:
     slow = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(2)]
     try:
         for sock in slow:
-            sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n{\"pl")
+            sock.sendall(b'POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n{"pl')
         started = time.monotonic()
         answer = requests.get(f"{server.base}/", timeout=10)
         assert answer.status_code == 200
@@ -126,8 +130,12 @@ def test_two_app_servers_on_one_database_play_the_same_games(two_servers: tuple[
         tricks = [cuts[0], cuts[1] - cuts[0], cards - cuts[1]]
         bids = [max(1, t) for t in tricks]
         for kind, values, server, other in (("bids", bids, writer, watcher), ("tricks", tricks, watcher, writer)):
-            answer = requests.put(f"{server.base}/api/games/{game_id}/hands/{number}/{kind}",
-                                  json={kind: values, "version": version}, headers=scorer, timeout=10)
+            answer = requests.put(
+                f"{server.base}/api/games/{game_id}/hands/{number}/{kind}",
+                json={kind: values, "version": version},
+                headers=scorer,
+                timeout=10,
+            )
             assert answer.status_code == 200, answer.text
             version = answer.json()["version"]
             seen = requests.get(f"{other.base}/api/games/{game_id}/version", headers=watch, timeout=10).json()
@@ -144,15 +152,23 @@ def test_two_app_servers_on_one_database_play_the_same_games(two_servers: tuple[
     page = phone.get(f"{b.base}/g/{second['id']}", timeout=10).text
     token = re.search(r'name="csrf_token" value="([^"]+)"', page)
     assert token, "the scorer's page on B has its form"
-    saved = phone.post(f"{b.base}/g/{second['id']}/hands/1/bids", allow_redirects=False, timeout=10,
-                       data={"csrf_token": token.group(1), "version": "1", "bid_0": "3", "bid_1": "4"})
+    saved = phone.post(
+        f"{b.base}/g/{second['id']}/hands/1/bids",
+        allow_redirects=False,
+        timeout=10,
+        data={"csrf_token": token.group(1), "version": "1", "bid_0": "3", "bid_1": "4"},
+    )
     assert saved.status_code == 302, saved.text[:500]
-    assert requests.get(f"{a.base}/api/games/{second['id']}", headers=auth(second["watch_token"]),
-                        timeout=10).json()["hands"][0]["bids"] == [3, 4]
+    assert requests.get(f"{a.base}/api/games/{second['id']}", headers=auth(second["watch_token"]), timeout=10).json()[
+        "hands"
+    ][0]["bids"] == [3, 4]
 
     # A virtual table: started on A, half played there, finished on B.
-    table = requests.post(f"{a.base}/api/tables", timeout=10, json={
-        "seats": [{"name": "Ann"}] + [{"name": f"Robo{i}", "bot": "random"} for i in range(14)]}).json()
+    table = requests.post(
+        f"{a.base}/api/tables",
+        timeout=10,
+        json={"seats": [{"name": "Ann"}] + [{"name": f"Robo{i}", "bot": "random"} for i in range(14)]},
+    ).json()
     seat = auth(table["seats"][0]["token"])
     moves = 0
     while True:
@@ -162,8 +178,12 @@ def test_two_app_servers_on_one_database_play_the_same_games(two_servers: tuple[
             break
         assert view["your_turn"] and view["legal"], view
         kind, value = ("bid", view["legal"][0]) if view["phase"] == "bidding" else ("play", view["legal"][0])
-        answer = requests.post(f"{server.base}/api/tables/{table['id']}/{kind}", headers=seat, timeout=10,
-                               json={kind if kind == "bid" else "card": value})
+        answer = requests.post(
+            f"{server.base}/api/tables/{table['id']}/{kind}",
+            headers=seat,
+            timeout=10,
+            json={kind if kind == "bid" else "card": value},
+        )
         assert answer.status_code == 200, answer.text
         moves += 1
     assert moves > 8  # both servers played

@@ -15,7 +15,8 @@ from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.web import PDF_POLICY, POLICY
+from scorekeeper.web import PDF_POLICY
+from scorekeeper.web import POLICY
 
 from ..conftest import make_app
 
@@ -60,8 +61,11 @@ ANSWERS: list[tuple[str, int, Call]] = [
     ("virtual API view", 200, lambda c, g, t: c.get(f"/api/tables/{t['id']}/view", headers=auth(t["host_token"]))),
     ("export.json", 200, lambda c, g, t: c.get(f"/api/games/{g['id']}/export.json", headers=auth(g["watch_token"]))),
     ("export.csv", 200, lambda c, g, t: c.get(f"/api/games/{g['id']}/export.csv", headers=auth(g["watch_token"]))),
-    ("scorecard PDF", 200, lambda c, g, t: c.get(f"/api/games/{g['id']}/scorecard.pdf",
-                                                  headers=auth(g["watch_token"]))),
+    (
+        "scorecard PDF",
+        200,
+        lambda c, g, t: c.get(f"/api/games/{g['id']}/scorecard.pdf", headers=auth(g["watch_token"])),
+    ),
     ("blank PDF", 200, lambda c, g, t: c.get("/scorecards/blank.pdf?players=3")),
     ("static file", 200, lambda c, g, t: c.get("/static/app.css")),
     ("static 404", 404, lambda c, g, t: c.get("/static/missing.css")),
@@ -70,7 +74,12 @@ ANSWERS: list[tuple[str, int, Call]] = [
 
 @pytest.mark.parametrize(("name", "status", "call"), ANSWERS, ids=[a[0] for a in ANSWERS])
 def test_every_kind_of_answer_carries_the_security_headers(
-    client: FlaskClient, game: dict[str, Any], table: dict[str, Any], name: str, status: int, call: Call,
+    client: FlaskClient,
+    game: dict[str, Any],
+    table: dict[str, Any],
+    name: str,
+    status: int,
+    call: Call,
 ) -> None:
     answer = call(client, game, table)
     assert answer.status_code == status, answer.get_data(as_text=True)[:300]
@@ -138,8 +147,13 @@ def test_a_trusted_host_builds_the_links(guarded: FlaskClient) -> None:
 
 def test_trusted_hosts_come_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("SCOREKEEPER_TRUSTED_HOSTS", "bluke.example, www.bluke.example")
-    app = create_app({"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path),
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'env.sqlite'}"})
+    app = create_app(
+        {
+            "SECRET_KEY": "x",
+            "INSTANCE_PATH": str(tmp_path),
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'env.sqlite'}",
+        }
+    )
     assert app.config["TRUSTED_HOSTS"] == ["bluke.example", "www.bluke.example"]
 
 
@@ -154,8 +168,12 @@ def proxied(tmp_path: Path) -> FlaskClient:
     return app.test_client()
 
 
-FORWARDED_HTTPS = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "bluke.example",
-                   "X-Forwarded-For": "203.0.113.7", "Host": "app:8000"}
+FORWARDED_HTTPS = {
+    "X-Forwarded-Proto": "https",
+    "X-Forwarded-Host": "bluke.example",
+    "X-Forwarded-For": "203.0.113.7",
+    "Host": "app:8000",
+}
 
 
 def cookies_of(answer: TestResponse) -> list[str]:
@@ -227,7 +245,9 @@ def test_the_examples_in_the_serving_helpers_hold() -> None:
     """Doctests of the settings, rate-limit and access-log helpers (pytest collects the engine's only)."""
     import doctest
 
-    from scorekeeper import config, limits, serving
+    from scorekeeper import config
+    from scorekeeper import limits
+    from scorekeeper import serving
 
     for module in (config, limits, serving):
         result = doctest.testmod(module)

@@ -38,7 +38,9 @@ def view(client: FlaskClient, table: str, token: str) -> dict[str, Any]:
 def act(client: FlaskClient, table: str, token: str, v: dict[str, Any], rng: random.Random) -> Any:
     choice = rng.choice(v["legal"])
     if v["phase"] == "bidding":
-        return client.post(f"/api/tables/{table}/bid", json={"bid": choice, "version": v["version"]}, headers=auth(token))
+        return client.post(
+            f"/api/tables/{table}/bid", json={"bid": choice, "version": v["version"]}, headers=auth(token)
+        )
     return client.post(f"/api/tables/{table}/play", json={"card": choice, "version": v["version"]}, headers=auth(token))
 
 
@@ -136,8 +138,14 @@ def _two_humans(client: FlaskClient) -> tuple[str, dict[int, str], dict[str, Any
     ],
 )
 def test_a_refused_bid_or_card_is_explained_and_changes_nothing(
-    app: Flask, client: FlaskClient, who: int, path: str, payload: dict[str, Any], status: int,
-    rule: str | None, words: str,
+    app: Flask,
+    client: FlaskClient,
+    who: int,
+    path: str,
+    payload: dict[str, Any],
+    status: int,
+    rule: str | None,
+    words: str,
 ) -> None:
     table, tokens, _ = _two_humans(client)
     before = row(app, table)
@@ -166,7 +174,9 @@ def _find_table_with(client: FlaskClient, want: str) -> tuple[str, str, dict[str
     raise AssertionError(f"no seed gives {want}")
 
 
-def test_an_illegal_card_is_refused_with_the_engines_reason_and_changes_nothing(app: Flask, client: FlaskClient) -> None:
+def test_an_illegal_card_is_refused_with_the_engines_reason_and_changes_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
     table, token, v = _find_table_with(client, "illegal")
     code, reason = next(iter(v["blocked"].items()))
     assert code in v["hand"] and code not in v["legal"]
@@ -194,7 +204,12 @@ def test_a_card_in_another_hand_is_refused_without_naming_it(app: Flask, client:
 def test_a_stale_version_is_refused_with_409(app: Flask, client: FlaskClient) -> None:
     table, tokens, _ = _two_humans(client)
     ann = view(client, table, tokens[0])
-    assert client.post(f"/api/tables/{table}/bid", json={"bid": 2, "version": ann["version"]}, headers=auth(tokens[0])).status_code == 200
+    assert (
+        client.post(
+            f"/api/tables/{table}/bid", json={"bid": 2, "version": ann["version"]}, headers=auth(tokens[0])
+        ).status_code
+        == 200
+    )
     ben = view(client, table, tokens[1])
     before = row(app, table)
     stale = client.post(f"/api/tables/{table}/bid", json={"bid": 2, "version": ann["version"]}, headers=auth(tokens[1]))
@@ -218,8 +233,9 @@ def test_a_stale_version_is_refused_with_409(app: Flask, client: FlaskClient) ->
         ("host", "put", "seats/2", {}, 400),
     ],
 )
-def test_access_rules(app: Flask, client: FlaskClient, token_of: str, method: str, path: str,
-                      payload: Any, status: int) -> None:
+def test_access_rules(
+    app: Flask, client: FlaskClient, token_of: str, method: str, path: str, payload: Any, status: int
+) -> None:
     table, tokens, created = _two_humans(client)
     token = {"host": created["host_token"], "seat": tokens[0], "wrong": "x" * 32, "none": ""}[token_of]
     before = row(app, table)
@@ -324,14 +340,18 @@ def test_a_bot_seat_handed_to_a_person_gets_a_link(client: FlaskClient) -> None:
 def test_a_stale_seat_swap_is_refused(app: Flask, client: FlaskClient) -> None:
     table, _, created = _two_humans(client)
     before = row(app, table)
-    answer = client.put(f"/api/tables/{table}/seats/1", json={"bot": "random", "version": before["version"] - 1},
-                        headers=auth(created["host_token"]))
+    answer = client.put(
+        f"/api/tables/{table}/seats/1",
+        json={"bot": "random", "version": before["version"] - 1},
+        headers=auth(created["host_token"]),
+    )
     assert answer.status_code == 409
     assert row(app, table) == before
 
 
 def test_a_table_of_bots_plays_itself_to_the_end_a_budget_at_a_time(
-        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from scorekeeper.virtual import service
 
     monkeypatch.setattr(service, "BOT_BUDGET_SECONDS", 0.001)
@@ -357,8 +377,11 @@ def test_two_taps_at_once_never_play_two_cards(app: Flask) -> None:
     def tap(card: str) -> None:
         c = app.test_client()
         barrier.wait()
-        answers.append(c.post(f"/api/tables/{table}/play", json={"card": card, "version": v["version"]},
-                              headers=auth(token)).status_code)
+        answers.append(
+            c.post(
+                f"/api/tables/{table}/play", json={"card": card, "version": v["version"]}, headers=auth(token)
+            ).status_code
+        )
 
     threads = [threading.Thread(target=tap, args=(card,)) for card in cards]
     for t in threads:
@@ -398,7 +421,8 @@ def test_a_bot_left_to_act_moves_at_the_next_look(app: Flask, client: FlaskClien
 
 
 def test_bot_work_is_bounded_per_request_and_the_next_look_continues(
-        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from scorekeeper.virtual import service
 
     monkeypatch.setattr(service, "BOT_BUDGET_SECONDS", 0.0)  # one bot move per request
@@ -418,8 +442,9 @@ def test_bot_work_is_bounded_per_request_and_the_next_look_continues(
     assert [m["seq"] for m in since["moves"]] == [5, 6] and "card" in since["moves"][0]
 
 
-def test_a_faulty_bot_is_replaced_by_a_legal_move(app: Flask, client: FlaskClient,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_faulty_bot_is_replaced_by_a_legal_move(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from scorekeeper.virtual import service
 
     def broken(level: str, view: dict[str, Any], rules: Any, rng: Any) -> Any:

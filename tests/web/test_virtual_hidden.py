@@ -156,19 +156,30 @@ def refusals(reader: Reader, v: dict[str, Any], state: dict[str, Any], rng: rand
 SVG = re.compile(r"<svg.*?</svg>", re.S)
 
 
-def host_looks(client: FlaskClient, page: FlaskClient, table: str, host: str, read: StateReader,
-               tokens: list[str], rng: random.Random) -> None:
+def host_looks(
+    client: FlaskClient,
+    page: FlaskClient,
+    table: str,
+    host: str,
+    read: StateReader,
+    tokens: list[str],
+    rng: random.Random,
+) -> None:
     """The host's answers: its JSON view, its page as the poll fetches it, and refused requests.
 
     The host sees no hand: only what lies face up. Its answers carry the links of seats nobody
     has joined yet (tokens, and QR codes drawing them), which are random text and left out.
     """
-    answers = [client.get(f"/api/tables/{table}/view", headers=auth(host)),
-               page.get(f"/t/{table}/host", headers={"X-Partial": "1"})]
+    answers = [
+        client.get(f"/api/tables/{table}/view", headers=auth(host)),
+        page.get(f"/t/{table}/host", headers={"X-Partial": "1"}),
+    ]
     if rng.random() < 0.2:
         hidden = rng.choice(sorted(ALL_CODES - visible(read(table), None)))
-        answers += [client.post(f"/api/tables/{table}/play", json={"card": hidden}, headers=auth(host)),
-                    client.put(f"/api/tables/{table}/seats/99", json={"bot": hidden}, headers=auth(host))]
+        answers += [
+            client.post(f"/api/tables/{table}/play", json={"card": hidden}, headers=auth(host)),
+            client.put(f"/api/tables/{table}/seats/99", json={"bot": hidden}, headers=auth(host)),
+        ]
     state = read(table)
     for answer in answers:
         assert answer.status_code in (200, 400, 403), answer.status_code
@@ -179,11 +190,18 @@ def host_looks(client: FlaskClient, page: FlaskClient, table: str, host: str, re
 def play_game(app: Flask, client: FlaskClient, read: StateReader, seed: int) -> int:
     rng = random.Random(seed)
     setup = config(rng)
-    created = create(client, setup["seats"], variant=setup["variant"], options=setup["options"],
-                     first_dealer=setup["first_dealer"], seed=seed)
+    created = create(
+        client,
+        setup["seats"],
+        variant=setup["variant"],
+        options=setup["options"],
+        first_dealer=setup["first_dealer"],
+        seed=seed,
+    )
     table, host = created["id"], created["host_token"]
-    readers = {s["seat"]: Reader(app, read, table, s["seat"], s["token"], html=rng.random() < 0.5)
-               for s in created["seats"]}
+    readers = {
+        s["seat"]: Reader(app, read, table, s["seat"], s["token"], html=rng.random() < 0.5) for s in created["seats"]
+    }
     host_page = app.test_client()
     assert host_page.get(f"/t/{table}/join/{host}").status_code == 302
     tokens = [host, *(s["token"] for s in created["seats"])]

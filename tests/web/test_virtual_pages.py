@@ -46,11 +46,23 @@ def test_one_person_and_bots_go_straight_to_their_cards(app: Flask) -> None:
     client = app.test_client()
     form = client.get("/t/new")
     assert form.status_code == 200 and 'name="name-3"' in text(form) and "basic bot" in text(form)
-    answer = client.post("/t/new", data={
-        "csrf_token": token_of(client, "/t/new"), "count": "4", "name-0": "Ann", "bot-0": "",
-        "name-1": "Robo", "bot-1": "random", "name-2": "", "bot-2": "random", "name-3": "Max", "bot-3": "random",
-        "variant": "new-jersey", "first_dealer": "2",
-    })
+    answer = client.post(
+        "/t/new",
+        data={
+            "csrf_token": token_of(client, "/t/new"),
+            "count": "4",
+            "name-0": "Ann",
+            "bot-0": "",
+            "name-1": "Robo",
+            "bot-1": "random",
+            "name-2": "",
+            "bot-2": "random",
+            "name-3": "Max",
+            "bot-3": "random",
+            "variant": "new-jersey",
+            "first_dealer": "2",
+        },
+    )
     assert answer.status_code == 303
     table = answer.headers["Location"].rsplit("/", 1)[1]
     cookies = answer.headers.getlist("Set-Cookie")
@@ -78,8 +90,20 @@ def test_the_new_table_form_adds_and_removes_seats_without_script(app: Flask) ->
     [
         ({"name-0": "Ann", "bot-0": "", "name-1": "", "bot-1": ""}, "2 to 15"),
         ({"name-0": "Ann", "bot-0": "", "name-1": "Ann", "bot-1": ""}, "Two players are called"),
-        ({"name-0": "Ann", "bot-0": "", "name-1": "Ben", "bot-1": "", "extended": "on", "name-2": "Cy",
-          "bot-2": "", "name-3": "Di", "bot-3": ""}, "extended game"),
+        (
+            {
+                "name-0": "Ann",
+                "bot-0": "",
+                "name-1": "Ben",
+                "bot-1": "",
+                "extended": "on",
+                "name-2": "Cy",
+                "bot-2": "",
+                "name-3": "Di",
+                "bot-3": "",
+            },
+            "extended game",
+        ),
     ],
 )
 def test_a_bad_new_table_is_explained_on_the_form(app: Flask, fields: dict[str, str], message: str) -> None:
@@ -91,10 +115,20 @@ def test_a_bad_new_table_is_explained_on_the_form(app: Flask, fields: dict[str, 
 
 def test_several_people_get_a_host_page_with_links_and_qr_codes(app: Flask) -> None:
     client = app.test_client()
-    answer = client.post("/t/new", data={
-        "csrf_token": token_of(client, "/t/new"), "count": "3", "name-0": "Ann", "bot-0": "",
-        "name-1": "Ben", "bot-1": "", "name-2": "Robo", "bot-2": "random", "variant": "standard",
-    })
+    answer = client.post(
+        "/t/new",
+        data={
+            "csrf_token": token_of(client, "/t/new"),
+            "count": "3",
+            "name-0": "Ann",
+            "bot-0": "",
+            "name-1": "Ben",
+            "bot-1": "",
+            "name-2": "Robo",
+            "bot-2": "random",
+            "variant": "standard",
+        },
+    )
     assert answer.status_code == 303 and answer.headers["Location"].endswith("/host")
     host = client.get(answer.headers["Location"])
     body = text(host)
@@ -166,8 +200,9 @@ def _playing_table(app: Flask, client: FlaskClient) -> tuple[dict[str, Any], Fla
             if v["phase"] == "playing" and v["your_turn"] and v["blocked"]:
                 return created, joined(app, created, 0), v
             path, key = ("bid", "bid") if v["phase"] == "bidding" else ("play", "card")
-            v = client.post(f"/api/tables/{created['id']}/{path}", json={key: rng.choice(v["legal"])},
-                            headers=auth(token)).get_json()
+            v = client.post(
+                f"/api/tables/{created['id']}/{path}", json={key: rng.choice(v["legal"])}, headers=auth(token)
+            ).get_json()
     raise AssertionError("no seed found")
 
 
@@ -182,8 +217,10 @@ def test_dimmed_cards_say_why_and_a_tap_on_one_explains_without_script(app: Flas
     legal = re.search(rf'<button[^>]*value="{v["legal"][0]}"[^>]*>', body)
     assert legal and "vt-legal" in legal.group(0)
     before = row(app, table)
-    answer = phone.post(f"/t/{table}/play", data={"csrf_token": token_of(phone, f"/t/{table}"), "card": code,
-                                                    "version": str(v["version"])})
+    answer = phone.post(
+        f"/t/{table}/play",
+        data={"csrf_token": token_of(phone, f"/t/{table}"), "card": code, "version": str(v["version"])},
+    )
     assert answer.status_code == 422
     assert reason.replace("'", "&#39;") in text(answer) and 'role="alert"' in text(answer)
     assert row(app, table) == before
@@ -193,11 +230,16 @@ def test_a_card_played_from_the_form_moves_the_table_on(app: Flask, client: Flas
     created, phone, v = _playing_table(app, client)
     table = created["id"]
     token = token_of(phone, f"/t/{table}")
-    answer = phone.post(f"/t/{table}/play", data={"csrf_token": token, "card": v["legal"][0], "version": str(v["version"])})
+    answer = phone.post(
+        f"/t/{table}/play", data={"csrf_token": token, "card": v["legal"][0], "version": str(v["version"])}
+    )
     assert answer.status_code == 303 and answer.headers["Location"] == f"/t/{table}"
     assert v["legal"][0] not in row(app, table)["state"]["hands"][0]
-    stale = phone.post(f"/t/{table}/play", data={"csrf_token": token, "card": v["legal"][-1], "version": str(v["version"])},
-                       headers={"X-Partial": "1"})
+    stale = phone.post(
+        f"/t/{table}/play",
+        data={"csrf_token": token, "card": v["legal"][-1], "version": str(v["version"])},
+        headers={"X-Partial": "1"},
+    )
     assert stale.status_code == 409 and "moved on" in text(stale)
     assert text(stale).lstrip().startswith('<div id="vt"')  # the partial only, for virtual.js
 
@@ -206,7 +248,9 @@ def test_polling_answers_a_version_and_a_partial(app: Flask, client: FlaskClient
     created = create(client, seats("Ann", "bot"), seed=2)
     phone = joined(app, created, 0)
     polled = phone.get(f"/t/{created['id']}/version").get_json()
-    assert polled["version"] == row(app, created["id"])["version"] and polled["stamp"].startswith(f"{polled['version']}.")
+    assert polled["version"] == row(app, created["id"])["version"] and polled["stamp"].startswith(
+        f"{polled['version']}."
+    )
     part = text(phone.get(f"/t/{created['id']}", headers={"X-Partial": "1"}))
     assert part.lstrip().startswith('<div id="vt"') and "<html" not in part
     assert f'data-stamp="{polled["stamp"]}"' in part
@@ -235,7 +279,8 @@ def test_the_host_page_needs_the_host_link(app: Flask, client: FlaskClient) -> N
 
 
 def test_the_last_trick_of_a_hand_stays_on_screen_with_the_result_until_the_next_play(
-        app: Flask, client: FlaskClient) -> None:
+    app: Flask, client: FlaskClient
+) -> None:
     created = create(client, seats("Ann", "bot", "bot"), seed=5, variant="new-jersey")
     token, table = created["seats"][0]["token"], created["id"]
     phone = joined(app, created, 0)

@@ -66,9 +66,22 @@ def finish(client: FlaskClient, table: str, tokens: dict[int, str]) -> dict[str,
 def test_the_lobby_shows_who_has_joined_and_the_rules_and_a_playing_host_deals_from_their_seat(app: Flask) -> None:
     client = app.test_client()
     token = csrf(client)
-    made = client.post("/t/new", data={"csrf_token": token, "count": "3", "name-0": "Ann", "bot-0": "",
-                                       "name-1": "Ben", "bot-1": "", "name-2": "Robo", "bot-2": "basic",
-                                       "variant": "new-jersey", "zero_bids": "on", "first_dealer": "2"})
+    made = client.post(
+        "/t/new",
+        data={
+            "csrf_token": token,
+            "count": "3",
+            "name-0": "Ann",
+            "bot-0": "",
+            "name-1": "Ben",
+            "bot-1": "",
+            "name-2": "Robo",
+            "bot-2": "basic",
+            "variant": "new-jersey",
+            "zero_bids": "on",
+            "first_dealer": "2",
+        },
+    )
     assert made.status_code == 303 and made.headers["Location"].endswith("/host")
     table = made.headers["Location"].split("/")[-2]
     host_page = text(client.get(f"/t/{table}/host"))
@@ -139,8 +152,11 @@ def test_tap_to_pick_then_tap_again_to_play_works_without_script(app: Flask, cli
 def test_a_stale_tap_says_what_happened_without_version_numbers(client: FlaskClient) -> None:
     created = create(client, seats("Ann", "bot"), seed=3)
     v = created["view"]
-    refused = client.post(f"/api/tables/{created['id']}/bid", json={"bid": 1, "version": v["version"] - 1},
-                          headers=auth(created["seats"][0]["token"]))
+    refused = client.post(
+        f"/api/tables/{created['id']}/bid",
+        json={"bid": 1, "version": v["version"] - 1},
+        headers=auth(created["seats"][0]["token"]),
+    )
     message = refused.get_json()["error"]["message"]
     assert refused.status_code == 409 and "moved on before your tap" in message and "version" not in message
 

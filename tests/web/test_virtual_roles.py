@@ -63,13 +63,27 @@ def table_with_every_kind_of_token(client: FlaskClient) -> tuple[str, dict[str, 
     table, host = created["id"], created["host_token"]
     relinked = client.post(f"/api/tables/{table}/seats/1/link", headers=auth(host))
     assert relinked.status_code == 200
-    tokens = {"host": host, "seat": created["seats"][0]["token"], "other_seat": relinked.get_json()["token"],
-              "replaced": created["seats"][1]["token"], "unknown": secrets.token_urlsafe(24)}
+    tokens = {
+        "host": host,
+        "seat": created["seats"][0]["token"],
+        "other_seat": relinked.get_json()["token"],
+        "replaced": created["seats"][1]["token"],
+        "unknown": secrets.token_urlsafe(24),
+    }
     return table, tokens
 
 
-def send(client: FlaskClient, method: str, url: str, token: str, place: str, data: dict[str, Any],
-         table: str, csrf: str, api: bool) -> Any:
+def send(
+    client: FlaskClient,
+    method: str,
+    url: str,
+    token: str,
+    place: str,
+    data: dict[str, Any],
+    table: str,
+    csrf: str,
+    api: bool,
+) -> Any:
     client.delete_cookie("vt_" + table)
     client.delete_cookie("vth_" + table)
     headers = auth(token) if place == "header" else {}
@@ -77,8 +91,9 @@ def send(client: FlaskClient, method: str, url: str, token: str, place: str, dat
         client.set_cookie(("vt_" if place == "seat_cookie" else "vth_") + table, token)
     if api:
         return client.open(url, method=method, json=data if method != "GET" else None, headers=headers)
-    return client.open(url, method=method, data={**data, "csrf_token": csrf} if method == "POST" else None,
-                       headers=headers)
+    return client.open(
+        url, method=method, data={**data, "csrf_token": csrf} if method == "POST" else None, headers=headers
+    )
 
 
 def csrf_for(client: FlaskClient) -> str:
@@ -108,10 +123,12 @@ def check(answer: Any, kind: str, place: str, roles: frozenset[str], api: bool, 
     return True
 
 
-@pytest.mark.parametrize(("method", "path", "data", "roles"), PAGES,
-                         ids=[f"{m} /t/<id>{p} {d}" for m, p, d, _ in PAGES])
-def test_pages_answer_each_role_only(app: Flask, method: str, path: str, data: dict[str, str],
-                                     roles: frozenset[str]) -> None:
+@pytest.mark.parametrize(
+    ("method", "path", "data", "roles"), PAGES, ids=[f"{m} /t/<id>{p} {d}" for m, p, d, _ in PAGES]
+)
+def test_pages_answer_each_role_only(
+    app: Flask, method: str, path: str, data: dict[str, str], roles: frozenset[str]
+) -> None:
     client = app.test_client()
     table, tokens = table_with_every_kind_of_token(client)
     csrf = csrf_for(client)
@@ -123,10 +140,12 @@ def test_pages_answer_each_role_only(app: Flask, method: str, path: str, data: d
                 assert row(app, table) == before, (method, path, kind, place)
 
 
-@pytest.mark.parametrize(("method", "path", "data", "roles"), API,
-                         ids=[f"{m} /api/tables/<id>{p}" for m, p, _, _ in API])
-def test_the_api_answers_each_role_only(app: Flask, method: str, path: str, data: dict[str, Any],
-                                        roles: frozenset[str]) -> None:
+@pytest.mark.parametrize(
+    ("method", "path", "data", "roles"), API, ids=[f"{m} /api/tables/<id>{p}" for m, p, _, _ in API]
+)
+def test_the_api_answers_each_role_only(
+    app: Flask, method: str, path: str, data: dict[str, Any], roles: frozenset[str]
+) -> None:
     client = app.test_client()
     table, tokens = table_with_every_kind_of_token(client)
     for kind in KINDS:

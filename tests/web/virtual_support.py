@@ -63,7 +63,10 @@ def row(app: Flask, table_id: str) -> dict[str, Any]:
         game = db.session.get(GameRow, table.game_id)
         assert game is not None
         return {
-            "state": table.state, "seats": table.seats, "phase": table.phase, "version": table.version,
+            "state": table.state,
+            "seats": table.seats,
+            "phase": table.phase,
+            "version": table.version,
             "game_version": game.version,
             "hands": [(h.number, h.bids, h.tricks, h.trump) for h in game.hands],
         }
@@ -128,8 +131,16 @@ def label(code: str) -> str:
 
 def fresh_app(url: str, create: bool = False, **config: Any) -> Flask:
     """Another app on the same database: a second worker, or the server after a restart."""
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test-secret",
-                      "ALLOW_SEED": True, "RATELIMIT_ENABLED": False, **config})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": url,
+            "SECRET_KEY": "test-secret",
+            "ALLOW_SEED": True,
+            "RATELIMIT_ENABLED": False,
+            **config,
+        }
+    )
     if create:
         with app.app_context():
             db.create_all()
