@@ -489,7 +489,7 @@ def bench(backend: str, args: argparse.Namespace) -> Timings:
     wait_for_quiet(args)
     with served(backend, args) as (base, workdir):
         timings = run_load(base, args)
-    read_access_log(workdir / "access.log", timings)
+        read_access_log(workdir / "access.log", timings)  # before the working folder goes
     return timings
 
 
