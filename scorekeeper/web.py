@@ -41,6 +41,18 @@ def reader(game_id: str) -> Access:
     return open_game(game_id, bearer() or cookie_token(game_id))
 
 
+def download(data: str, mimetype: str, filename: str) -> Response:
+    """A file to save (``attachment``), never cached: it holds the players' names."""
+    return Response(
+        data,
+        mimetype=mimetype,
+        headers={
+            "Content-Disposition": f'attachment; filename="{filename}"',
+            "Cache-Control": "private, no-store",
+        },
+    )
+
+
 def no_store(response: Response) -> Response:
     """API answers (errors included) carry tokens and change with every write: never cache them."""
     if request.path == "/api" or request.path.startswith("/api/"):

@@ -18,22 +18,11 @@ from .. import limits
 from ..extensions import csrf
 from ..table.api import created
 from ..web import body
+from ..web import download
 from ..web import reader
 
 bp = Blueprint("export", __name__)
 csrf.exempt(bp)  # the one POST (import) is a JSON call, like the rest of the API
-
-
-def download(data: str, mimetype: str, filename: str) -> Response:
-    """A file to save (``attachment``), never cached: it holds the players' names."""
-    return Response(
-        data,
-        mimetype=mimetype,
-        headers={
-            "Content-Disposition": f'attachment; filename="{filename}"',
-            "Cache-Control": "private, no-store",
-        },
-    )
 
 
 @bp.get("/api/games/<game_id>/export.json")

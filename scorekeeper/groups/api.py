@@ -20,7 +20,6 @@ from .. import exchange
 from .. import games
 from .. import limits
 from ..errors import BadRequest
-from ..exchange.routes import download
 from ..extensions import csrf
 from ..figures import minus
 from ..i18n import _
@@ -34,6 +33,7 @@ from ..table.api import created
 from ..virtual.api import create_from
 from ..web import bearer
 from ..web import body
+from ..web import download
 from . import service
 from . import stats
 
