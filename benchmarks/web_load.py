@@ -206,19 +206,25 @@ def scorer(
     session.close()
 
 
-def page_watcher(base: str, timings: Timings, current: Current, stop: float, interval: float, offset: float) -> None:
-    """A phone on the watch page: opens the watch link once per game, then polls as htmx does."""
-    session = requests.Session()
-    joined: str | None = None
-    version = 0
+def beats(stop: float, interval: float, offset: float) -> Iterator[None]:
+    """One beat every ``interval`` seconds from ``offset`` on, until the ``stop`` time."""
     next_at = time.monotonic() + offset
     while True:
         pause = next_at - time.monotonic()
         if pause > 0:
             time.sleep(pause)
         if time.monotonic() >= stop:
-            break
+            return
         next_at += interval
+        yield
+
+
+def page_watcher(base: str, timings: Timings, current: Current, stop: float, interval: float, offset: float) -> None:
+    """A phone on the watch page: opens the watch link once per game, then polls as htmx does."""
+    session = requests.Session()
+    joined: str | None = None
+    version = 0
+    for _ in beats(stop, interval, offset):
         game_id, token = current.get()
         if game_id is None:
             continue
@@ -251,14 +257,7 @@ def watcher(
     """Poll the current game once per ``interval``: the document, or the version and then the document."""
     session = requests.Session()
     seen: tuple[str | None, int | None] = (None, None)
-    next_at = time.monotonic() + offset
-    while True:
-        pause = next_at - time.monotonic()
-        if pause > 0:
-            time.sleep(pause)
-        if time.monotonic() >= stop:
-            break
-        next_at += interval
+    for _ in beats(stop, interval, offset):
         game_id, token = current.get()
         if game_id is None:
             continue
