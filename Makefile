@@ -48,7 +48,7 @@ messages: $(STAMP)
 	  --project "Bluke Scorekeeper" --copyright-holder "Bluke Scorekeeper" \
 	  -o scorekeeper/translations/messages.pot .
 	$(BIN)/pybabel update -i scorekeeper/translations/messages.pot -d scorekeeper/translations \
-	  --no-fuzzy-matching --ignore-obsolete
+	  --no-fuzzy-matching --ignore-obsolete --width 120
 
 catalogs: $(STAMP)
 	@set -e; for po in $(CATALOGS); do \
