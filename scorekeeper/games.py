@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from collections.abc import Collection
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -56,8 +57,9 @@ MAX_NAME = 40
 #: dozen, and a history without end would make every page of the game slower.
 MAX_CORRECTIONS = 500
 
-#: Called inside a new game's write transaction, before the commit (a group seats its players).
-Attach = Callable[["Game"], None]
+#: Called inside a new game's write transaction, before the commit, with the game and the seats
+#: that bots play (a group seats its players: bots are not on a roster).
+Attach = Callable[["Game", Collection[int]], None]
 
 
 # -- reading -------------------------------------------------------------------------------------
@@ -94,6 +96,59 @@ def stored_trump(trump: Suit | None, no_trump: bool) -> str | None:
 def scorecard_of(game: Game) -> Scorecard:
     """The engine's scorecard for a stored game (totals, S/O/P, winners)."""
     return build_scorecard(rules_of(game), game.first_dealer, records_of(game))
+
+
+def summary_of(card: Scorecard, version: int) -> dict[str, Any]:
+    """What a group's statistics need from one game, taken from the engine's scorecard as it is.
+
+    Stored with the game (``games.summary``) by every write that changes its records
+    (:func:`summarise`), so a group page reads one small document per game instead of scoring
+    every game again. ``version`` is the game version it describes. Per seat, never per name:
+    merging two roster players only moves seats. Per seat: the S/O/P line (R26) with overtricks,
+    bid and taken; ``by_cards`` as ``{cards: [set, over, perfect]}`` over its complete hands; and
+    ``misses`` as ``{taken - bid: hands}``.
+    """
+    seats: list[dict[str, Any]] = []
+    for stats in card.stats:
+        by_cards: dict[str, list[int]] = {}
+        misses: dict[str, int] = {}
+        for line in card.complete_hands:
+            assert line.outcomes is not None and line.bids is not None and line.tricks is not None
+            counts = by_cards.setdefault(str(line.cards), [0, 0, 0])
+            counts["SOP".index(line.outcomes[stats.seat])] += 1
+            miss = str(line.tricks[stats.seat] - line.bids[stats.seat])
+            misses[miss] = misses.get(miss, 0) + 1
+        seats.append(
+            {
+                "set": stats.set,
+                "over": stats.over,
+                "perfect": stats.perfect,
+                "overtricks": stats.overtricks,
+                "bid": stats.bid,
+                "taken": stats.taken,
+                "by_cards": by_cards,
+                "misses": misses,
+            }
+        )
+    current = card.current
+    return {
+        "version": version,
+        "status": card.status,
+        "hands": len(card.hands),
+        "current": current.number if current else None,
+        "totals": list(card.totals),
+        "winners": list(card.winners),
+        "seats": seats,
+    }
+
+
+def summarise(game: Game) -> None:
+    """Store the game's summary (:func:`summary_of`) for its records and version as they now are.
+
+    Called in the transaction of every write that changes a game's records, after its version
+    is set: :func:`writing`, a new or imported game (:func:`_store`), a virtual table's hand.
+    """
+    game.summary = summary_of(scorecard_of(game), game.version)
 
 
 def document(game: Game, card: Scorecard | None = None) -> dict[str, Any]:
@@ -254,6 +309,7 @@ def writing(game_id: str, version: object = None, token: str | None = None) -> I
         yield write
         if write.changed:
             game.version += 1
+            summarise(game)
             _commit()
         else:
             db.session.rollback()
@@ -321,10 +377,12 @@ def create_game(
     options: object = None,
     mode: str = "table",
     attach: Attach | None = None,
+    bots: Collection[int] = (),
 ) -> tuple[Game, str, str]:
     """Store a new game; returns it with its scorer and watch tokens (shown once, stored hashed).
 
-    ``attach`` runs in the same transaction as the insert (a group's roster), so both or neither are stored.
+    ``attach`` runs in the same transaction as the insert (a group's roster), so both or neither
+    are stored; it is told ``bots``, the seats a virtual table gives to bots.
     """
     names = clean_names(players)
     if options is not None and not isinstance(options, Mapping):
@@ -349,7 +407,7 @@ def create_game(
             first_dealer=first_dealer,
         )
     game, scorer, watch = _new_game(names, rules, first_dealer, mode)
-    _store(game, attach)
+    _store(game, attach, bots)
     return game, scorer, watch
 
 
@@ -365,17 +423,19 @@ def _new_game(names: list[str], rules: Rules, first_dealer: int, mode: str) -> t
         scorer_hash=token_hash(scorer),
         watch_hash=token_hash(watch),
         mode=mode,
+        version=1,
         hands=[],
     )
     return game, scorer, watch
 
 
-def _store(game: Game, attach: Attach | None = None) -> None:
-    """Insert a new game with everything attached to it, in one write transaction."""
+def _store(game: Game, attach: Attach | None = None, bots: Collection[int] = ()) -> None:
+    """Insert a new game with its summary and everything attached to it, in one write transaction."""
+    summarise(game)
     with transaction():
         db.session.add(game)
         if attach is not None:
-            attach(game)
+            attach(game, bots)
 
 
 @contextmanager

@@ -41,6 +41,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     version: Mapped[int] = mapped_column(default=1)
     mode: Mapped[str] = mapped_column(String(8), default="table")  # "table" or "virtual"
     group_id: Mapped[str | None] = mapped_column(ForeignKey("groups.id", ondelete="SET NULL"), index=True)
+    #: The engine's scorecard of this version in brief (``games.summary_of``), for group statistics.
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     hands: Mapped[list[HandEntry]] = relationship(
         back_populates="game", order_by="HandEntry.number", cascade="all, delete-orphan"

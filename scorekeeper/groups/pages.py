@@ -25,6 +25,7 @@ from wtforms import StringField
 from wtforms import TextAreaField
 
 from .. import charts
+from .. import games
 from .. import limits
 from ..engine import RulesError
 from ..errors import NotFound
@@ -223,19 +224,18 @@ def home(group_id: str) -> Any:
 @bp.get("/groups/<group_id>/games/<game_id>")
 def game(group_id: str, game_id: str) -> Any:
     """A group game's scorecard, read only, for members who do not hold the game's own link."""
-    season = stats.season(page_group(group_id))
-    played = next((p for p in season.played if p.game.id == game_id), None)
-    if played is None:
+    group = page_group(group_id)
+    game = games.load_game(game_id) if len(game_id) <= 16 else None
+    if game is None or game.group_id != group.id:
         raise NotFound(_("This group has no such game."))
-    names = played.game.players
+    card = games.scorecard_of(game)
     return render_template(
         "groups/game.html",
-        group=season.group,
-        played=played,
-        game=played.game,
-        card=played.card,
+        group=group,
+        game=game,
+        card=card,
         role="watch",
-        chart=charts.progression(names, played.card),
+        chart=charts.progression(game.players, card),
     )
 
 

@@ -8,6 +8,7 @@ once cannot both add "Eve" to the roster.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from collections.abc import Iterable
 from typing import Any
 
@@ -44,6 +45,8 @@ NO_GROUP = N_("No group with that link: check the address, or ask a member for t
 MAX_GROUP_NAME = 60
 #: A group's roster is bounded, so one client cannot make the server keep (and count) endless players.
 MAX_ROSTER = 300
+#: So are its games: every group page adds them all up (a weekly evening of five games is 260 a year).
+MAX_GAMES = 1000
 
 
 def clean_group_name(raw: object) -> str:
@@ -114,13 +117,23 @@ def seat_players(group_id: str) -> Attach:
     """Seat a new game's players in the group: each name is a roster player, or joins the roster.
 
     Returned as the hook that :func:`scorekeeper.games.create_game` runs inside the game's own
-    transaction, so the game and its seats are stored together or not at all.
+    transaction, so the game and its seats are stored together or not at all. Seats played by
+    bots are no roster players: they get no seat in the group and count for nobody.
     """
 
-    def attach(game: Game) -> None:
+    def attach(game: Game, bots: Collection[int]) -> None:
         group = _locked(group_id)
+        count = db.session.scalar(select(func.count()).select_from(Game).where(Game.group_id == group.id)) or 0
+        if count >= MAX_GAMES:
+            raise BadRequest(
+                _(
+                    "This group already keeps {count} games, the most it can; start a new group for the next season.",
+                    count=count,
+                )
+            )
         roster = {p.key: p for p in group.players}
-        new = [name for name in game.players if name_key(name) not in roster]
+        people = [(seat, name) for seat, name in enumerate(game.players) if seat not in bots]
+        new = [name for _seat, name in people if name_key(name) not in roster]
         if len(roster) + len(new) > MAX_ROSTER:
             raise BadRequest(
                 _(
@@ -134,8 +147,7 @@ def seat_players(group_id: str) -> Attach:
         game.group_id = group.id
         db.session.flush()  # the new players exist before their seats point at them
         db.session.add_all(
-            GroupSeat(game_id=game.id, seat=seat, player_id=roster[name_key(name)].id)
-            for seat, name in enumerate(game.players)
+            GroupSeat(game_id=game.id, seat=seat, player_id=roster[name_key(name)].id) for seat, name in people
         )
 
     return attach
@@ -207,12 +219,13 @@ def document(group: Group, played: Iterable[Played]) -> dict[str, Any]:
                 "id": g.game.id,
                 "mode": g.game.mode,
                 "created_at": g.game.created_at.isoformat() + "Z",
-                "status": g.card.status,
+                "status": g.status,
                 "players": [
-                    {"seat": seat, "player_id": g.seats[seat], "name": name} for seat, name in enumerate(g.game.players)
+                    {"seat": seat, "player_id": g.seats[seat], "name": name, "bot": g.bots.get(seat)}
+                    for seat, name in enumerate(g.game.players)
                 ],
-                "totals": list(g.card.totals),
-                "winners": list(g.card.winners),
+                "totals": g.totals,
+                "winners": g.winners,
             }
             for g in played
         ],

@@ -1,18 +1,18 @@
-"""A group's statistics across games, computed by the engine's scorecard over the stored records.
+"""A group's statistics across games, from the engine's scorecard of each stored game.
 
-Nothing here scores a hand: each game goes through the engine's ``build_scorecard`` (R19–R21,
-R26) over its stored records and this module only adds up what the scorecards say,
-per roster player. A whole group is read in a fixed number of queries (the roster, the games,
-their seats, their hands), however many games it has: see :func:`load`.
+Nothing here scores a hand. Every write that changes a game's records stores, in the same
+transaction, the engine's scorecard of it in brief (``games.summary_of``: per seat, the S/O/P line,
+outcomes by cards dealt, tricks taken minus bid; the totals and winners), so this module
+only adds up those summaries, per roster player. A whole group is read in a fixed number of
+queries (the games with their summaries, their seats, the bot seats of virtual ones), however
+many games it has: see :func:`load`.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import threading
 from collections import Counter
-from collections import OrderedDict
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
@@ -21,16 +21,17 @@ from sqlalchemy import select
 
 from ..engine import build_scorecard
 from ..engine import PlayerStats
-from ..engine import Scorecard
 from ..exchange import spreadsheet_text
 from ..extensions import db
 from ..games import records_from
 from ..games import rules_of
+from ..games import summary_of
 from ..models import Game
 from ..models import Group
 from ..models import GroupPlayer
 from ..models import GroupSeat
 from ..models import HandEntry
+from ..models import VirtualTable
 
 #: Bid accuracy is shown for misses of up to this many tricks either way; larger ones are grouped.
 MARGIN = 3
@@ -38,15 +39,48 @@ MARGIN = 3
 
 @dataclass
 class Played:
-    """One game of the group and its scorecard; ``seats`` holds the roster player of each seat."""
+    """One game of the group and its summary (``games.summary_of``).
+
+    ``seats`` holds the roster player of each seat, ``""`` for a seat that counts for nobody
+    (a bot's); ``bots`` the bot level of each seat a bot plays (a virtual table's, as its
+    scorecard marks them).
+    """
 
     game: Game
-    card: Scorecard
+    summary: dict[str, Any]
     seats: list[str]
+    bots: dict[int, str]
+
+    @property
+    def status(self) -> str:
+        return str(self.summary["status"])
 
     @property
     def finished(self) -> bool:
-        return self.card.status == "finished"
+        return self.status == "finished"
+
+    @property
+    def totals(self) -> list[int]:
+        return list(self.summary["totals"])
+
+    @property
+    def winners(self) -> list[int]:
+        return list(self.summary["winners"])
+
+    @property
+    def current(self) -> int | None:
+        """The number of the first hand not complete, ``None`` once the game is over."""
+        return self.summary["current"]
+
+    @property
+    def hands(self) -> int:
+        """How many hands the game's schedule has (R7, R8)."""
+        return int(self.summary["hands"])
+
+    def line(self, seat: int) -> PlayerStats:
+        """The engine's S/O/P line of one seat (R26)."""
+        kept = self.summary["seats"][seat]
+        return PlayerStats(seat, *(kept[k] for k in ("set", "over", "perfect", "overtricks", "bid", "taken")))
 
 
 @dataclass
@@ -58,14 +92,11 @@ class Counts:
     over: int = 0
     perfect: int = 0
 
-    def add(self, mark: str) -> None:
-        self.hands += 1
-        if mark == "S":
-            self.set += 1
-        elif mark == "O":
-            self.over += 1
-        else:
-            self.perfect += 1
+    def add(self, set_: int, over: int, perfect: int) -> None:
+        self.hands += set_ + over + perfect
+        self.set += set_
+        self.over += over
+        self.perfect += perfect
 
     @property
     def made_rate(self) -> float:
@@ -90,11 +121,11 @@ class Appearance:
 
     @property
     def total(self) -> int:
-        return self.played.card.totals[self.seat]
+        return self.played.totals[self.seat]
 
     @property
     def won(self) -> bool:
-        return self.played.finished and self.seat in self.played.card.winners
+        return self.played.finished and self.seat in self.played.winners
 
 
 @dataclass
@@ -105,6 +136,9 @@ class Tally:
     games: int = 0
     finished: int = 0
     wins: int = 0
+    #: Of ``games``: those played at a virtual table, and those where a bot held a seat.
+    virtual: int = 0
+    with_bots: int = 0
     overtricks: int = 0
     bid: int = 0
     taken: int = 0
@@ -146,6 +180,8 @@ class Tally:
             "made_rate": round(h.made_rate, 3),
             "perfect_rate": round(h.perfect_rate, 3),
             "by_cards": {str(cards): c.to_dict() for cards, c in sorted(self.by_cards.items())},
+            "virtual": self.virtual,
+            "with_bots": self.with_bots,
         }
 
 
@@ -204,8 +240,9 @@ def roster(group: Group) -> list[GroupPlayer]:
 
 
 def load(group: Group) -> list[Played]:
-    """The group's games with their scorecards and seats, newest first, in at most three queries
-    for any number of games: the games, their seats, and the hands of games not in :data:`CARDS`."""
+    """The group's games with their summaries, seats and bots, newest first, in at most four
+    queries for any number of games: the games, their seats, the bot seats of virtual games,
+    and the hands of any game whose stored summary is not of its version (scored again here)."""
     query = select(Game).where(Game.group_id == group.id).order_by(Game.created_at.desc(), Game.id)
     rows = db.session.execute(query).scalars().all()
     seats: dict[str, dict[int, str]] = {}
@@ -216,55 +253,32 @@ def load(group: Group) -> list[Played]:
     )
     for game_id, seat, player_id in db.session.execute(query_seats):
         seats.setdefault(game_id, {})[seat] = player_id
-    cards = CARDS.get_many([(g.id, g.version) for g in rows])
-    missing = [g for g in rows if (g.id, g.version) not in cards]
-    if missing:
-        hands: dict[str, list[Any]] = {g.id: [] for g in missing}
-        query_hands = (
-            select(HandEntry.game_id, HandEntry.number, HandEntry.bids, HandEntry.tricks, HandEntry.trump)
-            .join(Game, Game.id == HandEntry.game_id)
+    bots: dict[str, dict[int, str]] = {}
+    if any(g.mode == "virtual" for g in rows):
+        query_bots = (
+            select(VirtualTable.game_id, VirtualTable.seats)
+            .join(Game, Game.id == VirtualTable.game_id)
             .where(Game.group_id == group.id)
         )
-        for hand in db.session.execute(query_hands):
-            if hand.game_id in hands:
-                hands[hand.game_id].append(hand)
-        for game in missing:
+        for game_id, table_seats in db.session.execute(query_bots):
+            bots[game_id] = {i: str(s["bot"]) for i, s in enumerate(table_seats) if s.get("bot")}
+    summaries = {g.id: g.summary for g in rows if g.summary and g.summary.get("version") == g.version}
+    stale = [g for g in rows if g.id not in summaries]
+    if stale:
+        hands: dict[str, list[Any]] = {g.id: [] for g in stale}
+        query_hands = select(HandEntry.game_id, HandEntry.number, HandEntry.bids, HandEntry.tricks, HandEntry.trump)
+        for hand in db.session.execute(query_hands.where(HandEntry.game_id.in_(list(hands)))):
+            hands[hand.game_id].append(hand)
+        for game in stale:
             card = build_scorecard(rules_of(game), game.first_dealer, records_from(hands[game.id]))
-            cards[(game.id, game.version)] = card
-            CARDS.put((game.id, game.version), card)
-    return [
-        Played(g, cards[(g.id, g.version)], [seats.get(g.id, {}).get(s, "") for s in range(len(g.players))])
-        for g in rows
-    ]
-
-
-class ScorecardCache:
-    """The engine's scorecards of stored games, kept by (game id, version), least recently used out.
-
-    Every write to a game bumps its version (``games.writing``, virtual tables likewise), so a
-    kept scorecard is the engine's answer for exactly those records; a finished game is scored
-    once per process instead of on every group page. Scorecards are shared: read them, never change them.
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size, self.lock, self.items = size, threading.Lock(), OrderedDict[tuple[str, int], Scorecard]()
-
-    def get_many(self, keys: list[tuple[str, int]]) -> dict[tuple[str, int], Scorecard]:
-        with self.lock:
-            found = {key: self.items[key] for key in keys if key in self.items}
-            for key in found:
-                self.items.move_to_end(key)
-        return found
-
-    def put(self, key: tuple[str, int], card: Scorecard) -> None:
-        with self.lock:
-            self.items[key] = card
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-
-#: About 20 groups of 200 games; a 25-hand scorecard is a few kilobytes.
-CARDS = ScorecardCache(4000)
+            summaries[game.id] = summary_of(card, game.version)
+    played = []
+    for g in rows:
+        robots = bots.get(g.id, {})
+        people = seats.get(g.id, {})
+        who = ["" if s in robots else people.get(s, "") for s in range(len(g.players))]
+        played.append(Played(g, summaries[g.id], who, robots))
+    return played
 
 
 def season(group: Group) -> Season:
@@ -286,20 +300,22 @@ def season(group: Group) -> Season:
 
 
 def _count(tally: Tally, game: Played, seat: int) -> None:
-    """One player's game into their tally: the engine's S/O/P line, and each complete hand by cards dealt."""
-    stats = game.card.stats[seat]
+    """One player's game into their tally: the engine's S/O/P line, and their complete hands by cards dealt."""
+    stats, kept = game.line(seat), game.summary["seats"][seat]
     tally.games += 1
     tally.finished += game.finished
-    tally.wins += game.finished and seat in game.card.winners
+    tally.wins += game.finished and seat in game.winners
+    tally.virtual += game.game.mode == "virtual"
+    tally.with_bots += bool(game.bots)
     tally.overtricks += stats.overtricks
     tally.bid += stats.bid
     tally.taken += stats.taken
-    tally.points += game.card.totals[seat]  # the sum of the hand points (R19, R20)
-    for line in game.card.complete_hands:
-        assert line.outcomes is not None and line.bids is not None and line.tricks is not None
-        tally.hands.add(line.outcomes[seat])
-        tally.by_cards.setdefault(line.cards, Counts()).add(line.outcomes[seat])
-        tally.margins[max(-MARGIN, min(MARGIN, line.tricks[seat] - line.bids[seat]))] += 1
+    tally.points += game.totals[seat]  # the sum of the hand points (R19, R20)
+    for cards, counts in kept["by_cards"].items():
+        tally.hands.add(*counts)
+        tally.by_cards.setdefault(int(cards), Counts()).add(*counts)
+    for miss, hands in kept["misses"].items():
+        tally.margins[max(-MARGIN, min(MARGIN, int(miss)))] += hands
     tally.appearances.append(Appearance(game, seat, stats))
 
 
@@ -308,7 +324,7 @@ def _face_off(
 ) -> None:
     """Every pair at a finished game: who ended with the higher total (R21; a tie counts for neither)."""
     seated = sorted((order[p], seat, p) for seat, p in enumerate(game.seats) if p in order)
-    totals = game.card.totals
+    totals = game.totals
     for i, (_, seat_a, a) in enumerate(seated):
         for _, seat_b, b in seated[i + 1 :]:
             pair = pairs.setdefault((a, b), Pair(tallies[a].player, tallies[b].player))

@@ -308,8 +308,8 @@ def _write_hands(row: GameRow, game: Game) -> None:
     """Mirror the engine into the game's ``hands`` rows, as the scorer would write them (R22–R25).
 
     Bids and trump once bidding is over, tricks once the hand is over: the same rows, checks and
-    version bump as :func:`scorekeeper.service.record_bids` / ``record_tricks``, so the game
-    document, scorecard, PDF and statistics treat a virtual game like any other.
+    version bump and stored summary as :func:`scorekeeper.service.record_bids` / ``record_tricks``,
+    so the game document, scorecard, PDF and statistics treat a virtual game like any other.
     """
     changed = False
     for number, record in enumerate(game.records, start=1):
@@ -327,6 +327,7 @@ def _write_hands(row: GameRow, game: Game) -> None:
             changed = True
     if changed:
         row.version += 1
+        games.summarise(row)
 
 
 def _advance(table: VirtualTable, game: Game, record: _Recorder, log: list[dict[str, Any]]) -> bool:
@@ -510,7 +511,8 @@ def create_table(
     drawn: list[list[str]] = [[] for _ in names]
     if first_dealer == "draw":
         first_dealer, drawn = _draw(len(names), seed_value)
-    row, _scorer, _watch = games.create_game(names, variant, first_dealer, options, mode="virtual", attach=attach)
+    robots = [seat for seat, bot in enumerate(bots) if bot]
+    row, _scorer, _watch = games.create_game(names, variant, first_dealer, options, "virtual", attach, robots)
     game_id, table_id, host = row.id, new_id(), new_token()
     infos: list[dict[str, Any]] = []
     tokens: dict[int, str] = {}

@@ -95,9 +95,9 @@ def test_names_at_a_group_game_match_the_roster_trimmed_and_case_insensitively(c
     (listed,) = doc["games"]
     assert listed["id"] == game["id"] and listed["mode"] == "table" and listed["status"] == "in_progress"
     assert listed["players"] == [
-        {"seat": 0, "player_id": ids["Ann"], "name": "ann"},
-        {"seat": 1, "player_id": ids["Ben"], "name": "BEN"},
-        {"seat": 2, "player_id": roster(doc)["Cy"], "name": "Cy"},
+        {"seat": 0, "player_id": ids["Ann"], "name": "ann", "bot": None},
+        {"seat": 1, "player_id": ids["Ben"], "name": "BEN", "bot": None},
+        {"seat": 2, "player_id": roster(doc)["Cy"], "name": "Cy", "bot": None},
     ]
     assert listed["totals"] == [0, 0, 0] and listed["winners"] == []
     assert listed["created_at"] == game["created_at"]
@@ -132,8 +132,12 @@ def test_a_virtual_table_in_a_group_records_its_game_there(client: FlaskClient) 
     doc = group_doc(client, group)
     (listed,) = doc["games"]
     assert listed["id"] == table["game_id"] and listed["mode"] == "virtual"
-    assert listed["players"][0]["player_id"] == roster(group)["Ann"]
-    assert set(roster(doc)) == {"Ann", "Robo", "Bolt"}
+    assert listed["players"] == [
+        {"seat": 0, "player_id": roster(group)["Ann"], "name": "ANN", "bot": None},
+        {"seat": 1, "player_id": "", "name": "Robo", "bot": "basic"},
+        {"seat": 2, "player_id": "", "name": "Bolt", "bot": "random"},
+    ]
+    assert set(roster(doc)) == {"Ann"}  # bots are no roster players
 
 
 def test_an_import_into_a_group_answers_like_an_import(client: FlaskClient) -> None:
@@ -187,7 +191,7 @@ def test_renaming_a_player_changes_the_roster_and_statistics_but_not_recorded_ga
     assert answer.status_code == 200, answer.get_json()
     doc = answer.get_json()
     assert roster(doc) == {"Ann B.": ids["Ann"], "Ben": ids["Ben"]}
-    assert doc["games"][0]["players"][0] == {"seat": 0, "player_id": ids["Ann"], "name": "Ann"}
+    assert doc["games"][0]["players"][0] == {"seat": 0, "player_id": ids["Ann"], "name": "Ann", "bot": None}
     stats = client.get(f"/api/groups/{group['id']}/stats", headers=auth(group["token"])).get_json()
     assert {p["name"] for p in stats["players"]} == {"Ann B.", "Ben"}
     assert (
@@ -240,7 +244,7 @@ def test_merging_a_typo_moves_its_games_and_statistics_to_the_player_kept(app: F
     doc = answer.get_json()
     assert roster(doc) == {"Ann": ids["Ann"], "Ben": ids["Ben"], "Cy": ids["Cy"]}
     listed = next(g for g in doc["games"] if g["id"] == typo["id"])
-    assert listed["players"][0] == {"seat": 0, "player_id": ids["Ann"], "name": "Anne"}
+    assert listed["players"][0] == {"seat": 0, "player_id": ids["Ann"], "name": "Anne", "bot": None}
     stats = client.get(f"/api/groups/{group['id']}/stats", headers=auth(group["token"])).get_json()
     ann = next(p for p in stats["players"] if p["player_id"] == ids["Ann"])
     assert ann["games"] == 2 and ann["hands"] == 5

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
@@ -17,6 +18,8 @@ from .groups_kit import import_into
 from .groups_kit import legal_hands
 from .groups_kit import new_group
 from .groups_kit import schedule
+from .virtual_support import finish
+from .virtual_support import patient_bots  # noqa: F401 (a fixture)
 
 FIFTEEN = [f"P{i:02}" for i in range(15)]  # 15 players: 5 hands, 3 2 1 2 3 (R8)
 
@@ -85,6 +88,8 @@ def test_every_statistic_matches_the_rule_book(client: FlaskClient) -> None:
             "made_rate",
             "perfect_rate",
             "by_cards",
+            "virtual",
+            "with_bots",
         ]
         for key in (
             "games",
@@ -139,10 +144,13 @@ def test_a_player_without_complete_hands_has_zero_rates(client: FlaskClient) -> 
         "made_rate": 0,
         "perfect_rate": 0,
         "by_cards": {},
+        "virtual": 0,
+        "with_bots": 0,
     }
     assert stats_of(client, group)["head_to_head"] == []
 
 
+@pytest.mark.usefixtures("patient_bots")
 def test_games_entered_hand_by_hand_and_virtual_games_count_alike(client: FlaskClient) -> None:
     group = new_group(client)
     game = client.post(
@@ -160,26 +168,22 @@ def test_games_entered_hand_by_hand_and_virtual_games_count_alike(client: FlaskC
     table = client.post(
         f"/api/groups/{group['id']}/tables",
         headers=auth(group["token"]),
-        json={"seats": [{"name": "ann", "bot": "basic"}, {"name": "Robo", "bot": "random"}], "seed": 3},
+        json={"seats": [{"name": "ann"}, {"name": "Robo", "bot": "random"}], "seed": 3},
     ).get_json()
-    view = table["view"]
-    for _ in range(1000):  # bots move a short budget per request; each look by the host moves them on
-        if view["phase"] == "finished":
-            break
-        view = client.get(f"/api/tables/{table['id']}/view", headers=auth(table["host_token"])).get_json()
+    finish(client, table["id"], {0: table["seats"][0]["token"]})  # Ann plays her seat, Robo is a bot
     played = client.get(f"/api/games/{table['game_id']}", headers=auth(table["host_token"])).get_json()
     virtual = [(h["bids"], h["tricks"]) for h in played["hands"] if h["tricks"] is not None]
-    assert len(virtual) == len(schedule(2))  # the bots played the whole game
-    expected, pairs = expected_season([(["Ann", "Ben"], hands), (["Ann", "Robo"], virtual)])
+    assert len(virtual) == len(schedule(2))  # the whole game was played
+    expected, _pairs = expected_season([(["Ann", "Ben"], hands), (["Ann", "Robo"], virtual)])
     by_name = {p["name"]: p for p in stats_of(client, group)["players"]}
-    for name, e in expected.items():
-        assert (by_name[name]["hands"], by_name[name]["points"], by_name[name]["set"], by_name[name]["wins"]) == (
-            e.hands,
-            e.points,
-            e.set,
-            e.wins,
-        )
+    assert set(by_name) == {"Ann", "Ben"}  # a bot is no roster player and has no line
+    for name in ("Ann", "Ben"):
+        e = expected[name]
+        line = by_name[name]
+        assert (line["hands"], line["points"], line["set"], line["wins"]) == (e.hands, e.points, e.set, e.wins)
     assert by_name["Ann"]["by_cards"]["13"]["hands"] == 3  # 13 cards: hand 1 of both games and the last one
+    assert (by_name["Ann"]["games"], by_name["Ann"]["virtual"], by_name["Ann"]["with_bots"]) == (2, 1, 1)
+    assert (by_name["Ben"]["virtual"], by_name["Ben"]["with_bots"]) == (0, 0)
 
 
 def test_the_statistics_read_a_fixed_number_of_queries_however_many_games(app: Flask, client: FlaskClient) -> None:

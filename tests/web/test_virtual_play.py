@@ -13,8 +13,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from .export_kit import page_texts
+from .virtual_support import api_view
 from .virtual_support import auth  # noqa: F401 (a fixture)
 from .virtual_support import create  # noqa: F401 (a fixture)
+from .virtual_support import finish
 from .virtual_support import patient_bots  # noqa: F401 (a fixture)
 from .virtual_support import seats  # noqa: F401 (a fixture)
 
@@ -37,30 +39,6 @@ def phone(app: Flask, url: str) -> FlaskClient:
     client = app.test_client()
     assert client.get(url.replace("http://localhost", "")).status_code == 302
     return client
-
-
-def api_view(client: FlaskClient, table: str, token: str) -> dict[str, Any]:
-    answer = client.get(f"/api/tables/{table}/view", headers=auth(token))
-    assert answer.status_code == 200
-    return dict(answer.get_json())
-
-
-def finish(client: FlaskClient, table: str, tokens: dict[int, str]) -> dict[str, Any]:
-    """Play the table to its end through the API, every human taking a random legal move."""
-    rng = random.Random(0)
-    v: dict[str, Any] = {}
-    for _ in range(2000):
-        views = [api_view(client, table, t) for t in tokens.values()]
-        v = views[0]
-        if v["phase"] == "finished":
-            return v
-        mover = next(((s, w) for s, w in zip(tokens, views) if w["your_turn"]), None)
-        if mover is None:
-            continue  # bots still moving: the next look lets them go on
-        seat, w = mover
-        kind, path = ("bid", "bid") if w["phase"] == "bidding" else ("card", "play")
-        client.post(f"/api/tables/{table}/{path}", json={kind: rng.choice(w["legal"])}, headers=auth(tokens[seat]))
-    raise AssertionError("the game did not finish")
 
 
 def test_the_lobby_shows_who_has_joined_and_the_rules_and_a_playing_host_deals_from_their_seat(app: Flask) -> None:
