@@ -15,6 +15,7 @@ import io
 from collections import Counter
 from dataclasses import dataclass
 from dataclasses import field
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import select
@@ -124,6 +125,12 @@ class Appearance:
         return self.played.totals[self.seat]
 
     @property
+    def kept(self) -> dict[str, Any]:
+        """This seat's part of the game's summary."""
+        kept: dict[str, Any] = self.played.summary["seats"][self.seat]
+        return kept
+
+    @property
     def won(self) -> bool:
         return self.played.finished and self.seat in self.played.winners
 
@@ -144,10 +151,25 @@ class Tally:
     taken: int = 0
     points: int = 0
     hands: Counts = field(default_factory=Counts)
-    by_cards: dict[int, Counts] = field(default_factory=dict)
-    #: taken − bid per complete hand, misses beyond ±MARGIN counted at ±MARGIN.
-    margins: Counter[int] = field(default_factory=Counter)
     appearances: list[Appearance] = field(default_factory=list)  # oldest first
+
+    @cached_property
+    def by_cards(self) -> dict[int, Counts]:
+        """S / O / P by the number of cards dealt, over every complete hand (added up when asked for)."""
+        out: dict[int, Counts] = {}
+        for a in self.appearances:
+            for cards, counts in a.kept["by_cards"].items():
+                out.setdefault(int(cards), Counts()).add(*counts)
+        return out
+
+    @cached_property
+    def margins(self) -> Counter[int]:
+        """Taken − bid per complete hand, misses beyond ±MARGIN counted at ±MARGIN."""
+        out: Counter[int] = Counter()
+        for a in self.appearances:
+            for miss, hands in a.kept["misses"].items():
+                out[max(-MARGIN, min(MARGIN, int(miss)))] += hands
+        return out
 
     @property
     def points_per_hand(self) -> float:
@@ -300,8 +322,8 @@ def season(group: Group) -> Season:
 
 
 def _count(tally: Tally, game: Played, seat: int) -> None:
-    """One player's game into their tally: the engine's S/O/P line, and their complete hands by cards dealt."""
-    stats, kept = game.line(seat), game.summary["seats"][seat]
+    """One player's game into their tally: the engine's S/O/P line (R26) and total."""
+    stats = game.line(seat)
     tally.games += 1
     tally.finished += game.finished
     tally.wins += game.finished and seat in game.winners
@@ -311,11 +333,7 @@ def _count(tally: Tally, game: Played, seat: int) -> None:
     tally.bid += stats.bid
     tally.taken += stats.taken
     tally.points += game.totals[seat]  # the sum of the hand points (R19, R20)
-    for cards, counts in kept["by_cards"].items():
-        tally.hands.add(*counts)
-        tally.by_cards.setdefault(int(cards), Counts()).add(*counts)
-    for miss, hands in kept["misses"].items():
-        tally.margins[max(-MARGIN, min(MARGIN, int(miss)))] += hands
+    tally.hands.add(stats.set, stats.over, stats.perfect)  # complete hands only (R25)
     tally.appearances.append(Appearance(game, seat, stats))
 
 
