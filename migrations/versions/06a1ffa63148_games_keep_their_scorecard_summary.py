@@ -56,9 +56,7 @@ def upgrade():
         ).all()
         rules = Rules.build(len(game.players), game.variant, game.options)
         card = build_scorecard(rules, game.first_dealer, records_from(rows))
-        connection.execute(
-            games.update().where(games.c.id == game.id).values(summary=summary_of(card, game.version))
-        )
+        connection.execute(games.update().where(games.c.id == game.id).values(summary=summary_of(card, game.version)))
 
 
 def downgrade():

@@ -71,7 +71,8 @@ class Played:
     @property
     def current(self) -> int | None:
         """The number of the first hand not complete, ``None`` once the game is over."""
-        return self.summary["current"]
+        current: int | None = self.summary["current"]
+        return current
 
     @property
     def hands(self) -> int:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,9 @@ from sqlalchemy import text
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.games import scorecard_of
+from scorekeeper.games import summary_of
+from scorekeeper.models import Game
 
 TABLES = {"games", "hands", "corrections", "tables", "alembic_version"}
 
@@ -115,3 +120,46 @@ def test_deleting_a_game_deletes_its_hands_and_corrections(app: Flask) -> None:
         db.session.commit()
         for table in ("hands", "corrections"):
             assert db.session.scalar(text(f"SELECT count(*) FROM {table}")) == 0  # noqa: S608
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_the_summary_migration_fills_the_summaries_of_stored_games(
+    backend: str, tmp_path: Path, keep_logging: None
+) -> None:
+    """Games stored before summaries existed get the engine's summary of their hands."""
+    if backend == "postgresql" and not os.environ.get("TEST_DATABASE_URL"):
+        pytest.skip("TEST_DATABASE_URL is not set")
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}" if backend == "sqlite" else os.environ["TEST_DATABASE_URL"]
+    drop_everything(url)
+    app = build(url, tmp_path)
+    runner = app.test_cli_runner()
+    hands = [([4, 5, 3], [5, 3, 5]), ([2, 6, 4], [2, 7, 3])]  # RULES.md's worked example: 61, 11, -8
+    try:
+        assert runner.invoke(args=["db", "upgrade", "234cc5f3cfb7"]).exit_code == 0
+        with app.app_context():
+            db.session.execute(
+                text(
+                    "INSERT INTO games (id, created_at, updated_at, variant, options, players, first_dealer,"
+                    " scorer_hash, watch_hash, version, mode) VALUES ('old1', :now, :now, 'standard', '{}',"
+                    " '[\"Ann\", \"Ben\", \"Cy\"]', 0, 'x', 'y', 5, 'table')"
+                ),
+                {"now": datetime(2026, 1, 2)},
+            )
+            for number, (bids, tricks) in enumerate(hands, start=1):
+                db.session.execute(
+                    text("INSERT INTO hands (game_id, number, bids, tricks, trump) VALUES ('old1', :n, :b, :t, 'H')"),
+                    {"n": number, "b": json.dumps(bids), "t": json.dumps(tricks)},
+                )
+            db.session.commit()
+        result = runner.invoke(args=["db", "upgrade"])
+        assert result.exit_code == 0 and result.exception is None, result.output
+        with app.app_context():
+            game = db.session.get(Game, "old1")
+            assert game is not None and game.summary == summary_of(scorecard_of(game), 5)
+            assert game.summary["totals"] == [61, 11, -8] and game.summary["version"] == 5
+            assert game.summary["seats"][0]["by_cards"] == {"13": [0, 1, 0], "12": [0, 0, 1]}
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+        drop_everything(url)
