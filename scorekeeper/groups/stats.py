@@ -231,6 +231,11 @@ class Season:
     tallies: list[Tally]
     pairs: list[Pair]
 
+    @property
+    def with_bots(self) -> bool:
+        """Whether a bot held a seat at any of the group's games (bots are not on the roster)."""
+        return any(p.bots for p in self.played)
+
     def tally(self, player_id: str) -> Tally | None:
         return next((t for t in self.tallies if t.player.id == player_id), None)
 

@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func
+from sqlalchemy import insert
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
@@ -17,6 +18,7 @@ from scorekeeper.models import GroupPlayer
 from scorekeeper.models import GroupSeat
 
 from .groups_kit import auth
+from .groups_kit import export_file
 from .groups_kit import import_into
 from .groups_kit import legal_hands
 from .groups_kit import new_group
@@ -405,3 +407,66 @@ def test_two_games_started_at_once_with_a_new_name_share_one_roster_player(app: 
     assert sorted(roster(doc)) == ["Ann", "Ben", "Eve"] or sorted(roster(doc)) == ["Ann", "Ben", "eve"]
     eve = next(p["id"] for p in doc["players"] if p["name"].casefold() == "eve")
     assert len(doc["games"]) == 4 and all(g["players"][1]["player_id"] == eve for g in doc["games"])
+
+
+def count_rows(app: Flask, group_id: str) -> tuple[int, int]:
+    """(games, roster players) stored for a group."""
+    with app.app_context():
+        games = db.session.scalar(select(func.count()).select_from(Game).where(Game.group_id == group_id))
+        players = db.session.scalar(
+            select(func.count()).select_from(GroupPlayer).where(GroupPlayer.group_id == group_id)
+        )
+        db.session.remove()
+        return int(games or 0), int(players or 0)
+
+
+def test_a_full_roster_refuses_a_game_that_would_add_players(app: Flask, client: FlaskClient) -> None:
+    group = new_group(client, players=[f"P{i}" for i in range(300)])
+    answer = client.post(
+        f"/api/groups/{group['id']}/games", json={"players": ["P1", "Newcomer"]}, headers=auth(group["token"])
+    )
+    assert answer.status_code == 400
+    assert "already keeps 300 players, the most it can" in answer.get_json()["error"]["message"]
+    assert count_rows(app, group["id"]) == (0, 300)  # neither the game nor the new name is stored
+    assert new_game(client, group, ["P1", "P2"])["id"]  # players on the roster still play
+
+
+def test_a_group_keeps_at_most_1000_games(app: Flask, client: FlaskClient) -> None:
+    group = new_group(client, players=["Ann", "Ben"])
+    with app.app_context():  # 999 stored games, written directly: the API would take minutes
+        db.session.execute(
+            insert(Game),
+            [
+                {
+                    "id": f"old{i:05}",
+                    "variant": "standard",
+                    "options": {},
+                    "players": ["Ann", "Ben"],
+                    "first_dealer": 0,
+                    "scorer_hash": "x",
+                    "watch_hash": "y",
+                    "group_id": group["id"],
+                }
+                for i in range(999)
+            ],
+        )
+        db.session.commit()
+    assert new_game(client, group, ["Ann", "Ben"])["id"]  # the 1000th
+    message = "This group already keeps 1000 games, the most it can; start a new group for the next season."
+    refused = [
+        client.post(f"/api/groups/{group['id']}/games", json={"players": ["Ann", "Cy"]}, headers=auth(group["token"])),
+        client.post(
+            f"/api/groups/{group['id']}/import",
+            json=export_file(["Ann", "Cy"], legal_hands(2, 1)),
+            headers=auth(group["token"]),
+        ),
+        client.post(
+            f"/api/groups/{group['id']}/tables",
+            json={"seats": [{"name": "Cy"}, {"name": "Robo", "bot": "basic"}]},
+            headers=auth(group["token"]),
+        ),
+    ]
+    for answer in refused:
+        assert answer.status_code == 400 and answer.get_json()["error"]["message"] == message
+    assert count_rows(app, group["id"]) == (1000, 2)  # nothing stored, Cy not on the roster
+    assert client.post("/api/games", json={"players": ["Ann", "Cy"]}).status_code == 201  # outside the group

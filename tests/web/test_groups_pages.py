@@ -172,6 +172,34 @@ def test_a_virtual_table_started_from_the_group_joins_it(client: FlaskClient) ->
     assert game["mode"] == "virtual" and game["players"][0]["player_id"] == group["players"][0]["id"]
 
 
+def test_bots_are_marked_and_kept_off_the_leaderboard_and_the_roster(client: FlaskClient) -> None:
+    """A game against bots counts for the people at it, is marked virtual, and its bots are marked."""
+    group = joined(client, ["Ann", "Ben"])
+    import_into(client, group, ["Ann", "Ben"], legal_hands(2, 3, seed=31))
+    home = text(client.get(f"/groups/{group['id']}"))
+    assert "Bots are not on the leaderboard" not in home and "(bot)" not in home
+    table = client.post(
+        f"/api/groups/{group['id']}/tables",
+        headers=auth(group["token"]),
+        json={"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "basic"}]},
+    )
+    assert table.status_code == 201, table.get_json()
+    home = text(client.get(f"/groups/{group['id']}"))
+    assert re.search(r'class="gnames">Ann · Robo <small class="muted">\(bot\)</small></span>', home)
+    assert "virtual ·" in home and "Bots are not on the leaderboard" in home
+    leaders = home[home.index('class="leaders"') : home.index("</table>")]
+    assert ">Ann</a>" in leaders and ">Ben</a>" in leaders and "Robo" not in leaders
+    roster = home[home.index('class="roster"') :]
+    assert "Robo" not in roster[: roster.index("</ul>")]
+    ann = next(p["id"] for p in group["players"] if p["name"] == "Ann")
+    page = text(client.get(f"/groups/{group['id']}/players/{ann}"))
+    assert "2 games (0 finished)" in page and "1 at a virtual table" in page and "1 with bots" in page
+    ben = next(p["id"] for p in group["players"] if p["name"] == "Ben")
+    assert "virtual table" not in text(client.get(f"/groups/{group['id']}/players/{ben}"))
+    printed = " ".join(lines(client.get(f"/api/groups/{group['id']}/summary.pdf").data))
+    assert "Bots are not on the leaderboard" in printed and "Robo" not in printed
+
+
 def season(client: FlaskClient) -> tuple[dict[str, Any], list[tuple[list[str], list[Any]]]]:
     group = joined(client, ["Ann", "Ben", "Cy"])
     games = [
