@@ -1,5 +1,6 @@
-"""A group on a 360 px phone in Chromium: create it, play two short games from its roster chips,
-and read a player's page; no page scrolls sideways, chips are thumb-sized, no script errors."""
+"""A group on a 360 px phone in Chromium: create it, play two short games to the end from its
+roster chips (14 players: the shortest schedule, 5 hands, R8), and read a player's page; no page
+scrolls sideways, chips are thumb-sized, no script errors."""
 
 from __future__ import annotations
 
@@ -38,7 +39,10 @@ def start_from_chips(page: Any, chips: list[str], typed: tuple[str, ...] = ()) -
         page.locator(".chip", has_text=name).tap()
         expect(page.locator(".chip.on", has_text=name)).to_be_visible()
     for offset, name in enumerate(typed):
-        page.locator(f"#names-{len(chips) + offset}").fill(name)
+        row = len(chips) + offset
+        if page.locator(f"#names-{row}").count() == 0:
+            page.locator(".add-row").tap()
+        page.locator(f"#names-{row}").fill(name)
     page_checks(page, "new game in a group")
     page.locator("#first-dealer").select_option("0")
     page.locator("button.start").tap()
@@ -46,10 +50,21 @@ def start_from_chips(page: Any, chips: list[str], typed: tuple[str, ...] = ()) -
     page.get_by_text("Start hand 1").tap()
 
 
+def play_game(page: Any, seats: int, taken: list[dict[int, int]]) -> None:
+    """A whole game of 14 players: 5 hands of 3, 2, 1, 2, 3 cards (R8), every player bidding 1
+    (R13); ``taken`` gives each hand's tricks of the seats that took any (the others took none)."""
+    for hand in taken:
+        play_hand(page, [1] * seats, [hand.get(seat, 0) for seat in range(seats)])
+
+
+ROSTER = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu", "Max", "Ned"]
+
+
 def test_a_group_plays_two_games_from_its_chips_and_reads_a_players_page(
     browser: Any, server: str, shots: Path
 ) -> None:
     context = phone(browser, "360")
+    context.set_default_timeout(30_000)  # some 300 taps and page loads, on a machine that may be busy
     page = context.new_page()
     problems: list[str] = []
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
@@ -57,7 +72,7 @@ def test_a_group_plays_two_games_from_its_chips_and_reads_a_players_page(
     page.goto(server + "/")
     page.get_by_role("link", name="New group").tap()
     page.locator("#group-name").fill("Friday night")
-    page.locator("#group-players").fill("Ann, Ben, Cy")
+    page.locator("#group-players").fill(", ".join(ROSTER))
     page.get_by_role("button", name="Create the group").tap()
     expect(page.locator(".created h1")).to_have_text("Group ready")
     expect(page.locator("svg.qr")).to_be_visible()
@@ -66,30 +81,38 @@ def test_a_group_plays_two_games_from_its_chips_and_reads_a_players_page(
     expect(page.locator(".group-head h1")).to_have_text("Friday night")
     page_checks(page, "group home")
 
-    # Game 1: Ann, Ben, Cy from the chips; RULES.md's worked example (hands 1 and 2).
-    start_from_chips(page, ["Ann", "Ben", "Cy"])
-    play_hand(page, [4, 5, 3], [5, 3, 5])
-    play_hand(page, [2, 6, 4], [2, 7, 3])
-    expect(page.locator(".sheet tfoot tr.total td")).to_have_text(["61", "11", "−8"])
+    # Game 1: all fourteen from the chips, the shortest schedule (R8: 14 players, 5 hands).
+    # Everyone bids 1: made = 10 + overtricks (R19), set = −10 (R20).
+    start_from_chips(page, ROSTER)
+    play_game(page, 14, [{0: 2, 1: 1}, {1: 1, 2: 1}, {0: 1}, {0: 1, 1: 1}, {2: 3}])
+    # Ann 11 − 10 + 10 + 10 − 10 = 11; Ben 10 + 10 − 10 + 10 − 10 = 10; Cy −10 + 10 − 10 − 10 + 12 = −8.
+    expect(page.locator(".sheet tfoot tr.total td")).to_have_text(["11", "10", "−8"] + ["−50"] * 11)
 
-    # Game 2: Cy and Ann from the chips, and a newcomer typed in, who joins the roster.
+    # Game 2: thirteen from the chips, Cy first, and a newcomer typed in, who joins the roster.
     page.goto(server + "/")
     page.locator(".game-link", has_text="Friday night").tap()
-    start_from_chips(page, ["Cy", "Ann"], ("Dee",))
-    play_hand(page, [3, 4, 5], [3, 4, 6])  # Cy perfect, Ann perfect, Dee one overtrick
-    expect(page.locator(".sheet tfoot tr.total td")).to_have_text(["30", "40", "51"])
+    second = ["Cy", "Ann", "Ben", *ROSTER[3:13]]
+    start_from_chips(page, second, ("Oz",))
+    play_game(page, 14, [{0: 1, 1: 1, 2: 1}, {1: 2}, {0: 1}, {1: 1, 13: 1}, {1: 1, 2: 1, 13: 1}])
+    # Cy −10, Ann 10 + 11 − 10 + 10 + 10 = 31, Ben −10, Oz (last seat) −10, the others −50.
+    expect(page.locator(".sheet tfoot tr.total td")).to_have_text(["−10", "31", "−10"] + ["−50"] * 10 + ["−10"])
 
-    # The group's home lists both games and the leaderboard; Ann's page adds up both games.
+    # The group's home lists both games, finished, and the leaderboard; Ann's page adds up both.
     page.goto(server + "/")
     page.locator(".game-link", has_text="Friday night").tap()
     expect(page.locator(".games .game-item")).to_have_count(2)
-    expect(page.locator(".roster .chip")).to_have_text(["Ann", "Ben", "Cy", "Dee"])
+    expect(page.locator(".games .game-item").first).to_contain_text("Ann won with +31")
+    expect(page.locator(".games .game-item").last).to_contain_text("Ann won with +11")
+    expect(page.locator(".roster .chip")).to_have_count(15)
+    expect(page.locator(".roster .chip", has_text="Oz")).to_be_visible()
+    expect(page.locator(".leaders tbody tr").first.locator("th")).to_have_text("Ann")
     page_checks(page, "group home with games")
     page.screenshot(path=shots / "360-group-home.png", full_page=True)
     page.locator(".leaders a", has_text="Ann").tap()
     expect(page.locator(".player-head h1")).to_have_text("Ann")
-    # Ann: O and P in game 1 (R26), P in game 2; 41 + 20 + 40 = 101 points over 3 hands.
-    expect(page.locator(".figures dd")).to_have_text(["0", "1", "2", "100%", "67%", "33.7"])
+    expect(page.locator(".player-head p.muted")).to_contain_text("2 games (2 finished) · 2 wins · 10 hands")
+    # Ann over 10 hands: set 3, over 2, perfect 5 (R26); made 7/10, perfect 5/10, 42 points / 10 hands.
+    expect(page.locator(".figures dd")).to_have_text(["3", "2", "5", "70%", "50%", "4.2"])
     expect(page.locator("svg.chart")).to_have_count(3)
     page_checks(page, "player page")
     page.screenshot(path=shots / "360-group-player.png", full_page=True)
