@@ -4,7 +4,7 @@
 For each backend and group size: a fresh schema, one group of 8 regulars, and that many finished
 games of 3 to 6 of them (25 or 15 hands each, random legal entries, stored through the same import
 path the API uses). Then each page is fetched ``--repeat`` times through the app (Flask's test
-client, in this process, so the figure is the server's whole work for one request: queries, the
+client, in this process, so the figure is the server's whole work for one request: the queries,
 reading each game's stored summary of the engine's scorecard, adding up, rendering) and the median
 and 95th percentile are printed side by side with the CPU time the request took in this process,
 "cold" (the connection pool emptied before each request, as after a restart: a new database
