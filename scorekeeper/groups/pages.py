@@ -225,7 +225,7 @@ def home(group_id: str) -> Any:
 def game(group_id: str, game_id: str) -> Any:
     """A group game's scorecard, read only, for members who do not hold the game's own link."""
     group = page_group(group_id)
-    game = games.load_game(game_id) if len(game_id) <= 16 else None
+    game = games.load_game(game_id)
     if game is None or game.group_id != group.id:
         raise NotFound(_("This group has no such game."))
     card = games.scorecard_of(game)
