@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import requests
 from playwright.sync_api import expect
 
 from .accessibility import assert_accessible
@@ -30,16 +31,25 @@ def no_sideways_scroll(page: Any, where: str) -> None:
     assert width <= inner, f"{where}: the page scrolls sideways ({width} > {inner} px)"
 
 
+#: Resolves once every finite animation and CSS transition on the page has finished (a tapped
+#: button's ``transform: scale(.96)`` springing back, a card sliding in), so what is measured next
+#: is the resting layout; endless ones (the live dot's pulse) do not change sizes and are not waited for.
+SETTLED = """Promise.all(document.getAnimations()
+    .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+    .map(a => a.finished.catch(() => null)))"""
+
+
 def small_targets(page: Any) -> list[str]:
-    """Visible tap targets under 44×44 CSS px (UX.md), named by their text."""
+    """Visible tap targets under 44×44 CSS px (UX.md), named by their text, measured at rest."""
     found: list[str] = page.evaluate(
-        """sel => [...document.querySelectorAll(sel)]
+        "async sel => { await " + SETTLED + "; return "
+        """[...document.querySelectorAll(sel)]
             .filter(e => e.offsetParent !== null && !e.closest('[aria-hidden=true]')
                          && !(e.tagName === 'A' && getComputedStyle(e).display === 'inline'))
             .map(e => [e.textContent.trim().slice(0, 24) || e.getAttribute('aria-label') || e.tagName,
                        e.getBoundingClientRect()])
             .filter(([, r]) => r.width > 0 && (r.width < 43.5 || r.height < 43.5))
-            .map(([t, r]) => `${t}: ${Math.round(r.width)}×${Math.round(r.height)}`)""",
+            .map(([t, r]) => `${t}: ${Math.round(r.width)}×${Math.round(r.height)}`); }""",
         TAPPABLE,
     )
     return found
@@ -91,3 +101,36 @@ def start_game(page: Any, names: list[str], dealer: int) -> str:
     page.locator("button.start").tap()
     expect(page.locator(".created h1")).to_have_text("Game ready")
     return page.locator(".share.watch input.copy").input_value()
+
+
+def api_game(
+    server: str, players: list[str], first_dealer: int = 0, hands: list[tuple[list[int], list[int] | None]] = ()
+) -> dict[str, Any]:
+    """A game made through the JSON API, with ``hands`` (bids, tricks or None) recorded in order."""
+    made = requests.post(
+        server + "/api/games", json={"players": players, "first_dealer": first_dealer}, timeout=10
+    ).json()
+    auth = {"Authorization": f"Bearer {made['scorer_token']}"}
+    for number, (bids, tricks) in enumerate(hands, start=1):
+        requests.put(
+            f"{server}/api/games/{made['id']}/hands/{number}/bids", json={"bids": bids}, headers=auth, timeout=10
+        ).raise_for_status()
+        if tricks is not None:
+            requests.put(
+                f"{server}/api/games/{made['id']}/hands/{number}/tricks",
+                json={"tricks": tricks},
+                headers=auth,
+                timeout=10,
+            ).raise_for_status()
+    return made
+
+
+def finished_game(server: str) -> dict[str, Any]:
+    """A whole three-player game, Ann winning, with negative totals along the way."""
+    schedule = requests.post(server + "/api/games", json={"players": ["A", "B", "C"]}, timeout=10).json()["schedule"]
+    return api_game(
+        server,
+        ["Ann", "Ben", "Cy"],
+        0,
+        [([1, 1, 1], [cards - 1, 1, 0] if cards > 1 else [1, 0, 0]) for cards in schedule],
+    )

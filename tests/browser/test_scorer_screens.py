@@ -1,6 +1,6 @@
 """The scorer's screens after a review at a real table: one row order, honest steps, one minus
 sign, what the trump was, standings during the game, two scorers, sharing, starting again, and
-axe-core clean on every table-mode page in light and dark mode (360 px, real Chromium)."""
+the pages' checks (test_every_page.py runs axe-core on every page) at 360 px in real Chromium."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
+from .phone_kit import api_game
+from .phone_kit import finished_game
 from .phone_kit import page_checks
 from .phone_kit import phone
 from .phone_kit import Taps
@@ -18,96 +20,10 @@ from .phone_kit import Taps
 pytestmark = pytest.mark.browser
 
 
-def api_game(
-    server: str, players: list[str], first_dealer: int = 0, hands: list[tuple[list[int], list[int] | None]] = ()
-) -> dict[str, Any]:
-    """A game made through the JSON API, with ``hands`` (bids, tricks or None) recorded in order."""
-    made = requests.post(
-        server + "/api/games", json={"players": players, "first_dealer": first_dealer}, timeout=10
-    ).json()
-    auth = {"Authorization": f"Bearer {made['scorer_token']}"}
-    for number, (bids, tricks) in enumerate(hands, start=1):
-        requests.put(
-            f"{server}/api/games/{made['id']}/hands/{number}/bids", json={"bids": bids}, headers=auth, timeout=10
-        ).raise_for_status()
-        if tricks is not None:
-            requests.put(
-                f"{server}/api/games/{made['id']}/hands/{number}/tricks",
-                json={"tricks": tricks},
-                headers=auth,
-                timeout=10,
-            ).raise_for_status()
-    return made
-
-
-def finished_game(server: str) -> dict[str, Any]:
-    """A whole three-player game, Ann winning, with negative totals along the way."""
-    schedule = requests.post(server + "/api/games", json={"players": ["A", "B", "C"]}, timeout=10).json()["schedule"]
-    return api_game(
-        server,
-        ["Ann", "Ben", "Cy"],
-        0,
-        [([1, 1, 1], [cards - 1, 1, 0] if cards > 1 else [1, 0, 0]) for cards in schedule],
-    )
-
-
 def names_in(page: Any, step: str) -> list[tuple[str, str]]:
     """(badge, name) of each row of the hand form, top to bottom."""
     rows = page.locator(f"form.hand.{step} .prow .who")
     return [(row.locator(".pos").inner_text(), row.locator(".name").inner_text()) for row in rows.all()]
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_table_page_passes_axe_core_fits_360_px_and_has_44_px_targets(
-    browser: Any, server: str, scheme: str
-) -> None:
-    fresh = api_game(server, ["Ann", "Ben", "Cy", "Dee"])
-    playing = api_game(
-        server,
-        ["Ann", "Ben", "Cy", "Dee"],
-        0,
-        [([3, 4, 2, 3], [4, 4, 1, 4]), ([2, 2, 2, 2], [0, 5, 3, 4]), ([1, 1, 1, 1], None)],
-    )
-    finished = finished_game(server)
-    scorer = phone(browser, "360", scheme)
-    page = scorer.new_page()
-    page.goto(server + "/")
-    page_checks(page, "home, no games")
-    page.goto(server + "/new")
-    page_checks(page, "new game")
-    page.goto(fresh["scorer_url"])
-    expect(page.locator("form.hand.bids")).to_be_visible()
-    page_checks(page, "bids of hand 1")
-    page.goto(f"{server}/g/{fresh['id']}/share?new=1")
-    page_checks(page, "share page, new game")
-    page.goto(playing["scorer_url"])
-    expect(page.locator("form.hand.tricks")).to_be_visible()
-    page_checks(page, "tricks of hand 3")
-    page.goto(f"{server}/g/{playing['id']}/hands/2")
-    page_checks(page, "correcting hand 2")
-    page.goto(f"{server}/g/{playing['id']}/share")
-    page_checks(page, "share page")
-    page.goto(finished["scorer_url"])
-    expect(page.locator(".final")).to_be_visible()
-    page_checks(page, "game over")
-    page.goto(server + "/")
-    expect(page.locator(".games li")).to_have_count(3)
-    page_checks(page, "home with games")
-    page.goto(server + "/g/nosuchgame")
-    page_checks(page, "not found")
-    scorer.close()
-
-    watcher = phone(browser, "360", scheme)
-    page = watcher.new_page()
-    page.goto(playing["watch_url"])
-    expect(page.locator(".watch-now")).to_be_visible()
-    page_checks(page, "watch page")
-    page.goto(f"{server}/g/{playing['id']}/share")
-    page_checks(page, "watcher's share page")
-    page.goto(finished["watch_url"])
-    expect(page.locator(".final")).to_be_visible()
-    page_checks(page, "watching a finished game")
-    watcher.close()
 
 
 def test_bids_and_tricks_list_the_players_in_bidding_order_with_one_badge(browser: Any, server: str) -> None:
