@@ -389,6 +389,43 @@ def test_undo_takes_back_the_latest_entry_step_by_step(app: Flask, client: Flask
     assert doc["hands"][0]["bids"] is None
 
 
+@pytest.mark.parametrize(
+    ("trump", "button", "said"),
+    [("H", "t1H", "the trump, ♥, is still chosen"), ("none", "t1none", "the trump, no trump, is still chosen")],
+)
+def test_undoing_the_bids_keeps_the_trump_chosen_and_says_so(
+    app: Flask, client: FlaskClient, trump: str, button: str, said: str
+) -> None:
+    """Without JavaScript too: the trump goes with the bids it was recorded with, so the hand
+    screen after the undo has it chosen again and the note says so (it is not cleared unsaid)."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    answer = post_hand(client, game_id, 1, "bids", [4, 5, 3], current_version(app, game_id), trump=trump)
+    assert answer.status_code == 302, text(answer)
+    answer = client.post(
+        f"/g/{game_id}/undo",
+        data={"csrf_token": csrf(client, f"/g/{game_id}"), "version": current_version(app, game_id), "number": 1},
+    )
+    page = text(client.get(answer.headers["Location"]))
+    assert f"Undone: the bids of hand 1. Enter them again below: {said}." in page
+    assert re.search(rf'id="{button}"[^>]*checked', page), "the trump button is chosen again"
+    assert document(app, game_id)["hands"][0]["bids"] is None and document(app, game_id)["hands"][0]["trump"] is None
+    again = post_hand(client, game_id, 1, "bids", [4, 5, 3], current_version(app, game_id), trump=trump)
+    assert again.status_code == 302
+    assert document(app, game_id)["hands"][0]["trump"] == (None if trump == "none" else trump)
+
+
+def test_undoing_bids_recorded_without_a_trump_says_nothing_of_one(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    post_hand(client, game_id, 1, "bids", [4, 5, 3], current_version(app, game_id))
+    answer = client.post(
+        f"/g/{game_id}/undo",
+        data={"csrf_token": csrf(client, f"/g/{game_id}"), "version": current_version(app, game_id), "number": 1},
+    )
+    page = text(client.get(answer.headers["Location"]))
+    assert "Undone: the bids of hand 1. Enter them again below." in page and "still chosen" not in page
+    assert re.search(r'id="t1-"[^>]*checked', page), "not noted, as before"
+
+
 # -- game over ---------------------------------------------------------------------------------
 def test_the_finished_game_shows_winners_standings_and_the_chart(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client, ["Ann", "Ben"])
