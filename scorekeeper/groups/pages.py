@@ -8,6 +8,7 @@ then belong to the group, and the new-game screen offers the roster as one-tap c
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import segno
@@ -47,6 +48,8 @@ bp = Blueprint("groups", __name__)
 csrf.exempt(bp)  # every POST validates its own Flask-WTF form (token included), as table pages do
 
 HOME_LIMIT = 20
+#: The group's home lists its newest games; "All games" lists every one.
+HOME_GAMES = 20
 OUT_OF_DATE = N_("This page was out of date, so nothing was saved. Check it and tap the button again.")
 
 
@@ -196,29 +199,41 @@ def forget(group_id: str) -> Any:
     return response
 
 
-def game_links(season: stats.Season) -> dict[str, str]:
-    """Where each game of the group opens: its own page when this phone holds its token, else the
+def game_links(group: Group, played: Iterable[stats.Played]) -> dict[str, str]:
+    """Where each of these games opens: its own page when this phone holds its token, else the
     group's read-only copy (the group token opens no game, API.md)."""
     links = {}
-    for played in season.played:
-        game = played.game
+    for p in played:
+        game = p.game
         held = request.cookies.get(COOKIE_PREFIX + game.id)
         own = held and (matches(held, game.scorer_hash) or matches(held, game.watch_hash))
         links[game.id] = (
-            url_for("pages.game", game_id=game.id)
-            if own
-            else url_for(".game", group_id=season.group.id, game_id=game.id)
+            url_for("pages.game", game_id=game.id) if own else url_for(".game", group_id=group.id, game_id=game.id)
         )
     return links
 
 
 @bp.get("/groups/<group_id>")
 def home(group_id: str) -> Any:
-    """The group's home: leaderboard, roster, games (newest first), new game and new virtual table."""
+    """The group's home: leaderboard, roster, the newest games, new game and new virtual table."""
     season = stats.season(page_group(group_id))
+    newest = season.played[:HOME_GAMES]
     return render_template(
-        "groups/home.html", season=season, group=season.group, leaders=season.leaderboard(), links=game_links(season)
+        "groups/home.html",
+        season=season,
+        group=season.group,
+        leaders=season.leaderboard(),
+        games=newest,
+        links=game_links(season.group, newest),
     )
+
+
+@bp.get("/groups/<group_id>/games")
+def all_games(group_id: str) -> Any:
+    """Every game of the group, newest first, each linked to its scorecard."""
+    group = page_group(group_id)
+    played = stats.load(group)
+    return render_template("groups/games.html", group=group, games=played, links=game_links(group, played))
 
 
 @bp.get("/groups/<group_id>/games/<game_id>")
@@ -266,7 +281,7 @@ def render_player(group: Group, player_id: str, alert: str | None = None, status
         margins=charts.margin_bars(tally.margins, stats.MARGIN),
         form=PlayerForm(formdata=None, name=tally.player.name),
         alert=alert,
-        links=game_links(season),
+        links=game_links(group, [a.played for a in (best, worst) if a is not None]),
     ), status
 
 

@@ -57,7 +57,7 @@ def test_group_pages_are_404_without_the_groups_cookie(client: FlaskClient) -> N
     ).get_json()
     client.get(f"/g/{game['id']}/join/{game['scorer_token']}")  # and the cookie of one of its games
     ann = group["players"][0]["id"]
-    for path in ("", "/share", f"/players/{ann}", f"/games/{game['id']}"):
+    for path in ("", "/share", f"/players/{ann}", "/games", f"/games/{game['id']}"):
         answer = client.get(f"/groups/{group['id']}{path}")
         assert answer.status_code == 404, path
         assert "No group with that link" in text(answer)
@@ -226,6 +226,25 @@ def test_the_group_home_shows_leaderboard_games_and_roster(client: FlaskClient) 
     assert link
     game = text(client.get(link.group(1)))
     assert "read only" in game and 'class="sheet' in game and "edit_hand" not in game
+
+
+def test_the_home_lists_the_newest_games_and_links_to_all_of_them(client: FlaskClient) -> None:
+    group = joined(client, ["Ann", "Ben"])
+    for seed in range(22):
+        import_into(client, group, ["Ann", "Ben"] if seed % 2 else ["Ben", "Ann"], legal_hands(2, 1, seed=seed))
+    home = text(client.get(f"/groups/{group['id']}"))
+    assert home.count('class="game-item"') == 20
+    assert f'href="/groups/{group["id"]}/games">All 22 games</a>' in home
+    assert "22 games" in home and re.search(r">Ann</a></th>\s*<td>0</td><td>22</td>", home)  # the leaderboard: all 22
+    everything = client.get(f"/groups/{group['id']}/games")
+    assert everything.status_code == 200 and everything.headers["Cache-Control"] == "private, no-store"
+    page = text(everything)
+    assert page.count('class="game-item"') == 22 and "<h1" in page and "22 games" in page
+    newest = re.findall(r'href="(/groups/[0-9a-f]+/games/[0-9a-f]+)"', home)
+    assert newest == re.findall(r'href="(/groups/[0-9a-f]+/games/[0-9a-f]+)"', page)[:20]
+    few = joined(client, ["Cy"], name="Few")
+    import_into(client, few, ["Cy", "Dee"], legal_hands(2, 1))
+    assert f'href="/groups/{few["id"]}/games"' not in text(client.get(f"/groups/{few['id']}"))
 
 
 def test_a_players_page_shows_charts_figures_and_head_to_head(client: FlaskClient) -> None:
