@@ -190,6 +190,7 @@ PAGES: dict[str, Callable[[Any, dict[str, Any]], None]] = {
     "new group": lambda page, w: visit(page, w["server"] + "/groups/new", "form"),
     "group home": group_page("/groups/{id}", ".group-head h1"),
     "group share": group_page("/groups/{id}/share", "h1"),
+    "group games": group_page("/groups/{id}/games", "h1"),
     "group game": group_page("/groups/{id}/games/{game}", "h1"),
     "group player": group_page("/groups/{id}/players/{player}", ".player-head h1"),
     # virtual tables
