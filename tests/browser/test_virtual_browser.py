@@ -302,3 +302,203 @@ def test_two_phones_see_every_card_of_every_trick_in_order(browser: Any, seeded_
     assert not problems, problems
     for context in contexts.values():
         context.close()
+
+
+# -- play you can follow: picking, your turn in the background, the hand's end, small screens ------
+def to_my_play(table: Table) -> dict[str, Any]:
+    """Bid for both humans through the API until Ann (seat 0) is to play; returns her view."""
+    for _ in range(20):
+        seat, v = table.to_act()
+        if seat == 0 and v["phase"] == "playing":
+            return v
+        table.act(seat, v)
+    raise AssertionError("Ann never came to play")
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["javascript", "no-javascript"])
+def test_tap_to_pick_then_tap_again_to_play_is_a_setting_of_the_seat(
+    browser: Any, seeded_server: str, javascript: bool
+) -> None:
+    table = Table(seeded_server, 3)  # Ann bids first and leads hand 1 (one card each)
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, java_script_enabled=javascript
+    )
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.locator("#vt-settings summary").tap()
+    page.locator("#vt-settings input[name=confirm]").tap()
+    page.locator("#vt-settings button[type=submit]").tap()
+    expect(page.locator("#vt-settings input[name=confirm]")).to_be_checked()
+    v = to_my_play(table)
+    if not javascript:
+        page.goto(f"{seeded_server}/t/{table.id}")  # no polling without JavaScript: the player looks again
+    expect(page.locator(".vt-hand.vt-picking")).to_be_visible()
+    code = v["legal"][0]
+    card = page.locator(f'.vt-card[value="{code}"]')
+
+    card.tap()  # the first tap picks the card and plays nothing
+    expect(page.locator(f'.vt-card[value="{code}"][aria-pressed="true"]')).to_be_visible()
+    after = table.view(0)
+    assert after["your_turn"] and after["version"] == v["version"] and code in after["hand"]
+
+    page.locator(f'.vt-card[value="{code}"]').tap()  # the second tap plays it
+    expect(page.locator(f'.vt-card[value="{code}"]')).to_have_count(0)
+    assert code not in table.view(0)["hand"]
+    assert not [m for m in table.view(1)["moves"] if m.get("card") == code and m["seat"] != 0]
+    context.close()
+
+
+#: What the browser does for the page is observed, not replaced: vibrations and oscillators started
+#: are counted and passed on; the tab can be sent to the background (document.hidden, the
+#: visibilitychange event) as a phone does when another app comes up; polls are timed.
+DEVICE = """
+window.__vibrations = [];
+window.__sounds = 0;
+window.__polls = [];
+window.__hiddenAt = null;
+var realVibrate = navigator.vibrate ? navigator.vibrate.bind(navigator) : null;
+navigator.vibrate = function (pattern) {
+  window.__vibrations.push(JSON.stringify(pattern));
+  return realVibrate ? realVibrate(pattern) : true;
+};
+var RealAudio = window.AudioContext;
+window.AudioContext = class extends RealAudio {
+  createOscillator() {
+    var oscillator = super.createOscillator(), start = oscillator.start.bind(oscillator);
+    oscillator.start = function () { window.__sounds += 1; return start.apply(null, arguments); };
+    return oscillator;
+  }
+};
+var realFetch = window.fetch.bind(window);
+window.fetch = function (url, options) {
+  if (/\\/version$/.test(String(url))) window.__polls.push(performance.now());
+  return realFetch(url, options);
+};
+Object.defineProperty(document, "hidden", { configurable: true, get: function () { return window.__hiddenAt !== null; } });
+Object.defineProperty(document, "visibilityState", {
+  configurable: true, get: function () { return window.__hiddenAt !== null ? "hidden" : "visible"; }
+});
+window.__hide = function () {
+  window.__hiddenAt = performance.now();
+  document.dispatchEvent(new Event("visibilitychange"));
+};
+"""
+
+
+def test_your_turn_reaches_a_tab_in_the_background(browser: Any, seeded_server: str) -> None:
+    """Ann turns on vibration and sound, bids, and puts the tab in the background; polling goes on,
+    every 5 s instead of every second, and when Ben's bid makes it her turn the title changes, the
+    phone vibrates once and one sound plays."""
+    table = Table(seeded_server, 3)
+    context = phone(browser, "light")
+    context.add_init_script(DEVICE)
+    page = context.new_page()
+    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.locator("#vt-settings summary").tap()
+    page.locator("input[data-alert=vibrate]").tap()
+    page.locator("input[data-alert=sound]").tap()
+    assert page.evaluate("window.__sounds") == 1  # ticking the box plays the sound once, as a sample
+    page.locator(".vt-bids button").first.tap()
+    expect(page).not_to_have_title(re.compile("^\u25cf"))  # Ben's turn: the title is the table's again
+    page.wait_for_function("() => window.__polls.length >= 3")
+    visible = page.evaluate("window.__polls.slice(-3)")
+    assert visible[-1] - visible[0] < 3000, f"polls a second apart while shown: {visible}"
+    assert page.evaluate("window.__vibrations") == []
+
+    page.evaluate("window.__hide()")
+    page.wait_for_function("() => window.__polls.filter(t => t > window.__hiddenAt).length >= 3", timeout=30_000)
+    ben = table.view(1)
+    assert ben["your_turn"], "the table waited for Ben"
+    table.act(1, ben)  # Ben bids; the bots bid; Ann is to lead
+    expect(page).to_have_title(re.compile("^\u25cf Your turn"), timeout=30_000)
+    assert page.evaluate("window.__vibrations") == ["[120,80,120]"]
+    assert page.evaluate("window.__sounds") == 2
+    hidden = page.evaluate("window.__polls.filter(t => t > window.__hiddenAt)")
+    gaps = [b - a for a, b in zip(hidden[1:], hidden[2:])]  # the first was timed while shown
+    assert gaps and min(gaps) > 4000, f"polls while hidden should be ~5 s apart: {gaps}"
+    context.close()
+
+
+def test_the_last_trick_stays_on_the_table_then_with_the_hands_result(browser: Any, seeded_server: str) -> None:
+    """Hand 1 (one card each): the table shows the finished trick with its winner marked and says
+    it was the last of the hand; then the result stays open beside the new deal: each seat's bid,
+    tricks, points and S/O/P, and the four cards of the last trick. "You lead" fits a 360 px phone."""
+    table = Table(seeded_server, 3)
+    context = phone(browser, "dark")
+    page = context.new_page()
+    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    v = to_my_play(table)
+    center = page.locator("#vt [data-center]")
+    expect(center).to_contain_text("You lead")
+    for lang in ("en", "ru", "id"):
+        if lang != "en":
+            page.goto(f"{seeded_server}/t/{table.id}?lang={lang}")
+        whole_words(page, "#vt [data-center]", lang)
+    page.goto(f"{seeded_server}/t/{table.id}?lang=en")
+
+    page.locator(f'.vt-card[value="{v["legal"][0]}"]').tap()
+    expect(page.locator(f'.vt-card[value="{v["legal"][0]}"]')).to_have_count(0)  # played
+    ben = table.view(1)
+    table.act(1, ben)  # Ben plays; the bots finish the trick and the hand; hand 2 is dealt
+    expect(page.locator("#vt .vt-spot.vt-won")).to_have_count(1)
+    expect(page.locator("#vt [data-slot] .vt-face")).to_have_count(4)
+    expect(center).to_contain_text("the last of hand 1")
+
+    prev = table.view(0)["previous"]
+    expect(page.locator(".vt-prev[open]")).to_be_visible()
+    rows = page.locator(".vt-prev .vt-result tbody tr")
+    names = [s["name"] for s in SEATS]
+    for seat, name in enumerate(names):
+        cells = [prev["bids"][seat], prev["tricks"][seat], prev["points"][seat], prev["outcomes"][seat]]
+        shown = [c.replace("\u2212", "-").lstrip("+") for c in rows.nth(seat).locator("td").all_inner_texts()]
+        assert rows.nth(seat).locator("th").inner_text() == name
+        assert shown == [str(c) for c in cells], f"{name}: {shown} is not {cells}"
+    cards = page.locator(".vt-prev .vt-plays [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert cards == [p["card"] for p in prev["last_trick"]] and len(cards) == 4
+    expect(page.locator(".vt-handno")).to_contain_text("Hand 2")
+    context.close()
+
+
+def whole_words(page: Any, selector: str, where: str) -> None:
+    """Every word of the element's text is drawn whole on one line, inside the element (not cut, not
+    broken mid-word, not hidden under an ellipsis)."""
+    broken = page.evaluate(
+        """sel => { const el = document.querySelector(sel), text = el.firstChild, out = [];
+            if (el.scrollWidth > el.clientWidth) out.push(`overflows: ${el.scrollWidth} > ${el.clientWidth}`);
+            const box = el.getBoundingClientRect();
+            for (const m of text.data.matchAll(/\\S+/g)) {
+              const r = document.createRange(); r.setStart(text, m.index); r.setEnd(text, m.index + m[0].length);
+              const rects = [...r.getClientRects()];
+              if (rects.length !== 1 || rects[0].right > box.right + 0.5 || rects[0].left < box.left - 0.5)
+                out.push(`${m[0]}: ${rects.length} pieces`);
+            }
+            return out; }""",
+        selector,
+    )
+    assert not broken, f"{where}: {page.locator(selector).inner_text()!r} is cut: {broken}"
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["javascript", "no-javascript"])
+def test_a_stale_tab_says_what_happened_without_version_numbers(
+    browser: Any, seeded_server: str, javascript: bool
+) -> None:
+    """Ann's screen falls behind (with JavaScript: its polls are lost, as on a train); she bids from
+    another phone, then taps a bid on the old screen: nothing is played, and she reads why."""
+    table = Table(seeded_server, 3)
+    context = browser.new_context(viewport=PHONE, has_touch=True, java_script_enabled=javascript)
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    page.route(re.compile(r"/(version|moves)(\?.*)?$"), lambda route: route.abort())
+    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    expect(page.locator(".vt-bids button").first).to_be_visible()
+    seat, v = table.to_act()
+    assert seat == 0
+    table.act(0, v)  # the other phone bids first
+    version = table.view(0)["version"]
+    page.locator(".vt-bids button").first.tap()
+    error = page.locator(".vt-error")
+    expect(error).to_contain_text("The table moved on before your tap arrived")
+    assert "version" not in error.inner_text().lower() and not re.search(r"\d", error.inner_text())
+    assert table.view(0)["version"] == version, "the old screen's tap played nothing"
+    context.close()
