@@ -219,6 +219,7 @@ EVERY_ROUTE: list[tuple[str, str, dict[str, Any], frozenset[str], tuple[str, ...
     # a group: its link opens it, its statistics and its forms
     ("GET", "/groups/{group}", {}, frozenset({"group"}), GROUP_PAGE),
     ("GET", "/groups/{group}/share", {}, frozenset({"group"}), GROUP_PAGE),
+    ("GET", "/groups/{group}/games", {}, frozenset({"group"}), GROUP_PAGE),
     ("GET", "/groups/{group}/games/{group_game}", {}, frozenset({"group"}), GROUP_PAGE),
     ("GET", "/groups/{group}/players/{player}", {}, frozenset({"group"}), GROUP_PAGE),
     ("POST", "/groups/{group}/players/{player}", {"name": "Annie"}, frozenset({"group"}), GROUP_PAGE),
