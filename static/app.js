@@ -19,8 +19,10 @@
      (i18n.script_messages); a plural message has one form per CLDR category (Intl.PluralRules). */
   var messages = JSON.parse((document.getElementById("messages") || {}).textContent || "{}");
   var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(document.documentElement.lang || "en") : null;
-  function say(key, values) {
-    var text = messages[key], n = values ? values.n : undefined;
+  function say(key, values) { return format(messages[key], values); }
+  /* A message (or one of its plural forms, by `values.n`) with its {name} / %(name)s filled in. */
+  function format(text, values) {
+    var n = values ? values.n : undefined;
     if (text && typeof text === "object") {
       text = text[plurals ? plurals.select(n) : (n === 1 ? "one" : "other")] || text.other;
     }
@@ -290,14 +292,16 @@
   }
 
   /* A double tap on any button that saves sends the form once (the server also stores once).
-     Without a connection a form that is not queued (a correction) is not sent at all: the browser
-     would replace the app with its error page; the taps stay in the draft and the page says so. */
+     Without a connection a form that is not queued (a correction, an undo) is not sent at all: the
+     browser would replace the app with its error page; the taps stay in the draft and the page
+     says so (its data-offline), in its docked status line or else in the scorer's sync line. */
   function sendOnce(form) {
     form.addEventListener("submit", function (event) {
       if (form.dataset.sent) { event.preventDefault(); return; }
       if (navigator.onLine === false && form.dataset.offline && !form.dataset.queue) {
         event.preventDefault();
-        var status = form.querySelector(".dock .status") || form;
+        var status = form.querySelector(".dock .status") || document.getElementById("sync");
+        status.hidden = false;
         status.textContent = form.dataset.offline;
         status.classList.add("bad");
         return;
@@ -317,7 +321,7 @@
   }
 
   /* What static/queue.js, the scorer's offline queue, builds on. */
-  window.BlukeApp = { handForm: handForm, forgetDraft: forgetDraft };
+  window.BlukeApp = { handForm: handForm, forgetDraft: forgetDraft, say: format, messages: messages };
 
   function init() {
     installWorker();

@@ -16,6 +16,8 @@
   var csrf = (document.querySelector("input[name=csrf_token]") || {}).value || "";
   var pending = [], busy = false, retry = null, local = false, opening = null, waited = false;
   var SENT = "bluke-all-sent";
+  /* The hand the server's copy of the page is at, and the entries this phone made since it was drawn. */
+  var at = (current() ? current().hand : game.hands[game.hands.length - 1]).number, made = 0;
 
   /* -- IndexedDB: one store of entries, oldest first (auto-increment keys) ---------------------- */
   function open() {
@@ -52,7 +54,10 @@
   /* -- the game as this phone knows it ------------------------------------------------------------ */
   function apply(entry) {
     var hand = game.hands[entry.number - 1];
-    if (entry.step === "bids") { hand.bids = entry.values.slice(); hand.trump = entry.trump === undefined ? hand.trump : entry.trump; }
+    if (entry.step === "bids") {
+      hand.bids = entry.values.slice();
+      if (entry.trump !== undefined) hand.trump = entry.trump === null ? "none" : entry.trump;  // as the buttons name it
+    }
     else hand.tricks = entry.values.slice();
   }
   function current() {
@@ -67,7 +72,7 @@
     syncLine.classList.toggle("bad", !!bad);
   }
   function waiting() {
-    show(pending.length === 1 ? words.waiting_one : R.say(words, "waiting_many", { count: pending.length }));
+    show(App.say(words.waiting, { n: pending.length }));
   }
 
   /* -- sending, oldest first, one at a time -------------------------------------------------------- */
@@ -111,15 +116,35 @@
      tapping the next step, whose taps would then only wait in the draft; then just note the version. */
   function sent(doc) {
     if (waited) show(words.all_sent); else show("");
+    document.querySelectorAll("input[name=version]").forEach(function (input) { input.value = doc.version; });
+    if (undoAsked) { undoForm.submit(); return; }
     var form = document.querySelector("form.hand[data-queue]");
     var tapping = form && form.querySelector("input[type=radio]:checked:not([name=trump])");
     if (local && !tapping) {
       try { if (waited) sessionStorage.setItem(SENT, game.id); } catch (e) { /* storage off */ }
       location.replace(location.pathname);
-      return;
     }
-    document.querySelectorAll("input[name=version]").forEach(function (input) { input.value = doc.version; });
   }
+
+  /* -- undo: the latest entry, which may still be on this phone ------------------------------------- */
+  /* The button names the latest entry of the game as this phone knows it; tapped while entries
+     wait, the undo is sent once they are all on the server (without a connection, the page says
+     that nothing was undone: static/app.js). */
+  var undoForm = document.getElementById("undo-form"), undoAsked = false;
+  function undoLabel() {
+    var hand = game.hands.filter(function (h) { return h.bids; }).pop(), button = document.querySelector("button[form=undo-form]");
+    if (!undoForm || !hand || !button) return;
+    var text = App.say(hand.tricks ? words.undo_tricks : words.undo_bids, { number: hand.number });
+    button.title = text;
+    button.setAttribute("aria-label", text);
+    undoForm.querySelector("input[name=number]").value = hand.number;
+  }
+  if (undoForm) undoForm.addEventListener("submit", function (event) {
+    if (event.defaultPrevented || !pending.length) return;
+    event.preventDefault();
+    undoAsked = true;
+    show(words.sending);
+  });
 
   /* -- a refused entry: both versions side by side, the scorer chooses ------------------------------ */
   function el(tag, attrs, children) {
@@ -159,77 +184,67 @@
     }).catch(function () { waiting(); later(); });
   }
 
-  /* -- the hand form, drawn from the game as this phone knows it (as templates/_hand.html draws it) -- */
+  /* -- the next step, copied from the page's own hand form (_offline.html: _hand.html drawn once
+        with {number}-style marks): here only the marks are filled, the rows put in the bidding
+        order and what this hand does not have taken away, so the markup has one source. ------- */
   function minus(value) { return value < 0 ? "\u2212" + (-value) : String(value); }
-  function radio(name, id, value, extra) {
-    return [el("input", Object.assign({ type: "radio", name: name, id: id, value: String(value) }, extra || {})),
-            el("label", { "for": id }, [String(value)])];
+  function drop(root, selector) { root.querySelectorAll(selector).forEach(function (node) { node.remove(); }); }
+  function fill(root, values) {  /* every {mark} in the text and the attributes, in one pass */
+    var marks = function (text) {
+      return text.replace(/\{(\w+)\}/g, function (all, key) { return key in values ? String(values[key]) : all; });
+    };
+    var walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT), node = root;
+    for (; node; node = walker.nextNode()) {
+      if (node.nodeType === Node.TEXT_NODE) node.nodeValue = marks(node.nodeValue);
+      else Array.prototype.forEach.call(node.attributes, function (a) { a.value = marks(a.value); });
+    }
   }
   function form(hand, step) {
-    var number = hand.number, cards = hand.cards, kind = step === "bids" ? "bid" : "tricks";
-    var order = R.biddingOrder(hand.dealer, n), before = hand.number > 1 ? R.totals(game.hands, n)[number - 2] : names.map(function () { return 0; });
-    var trumps = words.trumps, low = step === "bids" ? R.minBid(game.options) : 0;
-    var steps = step === "bids"
-      ? [el("li", { "class": "on", "aria-current": "step" }, [el("span", { "class": "stepno", "aria-hidden": "true" }, ["1"]), words.step_bids]),
-         el("li", { "class": "later" }, [el("span", { "class": "stepno", "aria-hidden": "true" }, ["2"]), words.step_tricks])]
-      : [el("li", { "class": "done" }, [el("a", { href: "/g/" + encodeURIComponent(game.id) + "/hands/" + number, "aria-label": R.say(words, "back_to_bids", { number: number }) },
-           [el("span", { "class": "stepno", "aria-hidden": "true" }, ["\u2713"]), words.step_bids])]),
-         el("li", { "class": "on", "aria-current": "step" }, [el("span", { "class": "stepno", "aria-hidden": "true" }, ["2"]), words.step_tricks])];
-    var head = el("header", { "class": "hand-head" }, [
-      el("div", { "class": "hand-title" }, [
-        el("h1", {}, [R.say(words, "hand", { number: number }), el("span", { "class": "of" }, [R.say(words, "of", { count: game.hands.length })])]),
-        el("ol", { "class": "steps", "aria-label": R.say(words, "step_label", { number: number }) }, steps)]),
-      el("p", { "class": "hand-meta" }, [el("b", { "class": "cards" }, [cards === 1 ? words.card_one : R.say(words, "card_many", { cards: cards })]),
-        " · ", el("b", {}, [names[hand.dealer]]), " " + words.deals + " · ", el("b", {}, [names[order[0]]]), " " + words.bids_first])]);
-    if (step === "bids" && R.hasTurnUp(n, cards)) {
-      var group = el("div", { "class": "trumps", role: "radiogroup", "aria-labelledby": "trump-" + number }, [el("span", { "class": "label", id: "trump-" + number }, [words.trump])]);
-      trumps.forEach(function (t) {
-        group.appendChild(el("input", { type: "radio", name: "trump", id: "t" + number + t[0], value: t[0] }));
-        group.appendChild(el("label", { "for": "t" + number + t[0], "class": "pip " + t[0], title: t[2] }, [el("span", { "aria-hidden": "true" }, [t[1]]), el("span", { "class": "sr" }, [t[2]])]));
-      });
-      group.appendChild(el("input", { type: "radio", name: "trump", id: "t" + number + "none", value: "none" }));
-      group.appendChild(el("label", { "for": "t" + number + "none", "class": "pip none" }, [words.no_trump]));
-      group.appendChild(el("input", { type: "radio", name: "trump", id: "t" + number + "-", value: "", checked: "" }));
-      group.appendChild(el("label", { "for": "t" + number + "-", "class": "pip none", title: words.trump_none_title }, [words.trump_none]));
-      head.appendChild(group);
-    } else if (step === "bids") {
-      head.appendChild(el("p", { "class": "hand-meta" }, [words.no_turn_up]));
-    } else {
-      var pip = trumps.filter(function (t) { return t[0] === hand.trump; })[0];
-      var total = hand.bids.reduce(function (a, b) { return a + b; }, 0);
-      head.appendChild(el("p", { "class": "hand-meta" }, [pip ? words.trump_noted + " " : words.no_trump_noted,
-        pip ? el("b", { "class": "pip-text " + pip[0] }, [pip[1]]) : null, " · ",
-        el("b", {}, [R.say(words, cards === 1 ? "bid_for_one" : "bid_for_many", { total: total, cards: cards })])]));
-    }
-    var count = cards - low + 1, lines = Math.floor((count + 6) / 7);
-    var rows = el("div", { "class": "rows cols-" + Math.floor((count + lines - 1) / lines) });
+    var number = hand.number, cards = hand.cards, order = R.biddingOrder(hand.dealer, n);
+    var before = number > 1 ? R.totals(game.hands, n)[number - 2] : names.map(function () { return 0; });
+    var f = document.importNode(document.getElementById("proto-" + step).content, true).querySelector("form");
+    var rows = f.querySelector(".rows"), model = rows.querySelector(".prow");
+    model.remove();
+    /* the hand's marks first: the players' names filled in after them are never read as marks */
+    fill(f, { number: number, dealer: names[hand.dealer], first: names[order[0]], version: game.version });
     order.forEach(function (seat, i) {  /* both steps in bidding order, as the server draws them */
-      var rid = kind + seat, bid = step === "tricks" ? hand.bids[seat] : null;
-      var aside = step === "bids"
-        ? el("span", { "class": "aside" }, [el("span", { "class": "muted" }, [words.total]), " ", el("b", { "class": "num" }, [minus(before[seat])])])
-        : el("span", { "class": "aside" }, [el("span", { "class": "bidchip" }, [R.say(words, "bid_chip", { bid: bid })]), " ",
-            el("output", { "class": "pts" }), " ", el("output", { "class": "after num", "data-base": minus(before[seat]) }, [minus(before[seat])])]);
-      var taps = el("div", { "class": "taps" });
-      for (var v = low; v <= cards; v++) {
-        var extra = step === "tricks" ? { "data-p": R.points(bid, v), "data-t": before[seat] + R.points(bid, v) } : null;
-        radio(kind + "_" + seat, rid + "-" + v, v, extra).forEach(function (node) { taps.appendChild(node); });
-      }
-      rows.appendChild(el("div", { "class": "prow", id: rid, role: "radiogroup", "aria-labelledby": rid + "-who" }, [
-        el("div", { "class": "who" }, [el("span", { "class": "pos", title: R.say(words, "pos_title", { position: i + 1 }), "aria-hidden": "true" }, [String(i + 1)]),
-          el("span", { "class": "name", id: rid + "-who" }, [names[seat]]),
-          seat === hand.dealer ? el("span", { "class": "tag deal" }, [words.tag_deals]) : null,
-          step === "bids" && seat === order[0] ? el("span", { "class": "tag" }, [words.tag_first]) : null, aside]),
-        taps]));
+      var row = model.cloneNode(true), bid = step === "bids" ? null : hand.bids[seat];
+      fill(row, { seat: seat, name: names[seat], position: i + 1, bid: bid });
+      if (seat !== hand.dealer) drop(row, ".tag.deal");
+      if (seat !== order[0]) drop(row, ".tag:not(.deal)");
+      row.querySelectorAll(".taps input").forEach(function (input) {
+        var value = +input.value;
+        if (value > cards) { input.nextElementSibling.remove(); input.remove(); return; }
+        if (bid !== null) { input.dataset.p = R.points(bid, value); input.dataset.t = before[seat] + R.points(bid, value); }
+      });
+      row.querySelectorAll(".num").forEach(function (total) { total.textContent = minus(before[seat]); });
+      row.querySelectorAll(".after").forEach(function (after) { after.dataset.base = minus(before[seat]); });
+      rows.appendChild(row);
     });
-    var action = "/g/" + encodeURIComponent(game.id) + "/hands/" + number + "/" + step;
-    return el("form", { "class": "hand " + step, id: step + "-form", method: "post", novalidate: "", action: action,
-                        "data-step": step, "data-cards": cards, "data-autosubmit": step === "bids" ? "1" : null, "data-queue": "1" }, [
-      el("input", { type: "hidden", name: "csrf_token", value: csrf }),
-      el("input", { type: "hidden", name: "version", value: game.version }),
-      head, rows,
-      el("div", { "class": "dock fixed" }, [el("p", { "class": "status", "aria-live": "polite" }),
-        el("div", { "class": "dock-buttons" }, [el("button", { "class": "button primary", type: "submit" },
-          [step === "bids" ? words.save_bids : R.say(words, "record_hand", { number: number })])])])]);
+    rows.className = "rows cols-" + hand.columns[step];
+    f.dataset.cards = cards;
+    f.querySelector(".cards").textContent = App.say(words.cards, { num: cards, n: cards });
+    if (number === 1 || !document.getElementById("standings")) drop(f, ".to-standings");
+    if (step === "bids") drop(f, R.hasTurnUp(n, cards) ? ".no-turn-up" : ".trumps");
+    else {
+      var key = R.hasTurnUp(n, cards) ? hand.trump : "dealt";
+      var note = f.querySelector(".trump-note"), model = document.getElementById("trump-notes").content.querySelector("[data-trump='" + key + "']");
+      note.textContent = "";
+      Array.prototype.forEach.call(model.childNodes, function (c) { note.appendChild(document.importNode(c, true)); });
+      f.querySelector(".bid-total").textContent = App.say(App.messages.bid_for, { total: hand.bids.reduce(function (a, b) { return a + b; }, 0), n: cards });
+    }
+    return f;
+  }
+
+  /* The scorecard and the standings below stay the server's copy until the page comes back from
+     it: they say so, how far they go and how many entries are not in them, so that nobody reads
+     their totals as the game's. */
+  function stale() {
+    var text = App.say(words.stale, { number: at, n: made });
+    document.querySelectorAll("#standings, .sheet-panel").forEach(function (panel) {
+      var note = panel.querySelector(".stale") || panel.insertBefore(el("p", { "class": "alert stale", role: "note" }), panel.children[1]);
+      note.textContent = text;
+    });
   }
 
   /* Draw the step the game is at (this phone's view), in place of the one on the page. */
@@ -237,6 +252,8 @@
     var old = document.querySelector("form.hand[data-queue]"), now = current();
     if (!old) return;
     local = true;
+    stale();
+    undoLabel();
     if (!now) {
       old.replaceWith(el("section", { "class": "panel", id: "finished-here" }, [el("p", {}, [words.finished])]));
       document.body.classList.remove("docked");
@@ -266,7 +283,7 @@
     message = R.checkOrder(number, step, !previous || !!(previous.bids && previous.tricks), !!hand.bids, words);
     list.forEach(function (v, seat) {
       if (message) return;
-      if (v === null) message = R.say(words, step === "bids" ? "missing_bid" : "missing_tricks", { who: names[seat] });
+      if (v === null) message = R.say(words, step === "bids" ? "missing_bid" : "missing_tricks", { name: names[seat] });
       else message = step === "bids" ? R.checkBid(v, cards, R.minBid(game.options), number, names[seat], words)
         : R.checkTaken(v, cards, number, names[seat], words);
     });
@@ -289,6 +306,7 @@
       if (pending.length) entry.base = pending[0].base;
       keep(entry).then(function () {
         App.forgetDraft(f);
+        made++;
         pending.push(entry);
         apply(entry);
         draw();
@@ -307,6 +325,7 @@
   saved().then(function (entries) {
     pending = (entries || []).sort(function (a, b) { return a.key - b.key; });
     if (!pending.length) return;
+    made = pending.length;
     pending.forEach(apply);
     draw();
     waiting();

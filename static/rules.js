@@ -67,7 +67,7 @@
 
   /* Bids once the hand before is complete, tricks once the bids are in (R25). */
   function checkOrder(number, step, previousComplete, bidsRecorded, words) {
-    if (step === "bids" && number > 1 && !previousComplete) return say(words, "order_bids", { previous: number - 1 });
+    if (step === "bids" && number > 1 && !previousComplete) return say(words, "order_bids", { number: number - 1 });
     if (step === "tricks" && !bidsRecorded) return say(words, "order_tricks", { number: number });
     return null;
   }

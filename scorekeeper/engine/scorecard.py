@@ -157,9 +157,11 @@ def check_order(number: int, step: str, previous_complete: bool, bids_recorded: 
     Hand 2 is not complete yet: record its bids and tricks first (R25).
     """
     if step == "bids" and number > 1 and not previous_complete:
-        raise OrderError(f"Hand {number - 1} is not complete yet: record its bids and tricks first (R25).", "R25")
+        raise OrderError(
+            "Hand {number} is not complete yet: record its bids and tricks first (R25).", "R25", number=number - 1
+        )
     if step == "tricks" and not bids_recorded:
-        raise OrderError(f"Record the bids of hand {number} before its tricks (R25).", "R25")
+        raise OrderError("Record the bids of hand {number} before its tricks (R25).", "R25", number=number)
 
 
 def check_trump(rules: Rules, number: int, trump: Suit | None) -> None:

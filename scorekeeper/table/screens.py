@@ -36,6 +36,7 @@ from ..i18n import _
 from ..i18n import _n
 from ..i18n import error_message
 from ..i18n import N_
+from ..i18n import plural_forms
 from ..models import Correction
 from ..models import Game
 from ..models import NO_TRUMP
@@ -63,15 +64,15 @@ class Choice:
 class Row:
     """One player's row in a hand form."""
 
-    seat: int
+    seat: int | str
     name: str
-    position: int  # 1-based place in the bidding order, the same on both steps
+    position: int | str  # 1-based place in the bidding order, the same on both steps
     value: Any
     total: int  # running total before this hand
     choices: list[Choice]
     deals: bool = False
     first: bool = False
-    bid: int | None = None
+    bid: int | str | None = None
     error: str | None = None
 
     @property
@@ -82,25 +83,38 @@ class Row:
 
 @dataclass
 class HandPanel:
-    """One step of one hand: the bids (with trump) or the tricks, ready for ``_hand.html``."""
+    """One step of one hand: the bids (with trump) or the tricks, ready for ``_hand.html``.
+
+    The template only writes these fields out, so that :func:`prototype_panel` can give it
+    ``{number}``-style marks instead, for the phone to fill in without a connection.
+    """
 
     step: str  # "bids" or "tricks"
-    number: int
+    number: int | str
     count: int
     cards: int
     dealer: str
     first_bidder: str
     rows: list[Row]
-    version: int
+    version: int | str
+    action: str  # where the form is sent
+    edit_url: str  # the correction page of the hand
     trump: str = ""  # the trump button: a suit letter, "none" (no trump, R12) or "" (not noted)
-    turn_up: bool = True
+    turn_up: bool | None = True  # None: both the trump buttons and the note that none is turned up
     bids: list[int] | None = None
     autosubmit: bool = False
     message: str | None = None
     editing: bool = False
+    status: str = ""  # the docked status line, as it reads without JavaScript (the script keeps it live)
+    standings_link: bool = False  # the hand screen's link down to the standings
 
     @property
-    def first_error(self) -> int | None:
+    def columns(self) -> int:
+        """How many buttons make a line of each row (:func:`columns`)."""
+        return columns(len(self.rows[0].choices))
+
+    @property
+    def first_error(self) -> int | str | None:
         """The seat of the first row with a message (its first button gets the focus, so it scrolls into view)."""
         return next((r.seat for r in self.rows if r.error), None)
 
@@ -108,15 +122,6 @@ class HandPanel:
     def kind(self) -> str:
         """The form field prefix: ``bid`` or ``tricks``."""
         return "bid" if self.step == "bids" else "tricks"
-
-    @property
-    def status(self) -> str:
-        """The docked status line, as it reads without JavaScript (the script keeps it live)."""
-        values = [r.value for r in self.rows]
-        known = [v for v in values if isinstance(v, int)]
-        if self.step == "bids":
-            return bids_status(known, len(values), self.cards)
-        return tricks_status(known, len(values), self.cards)
 
 
 @dataclass
@@ -138,6 +143,12 @@ class Clash:
         """What is stored now for the same hand and step: what the other scorer entered."""
         line = card.hands[self.number - 1]
         return line.bids if self.step == "bids" else line.tricks
+
+
+def columns(choices: int) -> int:
+    """Buttons per line for a row of ``choices`` buttons: at most 7, the lines as even as can be."""
+    lines = (choices + 6) // 7
+    return (choices + lines - 1) // lines
 
 
 def bid_for(total: int, cards: int) -> str:
@@ -237,6 +248,8 @@ def hand_panel(
                 error=errors.get(seat),
             )
         )
+    known = [v for v in values if isinstance(v, int)]
+    status = bids_status(known, n, line.cards) if step == "bids" else tricks_status(known, n, line.cards)
     return HandPanel(
         step,
         number,
@@ -246,12 +259,59 @@ def hand_panel(
         names[order[0]],
         rows,
         game.version,
+        _step_url(game.id, step, number),
+        url_for("pages.edit_hand", game_id=game.id, number=number),
         trump=trump,
         turn_up=rules.has_turn_up(number),
         bids=line.bids,
         autosubmit=step == "bids" and stored is None and not editing,
         message=message,
         editing=editing,
+        status=status,
+        standings_link=not editing and number > 1,
+    )
+
+
+def _step_url(game_id: str, step: str, number: int) -> str:
+    return url_for("pages.save_bids" if step == "bids" else "pages.save_tricks", game_id=game_id, number=number)
+
+
+def prototype_panel(game: Game, card: Scorecard, rules: Rules, step: str) -> HandPanel:
+    """A hand step for the scorer's phone to copy when it goes on without a connection
+    (``static/queue.js``): ``_hand.html`` drawn once, with ``{number}``, ``{dealer}``, ``{first}``
+    and ``{version}`` where the hand's values go, and one player's row, with ``{seat}``,
+    ``{name}``, ``{position}`` and ``{bid}``, both tags and the buttons of the largest deal, and
+    both the trump buttons and the note for a hand without a turn-up. The phone fills the marks,
+    copies the row for each player in the bidding order and removes what its hand does not have:
+    the markup has one source."""
+    top = max(line.cards for line in card.hands)
+    low = rules.min_bid() if step == "bids" else 0
+    row = Row(
+        "{seat}",
+        "{name}",
+        "{position}",
+        None,
+        0,
+        [Choice(v) if step == "bids" else Choice(v, 0, 0) for v in range(low, top + 1)],
+        deals=True,
+        first=True,
+        bid=None if step == "bids" else "{bid}",
+    )
+    return HandPanel(
+        step,
+        "{number}",
+        rules.hand_count,
+        top,
+        "{dealer}",
+        "{first}",
+        [row],
+        "{version}",
+        _step_url(game.id, step, 1).replace("/hands/1/", "/hands/{number}/"),
+        url_for("pages.edit_hand", game_id=game.id, number=1).replace("/hands/1", "/hands/{number}"),
+        turn_up=None,
+        bids=None if step == "bids" else [0],
+        autosubmit=step == "bids",
+        standings_link=True,
     )
 
 
@@ -277,16 +337,72 @@ def seat_errors(step: str, rules: Rules, number: int, values: Sequence[Any], nam
     return out
 
 
-def offline_state(game: Game, card: Scorecard) -> dict[str, Any]:
+def offline_state(game: Game, card: Scorecard, rules: Rules) -> dict[str, Any]:
     """What the scorer's phone needs to go on without a connection (``static/queue.js``): the
-    set-up and what is recorded, nothing derived (the phone computes that with ``rules.js``)."""
-    keep = ("number", "cards", "dealer", "trump", "bids", "tricks")
+    set-up and what is recorded, nothing derived (the phone computes that with ``rules.js``),
+    with the trump as the buttons name it and the rows' buttons per line for each step."""
+    keep = ("number", "cards", "dealer", "bids", "tricks")
     return {
         "id": game.id,
         "version": game.version,
         "options": dict(game.options),
         "players": list(game.players),
-        "hands": [{k: hand[k] for k in keep} for hand in card.to_dict()["hands"]],
+        "hands": [
+            {k: getattr(line, k) for k in keep}
+            | {
+                "trump": trump_of(line),
+                "columns": {"bids": columns(line.cards - rules.min_bid() + 1), "tricks": columns(line.cards + 1)},
+            }
+            for line in card.hands
+        ],
+    }
+
+
+#: The trump notes the phone copies onto a tricks step drawn without a connection (``_trump_note.html``):
+#: its key (the hand's trump as the buttons name it, or "dealt" when no card was left to turn up),
+#: then the note's trump and whether the hand had a turn-up.
+TRUMP_NOTES = [(code, code, True) for code, _pip, _name in TRUMPS] + [
+    ("none", "none", True),
+    ("", "", True),
+    ("dealt", "none", False),
+]
+
+
+def offline_words() -> dict[str, Any]:
+    """Every sentence ``static/queue.js`` writes, in the page's language. The checks' sentences are
+    the engine's and the forms' own (``tests/vectors.py`` checks them word for word in the browser);
+    a plural has one form per plural category (``i18n.plural_forms``)."""
+    return {
+        "bid_high": _("{who} bid {bid}, but only {cards} cards were dealt in hand {number} (R22)."),
+        "bid_low_one": _("{who} bid {bid}, but every bid is at least 1 (zero bids are off) (R13, R22)."),
+        "bid_low_zero": _("{who} bid {bid}, but bids start at 0 (R13, R22)."),
+        "taken_range": _("{who} took {taken} tricks, but hand {number} had {cards} cards dealt (R23)."),
+        "tricks_total": _("Tricks add up to {total}, but {cards} cards were dealt in hand {number} (R23)."),
+        "order_bids": _("Hand {number} is not complete yet: record its bids and tricks first (R25)."),
+        "order_tricks": _("Record the bids of hand {number} before its tricks (R25)."),
+        "missing_bid": _("Tap a bid for {name}."),
+        "missing_tricks": _("Tap a number of tricks taken for {name}."),
+        "cards": plural_forms("%(num)d card", "%(num)d cards"),
+        "step_bids": _("Bids"),
+        "step_tricks": _("Tricks"),
+        "finished": _("The last hand is recorded on this phone; the result shows once every entry is sent."),
+        "waiting": plural_forms("Offline — {n} entry waiting", "Offline — {n} entries waiting"),
+        "stale": plural_forms(
+            "As of hand {number}: {n} entry made on this phone is not counted here yet",
+            "As of hand {number}: {n} entries made on this phone are not counted here yet",
+        ),
+        "sending": _("Sending…"),
+        "all_sent": _("All sent"),
+        "refused": _("The server did not take an entry: {message}"),
+        "conflict_title": _("Another phone changed this game meanwhile"),
+        "conflict_server": _("On the server"),
+        "conflict_phone": _("On this phone"),
+        "conflict_nothing": _("nothing recorded"),
+        "conflict_hand": _("Hand {number}, {step}:"),
+        "undo_bids": _("Undo the bids of hand %(number)s"),
+        "undo_tricks": _("Undo the tricks of hand %(number)s"),
+        "keep_server": _("Keep the server's"),
+        "use_phone": _("Use this phone's"),
     }
 
 

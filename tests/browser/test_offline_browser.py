@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -367,4 +368,140 @@ def test_forgetting_a_game_asks_first_warns_and_can_be_undone(browser: Any, live
     expect(page.locator(".game-link", has_text="Ann · Ben · Cy")).to_be_visible()
     page.goto(f"{live.url}/g/{game['id']}")
     expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")  # a scorer again
+    context.close()
+
+
+# -- an evening offline: hand after hand, then the connection returns ------------------------------
+def drawn_form(page: Any) -> str:
+    """The hand form as drawn, without what differs between two drawings of the same step (the
+    game's version, the CSRF token) and the white space between tags."""
+    html = page.locator("form.hand").evaluate("f => f.outerHTML")
+    html = re.sub(r'(name="(?:version|csrf_token)" value=)"[^"]*"', r"\1", html)
+    return re.sub(r">\s+<", "><", html)
+
+
+def test_two_hands_scored_offline_reach_the_server_once_each_in_order(browser: Any, live: LiveServer) -> None:
+    game = new_game(live)
+    url = f"{live.url}/api/games/{game['id']}"
+    requests.put(url + "/hands/1/bids", json={"bids": [3, 4, 3, 2], "trump": "H"}, headers=bearer(game), timeout=10)
+    requests.put(url + "/hands/1/tricks", json={"tricks": [5, 4, 3, 1]}, headers=bearer(game), timeout=10)
+    context, page = scorer_phone(browser, game)
+    sync, meta, stale = page.locator("#sync"), page.locator(".hand-meta"), page.locator("#standings .stale")
+    go_offline(context, live)
+    # hand 2: Ben deals, Cy bids first; a Bluke was turned; Ben's bid saves the bids
+    expect(meta.first).to_contain_text("12 cards · Ben deals · Cy bids first")
+    tap(page, "t2none", "bid2-3", "bid3-2", "bid0-4", "bid1-2")
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    expect(meta.nth(1)).to_have_text("No trump — a Bluke was turned · 11 bid for 12 cards")
+    expect(page.locator("#tricks1 .bidchip")).to_have_text("bid 2")
+    tap(page, "tricks2-3", "tricks3-1", "tricks0-4")  # Ben's 4 is the remainder
+    expect(page.locator("#tricks1-4")).to_be_checked()
+    expect(page.locator("#tricks1 .pts")).to_have_text("+22")
+    expect(page.locator("#tricks1 .after")).to_have_text("62")
+    page.locator("form.hand button.primary").tap()
+    # hand 3, drawn on the phone: Cy deals, Dee bids first, the totals after hand 2
+    expect(page.locator(".hand-title h1")).to_have_text("Hand 3 of 25")
+    expect(meta.first).to_contain_text("11 cards · Cy deals · Dee bids first")
+    expect(page.locator(".prow .name")).to_have_text(["Dee", "Ann", "Ben", "Cy"])  # the bidding order
+    expect(page.locator(".prow .pos")).to_have_text(["1", "2", "3", "4"])
+    expect(page.locator("#bid2 .tag.deal")).to_have_text("deals")
+    expect(page.locator("#bid3 .tag:not(.deal)")).to_have_text("first")
+    expect(page.locator(".tag")).to_have_count(2)
+    expect(page.locator("#bid0 .taps input")).to_have_count(11)  # 1 to 11: zero bids are off
+    expect(page.locator(".prow .num")).to_have_text(["−40", "72", "62", "60"])
+    expect(stale).to_have_text("As of hand 2: 2 entries made on this phone are not counted here yet")
+    expect(page.locator(".sheet-panel .stale")).to_have_text(stale.inner_text())
+    expect(page.locator("a.to-standings")).to_have_attribute("href", "#standings")
+    tap(page, "t3S", "bid3-1", "bid0-3", "bid1-2", "bid2-4")
+    expect(meta.nth(1)).to_have_text("Trump ♠ · 10 bid for 11 cards")
+    tap(page, "tricks3-0", "tricks0-3", "tricks1-2")
+    expect(page.locator("#tricks2 .after")).to_have_text("102")
+    page.locator("form.hand button.primary").tap()
+    expect(page.locator(".hand-title h1")).to_have_text("Hand 4 of 25")
+    expect(meta.first).to_contain_text("10 cards · Dee deals · Ann bids first")
+    expect(sync).to_have_text("Offline — 4 entries waiting")
+    expect(stale).to_have_text("As of hand 2: 4 entries made on this phone are not counted here yet")
+    shown = [page.locator(f"#bid{seat} .num").inner_text() for seat in range(4)]
+    phone_form = drawn_form(page)
+    assert live.count("PUT", f"/api/games/{game['id']}/") == 2  # only the two made online
+    mark = len(live.hits)
+    go_online(context, live)
+    expect(sync).to_have_text("All sent", timeout=15_000)
+    puts = [h.path for h in live.since(mark) if h.method == "PUT"]
+    assert puts == [f"/api/games/{game['id']}/hands/{n}/{step}" for n in (2, 3) for step in ("bids", "tricks")]
+    doc = requests.get(url, headers=bearer(game), timeout=10).json()
+    assert [h["bids"] for h in doc["hands"][1:3]] == [[4, 2, 3, 2], [3, 2, 4, 1]]
+    assert [h["tricks"] for h in doc["hands"][1:3]] == [[4, 4, 3, 1], [3, 2, 6, 0]]
+    assert [(h["trump"], h["no_trump"]) for h in doc["hands"][1:3]] == [(None, True), ("S", False)]  # R12
+    assert [f"{t}".replace("-", "−") for t in doc["totals"]] == shown == ["102", "82", "102", "−50"]
+    # the page comes back from the server: the same step, drawn by the same template
+    expect(stale).to_have_count(0)
+    expect(page.locator(".hand-title h1")).to_have_text("Hand 4 of 25")
+    assert drawn_form(page) == phone_form
+    context.close()
+
+
+# -- corrections and undo need the server: without it they say so and lose nothing -----------------
+def test_undo_without_a_connection_says_so_and_works_once_back(browser: Any, live: LiveServer) -> None:
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}"
+    requests.put(url + "/hands/1/bids", json={"bids": [4, 5, 3]}, headers=bearer(game), timeout=10)
+    context, page = scorer_phone(browser, game)
+    go_offline(context, live)
+    page.locator("button[form=undo-form]").tap()
+    expect(page.locator("#sync")).to_have_text(
+        "No connection: nothing was undone. Undo again when the connection is back."
+    )
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")  # the app, not the browser's error
+    go_online(context, live)
+    with page.expect_navigation():
+        page.locator("button[form=undo-form]").tap()
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")
+    assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][0]["bids"] is None
+    context.close()
+
+
+def test_a_correction_without_a_connection_keeps_the_taps_until_it_can_be_saved(browser: Any, live: LiveServer) -> None:
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}"
+    requests.put(url + "/hands/1/bids", json={"bids": [4, 5, 3]}, headers=bearer(game), timeout=10)
+    requests.put(url + "/hands/1/tricks", json={"tricks": [5, 3, 5]}, headers=bearer(game), timeout=10)
+    context, page = scorer_phone(browser, game)
+    page.goto(f"{live.url}/g/{game['id']}/hands/1")  # opened once: the phone keeps a copy
+    go_offline(context, live)
+    tap(page, "bid0-3")
+    page.locator("form.hand-edit button.primary").tap()
+    expect(page.locator("form.hand-edit .dock .status")).to_have_text(
+        "No connection: nothing was sent. What you tapped is kept on this phone; save again when the connection is back."
+    )
+    page.reload()  # the kept copy, with the tap
+    expect(page.locator("#bid0-3")).to_be_checked()
+    go_online(context, live)
+    page.locator("form.hand-edit button.primary").tap()
+    expect(page.locator(".notes")).to_contain_text("Hand 1 corrected")
+    assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][0]["bids"] == [3, 5, 3]
+    assert live.count("POST", f"/g/{game['id']}/hands/1") == 1
+    context.close()
+
+
+def test_undo_tapped_while_an_entry_waits_is_done_once_the_entry_is_sent(browser: Any, live: LiveServer) -> None:
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}"
+    requests.put(url + "/hands/1/bids", json={"bids": [4, 5, 3]}, headers=bearer(game), timeout=10)
+    requests.put(url + "/hands/1/tricks", json={"tricks": [5, 3, 5]}, headers=bearer(game), timeout=10)
+    context, page = scorer_phone(browser, game)
+    undo = page.locator("button[form=undo-form]")
+    expect(undo).to_have_attribute("aria-label", "Undo the tricks of hand 1")
+    go_offline(context, live)
+    tap(page, "bid2-4", "bid0-4", "bid1-3")  # hand 2: Ben deals, Cy bids first
+    expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+    expect(undo).to_have_attribute("aria-label", "Undo the bids of hand 2")  # the latest entry, on this phone
+    context.set_offline(False)  # the phone has a network again, the server is not reached yet
+    undo.tap()
+    expect(page.locator("#sync")).to_have_text("Sending…")
+    live.plug()
+    expect(page.locator(".note")).to_contain_text("Undone: the bids of hand 2", timeout=15_000)
+    assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][1]["bids"] is None
+    assert live.count("PUT", f"/api/games/{game['id']}/hands/2/bids") == 1
+    assert live.count("POST", f"/g/{game['id']}/undo") == 1
     context.close()

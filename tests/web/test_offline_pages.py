@@ -70,10 +70,67 @@ def test_the_scorer_page_carries_the_game_and_the_words_the_script_shows(client:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     state = offline_json(client, game_id, "offline-game")
     assert state["id"] == game_id and state["players"] == ["Ann", "Ben", "Cy"] and state["version"] == 1
-    assert state["hands"][0] == {"number": 1, "cards": 13, "dealer": 0, "trump": None, "bids": None, "tricks": None}
+    assert state["hands"][0] == {
+        "number": 1,
+        "cards": 13,
+        "dealer": 0,
+        "trump": "",  # as the trump buttons name it: not noted
+        "bids": None,
+        "tricks": None,
+        "columns": {"bids": 7, "tricks": 7},  # 13 and 14 buttons: two lines of 7
+    }
+    assert state["hands"][12]["cards"] == 1 and state["hands"][12]["columns"] == {"bids": 1, "tricks": 2}
     words = offline_json(client, game_id, "offline-words")
-    assert words["waiting_many"] == "Offline — {count} entries waiting" and words["all_sent"] == "All sent"
+    assert words["waiting"] == {"one": "Offline — {n} entry waiting", "other": "Offline — {n} entries waiting"}
+    assert words["all_sent"] == "All sent"
     assert 'data-queue="1"' in text(client.get(f"/g/{game_id}"))
+
+
+def test_the_offline_words_are_in_the_pages_language(client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    client.get("/?lang=ru")
+    words = offline_json(client, game_id, "offline-words")
+    assert set(words["waiting"]) == {"one", "few", "many"}  # Russian has three plural forms
+    assert all("{n}" in form for form in words["waiting"].values())
+    assert words["all_sent"] != "All sent"
+    assert "{total}" in words["tricks_total"] and not words["tricks_total"].startswith("Tricks add up")
+
+
+def prototype(page: str, step: str) -> str:
+    found = re.search(rf'<template id="proto-{step}">(.*?)</template>', page, re.S)
+    assert found, step
+    return found.group(1)
+
+
+def test_the_phone_copies_the_hand_step_the_server_draws(client: FlaskClient) -> None:
+    """One source of markup: the next step drawn without a connection is _hand.html itself, drawn
+    with marks where the phone's values go (static/queue.js fills them)."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    page = text(client.get(f"/g/{game_id}"))
+    bids, tricks = prototype(page, "bids"), prototype(page, "tricks")
+    for proto, step in ((bids, "bids"), (tricks, "tricks")):
+        assert proto.count("<form") == 1 and f'action="/g/{game_id}/hands/{{number}}/{step}"' in proto
+        assert 'data-queue="1"' in proto and 'name="version" value="{version}"' in proto
+        assert "Hand {number}" in proto and "<b>{dealer}</b> deals" in proto and "<b>{first}</b> bids first" in proto
+        kind = "bid" if step == "bids" else "tricks"
+        assert proto.count('class="prow"') == 1  # one player's row, copied for each player
+        assert f'class="name" id="{kind}{{seat}}-who">{{name}}<' in proto
+    assert 'id="bid{seat}-1"' in bids and 'id="bid{seat}-13"' in bids and 'id="bid{seat}-0"' not in bids  # no zero bids
+    assert 'class="trumps"' in bids and 'class="hand-meta no-turn-up"' in bids  # the phone keeps one
+    assert 'id="tricks{seat}-0"' in tricks and 'id="tricks{seat}-13"' in tricks and "bid {bid}" in tricks
+    assert "Record hand {number}" in tricks and f'href="/g/{game_id}/hands/{{number}}"' in tricks
+    notes = re.search(r'<template id="trump-notes">(.*?)</template>', page, re.S)
+    assert notes and [key for key in re.findall(r'data-trump="([^"]*)"', notes.group(1))] == [
+        "S",
+        "H",
+        "D",
+        "C",
+        "none",
+        "",
+        "dealt",
+    ]
+    # the page's own step is the same template with the values in place
+    assert f'action="/g/{game_id}/hands/1/bids"' in page and "<b>Ann</b> deals" in page
 
 
 def test_a_watcher_gets_no_queue(app: Flask, client: FlaskClient) -> None:
