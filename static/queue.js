@@ -113,14 +113,15 @@
     }).catch(function () { busy = false; waited = true; waiting(); later(); });
   }
   /* Everything is on the server: show its own page again (scorecard and all), unless the scorer is
-     tapping the next step, whose taps would then only wait in the draft; then just note the version. */
+     tapping the next step drawn here, whose taps would then only wait in the draft; then just note
+     the version. */
   function sent(doc) {
     if (waited) show(words.all_sent); else show("");
     document.querySelectorAll("input[name=version]").forEach(function (input) { input.value = doc.version; });
     if (undoAsked) { undoForm.submit(); return; }
     var form = document.querySelector("form.hand[data-queue]");
     var tapping = form && form.querySelector("input[type=radio]:checked:not([name=trump])");
-    if (local && !tapping) {
+    if (made && (!local || !tapping)) {
       try { if (waited) sessionStorage.setItem(SENT, game.id); } catch (e) { /* storage off */ }
       location.replace(location.pathname);
     }
@@ -291,6 +292,7 @@
   }
   function watch(f) {
     f.addEventListener("submit", function (event) {
+      if (event.defaultPrevented) return;  // a second tap (static/app.js): the entry is made once
       event.preventDefault();
       var step = f.dataset.step, number = +/\/hands\/(\d+)\//.exec(f.getAttribute("action"))[1], list = read(f);
       var message = problem(f, number, step, list), status = f.querySelector(".status");
@@ -309,7 +311,10 @@
         made++;
         pending.push(entry);
         apply(entry);
-        draw();
+        /* With a connection the server's page comes back at once, as without the queue: the next
+           step is drawn here only when there is none, or when the server is slow to answer. */
+        if (navigator.onLine === false || pending.length > 1) draw();
+        else setTimeout(function () { if (pending.indexOf(entry) >= 0) draw(); }, 1500);
         send();
       }, function () {
         f.submit();  // no IndexedDB (private mode): the plain form still works while online
