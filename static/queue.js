@@ -222,7 +222,7 @@
       row.querySelectorAll(".after").forEach(function (after) { after.dataset.base = minus(before[seat]); });
       rows.appendChild(row);
     });
-    rows.className = "rows cols-" + hand.columns[step];
+    rows.className = "rows cols-" + game.columns[rows.querySelectorAll(".prow:first-child input").length];
     f.dataset.cards = cards;
     f.querySelector(".cards").textContent = App.say(words.cards, { num: cards, n: cards });
     if (number === 1 || !document.getElementById("standings")) drop(f, ".to-standings");

@@ -323,7 +323,7 @@ def render_game(
         change_count=len(game.corrections),
         standings=screens.standings(card, game.players),
         chart=progression(game.players, card) if current is None else None,
-        offline_doc=screens.offline_state(game, card, rules) if opened.can_write else None,
+        offline_doc=screens.offline_state(game, card) if opened.can_write else None,
         offline_words=screens.offline_words() if opened.can_write else None,
         prototypes=[screens.prototype_panel(game, card, rules, step) for step in ("bids", "tricks")]
         if opened.can_write and current is not None

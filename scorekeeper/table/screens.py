@@ -147,7 +147,7 @@ class Clash:
 
 def columns(choices: int) -> int:
     """Buttons per line for a row of ``choices`` buttons: at most 7, the lines as even as can be."""
-    lines = (choices + 6) // 7
+    lines = max(1, (choices + 6) // 7)
     return (choices + lines - 1) // lines
 
 
@@ -337,24 +337,18 @@ def seat_errors(step: str, rules: Rules, number: int, values: Sequence[Any], nam
     return out
 
 
-def offline_state(game: Game, card: Scorecard, rules: Rules) -> dict[str, Any]:
+def offline_state(game: Game, card: Scorecard) -> dict[str, Any]:
     """What the scorer's phone needs to go on without a connection (``static/queue.js``): the
-    set-up and what is recorded, nothing derived (the phone computes that with ``rules.js``),
-    with the trump as the buttons name it and the rows' buttons per line for each step."""
+    set-up and what is recorded, nothing derived (the phone computes that with ``rules.js``), with
+    the trump as the buttons name it, and the buttons per line of a row of k buttons at ``columns[k]``."""
     keep = ("number", "cards", "dealer", "bids", "tricks")
     return {
         "id": game.id,
         "version": game.version,
         "options": dict(game.options),
         "players": list(game.players),
-        "hands": [
-            {k: getattr(line, k) for k in keep}
-            | {
-                "trump": trump_of(line),
-                "columns": {"bids": columns(line.cards - rules.min_bid() + 1), "tricks": columns(line.cards + 1)},
-            }
-            for line in card.hands
-        ],
+        "hands": [{k: getattr(line, k) for k in keep} | {"trump": trump_of(line)} for line in card.hands],
+        "columns": [columns(k) for k in range(max(line.cards for line in card.hands) + 2)],
     }
 
 
