@@ -505,3 +505,31 @@ def test_undo_tapped_while_an_entry_waits_is_done_once_the_entry_is_sent(browser
     assert live.count("PUT", f"/api/games/{game['id']}/hands/2/bids") == 1
     assert live.count("POST", f"/g/{game['id']}/undo") == 1
     context.close()
+
+
+def test_offline_taps_survive_a_reload_and_the_phone_refuses_what_the_server_would(
+    browser: Any, live: LiveServer
+) -> None:
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    go_offline(context, live)
+    tap(page, "bid1-5", "bid2-3")
+    page.reload()  # the phone's copy of the page, with the two bids tapped
+    expect(page.locator("#bid1-5")).to_be_checked()
+    expect(page.locator("#bid2-3")).to_be_checked()
+    expect(page.locator(".dock .status")).to_have_text("8 bid for 13 cards — 1 player to go")
+    tap(page, "bid0-4")
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    # tricks that do not add up (R23) are refused on the phone, in the server's words, and not queued
+    page.evaluate(
+        """for (const id of ['tricks0-6', 'tricks1-3', 'tricks2-5']) document.getElementById(id).checked = true;
+           document.querySelector('form.hand').requestSubmit()"""
+    )
+    expect(page.locator(".dock .status")).to_have_text("Tricks add up to 14, but 13 cards were dealt in hand 1 (R23).")
+    expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    go_online(context, live)
+    expect(page.locator("#sync")).to_have_text("All sent", timeout=15_000)
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [4, 5, 3] and doc["hands"][0]["tricks"] is None
+    context.close()
