@@ -18,6 +18,8 @@ from .engine import PlayerStats
 from .engine import Scorecard
 from .figures import minus
 from .figures import signed
+from .i18n import _
+from .i18n import _n
 
 WIDTH, HEIGHT = 340, 210  # about one CSS pixel per unit on a phone, so the labels stay legible
 LEFT, RIGHT, TOP, BOTTOM = 36, 10, 10, 22
@@ -62,10 +64,8 @@ def progression(names: Sequence[str], card: Scorecard) -> Markup:
     def y(v: float) -> float:
         return round(TOP + inner_h * (high - v) / (high - low), 1)
 
-    parts = [
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="Running totals after each of {count} hands">'
-    ]
+    label = _n("Running totals after {n} hand", "Running totals after each of {n} hands", count)
+    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(label)}">']
     for v in range(int(low), int(high) + 1, step):
         cls = "axis zero" if v == 0 else "axis"
         parts.append(
@@ -112,19 +112,21 @@ def outcome_rates(games: Sequence[PlayerStats]) -> Markup:
     def y(share: float) -> float:
         return round(TOP + inner_h * (1 - share), 1)
 
-    parts = [
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="Share of set, overtrick and perfect hands in each of {len(counted)} games">'
-    ]
+    label = _n(
+        "Share of set, overtrick and perfect hands in {n} game",
+        "Share of set, overtrick and perfect hands in each of {n} games",
+        len(counted),
+    )
+    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(label)}">']
     _percent_axis(parts, inner_h)
     every = max(1, math.ceil(len(counted) / 8))
     for i in range(0, len(counted), every):
         parts.append(f'<text class="tick" x="{x(i)}" y="{HEIGHT - 6}" text-anchor="middle">{i + 1}</text>')
-    for mark, field in (("S", "set"), ("O", "over"), ("P", "perfect")):
+    for mark, field, title in (("S", "set", _("Set")), ("O", "over", _("Overtricks")), ("P", "perfect", _("Perfect"))):
         values = [getattr(s, field) / s.played for s in counted]
         points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values))
         parts.append(
-            f'<g class="sop-{mark}"><title>{mark}</title><polyline class="series" points="{points}"/>'
+            f'<g class="sop-{mark}"><title>{escape(title)}</title><polyline class="series" points="{points}"/>'
             + "".join(f'<circle cx="{x(i)}" cy="{y(v)}" r="2.5"/>' for i, v in enumerate(values))
             + "</g>"
         )
@@ -183,7 +185,7 @@ def rate_bars(by_cards: Mapping[int, Any]) -> Markup:
         )
         for cards, c in ((n, by_cards.get(n)) for n in range(1, max(13, *by_cards) + 1))
     ]
-    return _bars(groups, "Made and perfect rate by cards dealt", 100)
+    return _bars(groups, _("Made and perfect rate by cards dealt"), 100)
 
 
 def margin_bars(margins: Mapping[int, int], reach: int) -> Markup:
@@ -198,4 +200,4 @@ def margin_bars(margins: Mapping[int, int], reach: int) -> Markup:
         (name(m), [("perfect" if m == 0 else "over" if m > 0 else "set", float(margins.get(m, 0)))])
         for m in range(-reach, reach + 1)
     ]
-    return _bars(groups, "Hands by tricks taken minus tricks bid", max(margins.values()))
+    return _bars(groups, _("Hands by tricks taken minus tricks bid"), max(margins.values()))

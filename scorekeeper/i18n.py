@@ -213,6 +213,22 @@ def _script_messages(lang: str) -> dict[str, str | dict[str, str]]:
         "copied": _("Copied"),
         "play_failed": _("Something went wrong; nothing was played. Tap again."),
         "offline": _("No connection: nothing was sent. Tap again."),
+        # static/virtual.js, replaying the table's moves
+        "seat": _("Seat {seat}"),
+        "hand": get_translations().gettext("Hand %(number)s"),
+        "bid_chip": get_translations().gettext("bid %(bid)s"),
+        "bid_by": _("{name} bid {bid}"),
+        "you_take": _("You take the trick"),
+        "takes": _("{name} takes the trick"),
+        "you_take_last": _("You take the trick: the last of hand {number}"),
+        "takes_last": _("{name} takes the trick: the last of hand {number}"),
+        "your_turn_title": _("● Your turn — {title}"),
+        "rank_J": pgettext("card rank", "J"),
+        "rank_Q": pgettext("card rank", "Q"),
+        "rank_K": pgettext("card rank", "K"),
+        "rank_A": pgettext("card rank", "A"),
+        "hi": _("Hi"),
+        "lo": _("Lo"),
     }
 
 

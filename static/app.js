@@ -177,7 +177,7 @@
       rows().forEach(function (row, i) {
         var option = document.createElement("option");
         option.value = String(i);
-        option.textContent = text(row).value.trim() || "Player " + (i + 1);
+        option.textContent = text(row).value.trim() || say("player", { n: i + 1 });
         dealer.appendChild(option);
       });
       dealer.value = chosen;

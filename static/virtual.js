@@ -16,6 +16,7 @@
   var pollTimer = null;
   var baseTitle = document.title;
   var wasMyTurn = false;
+  var say = window.bluke.say;  // static/app.js: the page's words, in its language
 
   function root() { return document.getElementById("vt"); }
   function attr(name) { var r = root(); return r ? r.getAttribute(name) : null; }
@@ -37,21 +38,19 @@
     toastTimer = setTimeout(function () { box.hidden = true; }, 4000);
   }
 
-  // -- card faces, as templates/virtual/_card.html draws them --------------------------------------
+  // -- card faces, as templates/virtual/_card.html draws them; the label comes with the moves ----------
   var PIPS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-  function face(code) {
+  function face(code, label) {
     var span = document.createElement("span");
-    var rank = code.charAt(0) === "T" ? "10" : code.charAt(0);
+    var rank = code.charAt(0) === "T" ? "10" : say("rank_" + code.charAt(0)) || code.charAt(0);
     var pip = PIPS[code.charAt(1)];
     var color = code.charAt(1) === "H" || code.charAt(1) === "D" ? "red" : "black";
-    var label = rank + pip;
     if (code === "HB" || code === "LB") {
-      rank = code === "HB" ? "Hi" : "Lo"; pip = code === "HB" ? "\u2605" : "\u2606";
-      color = "bluke"; label = rank + " Bluke";
+      rank = say(code === "HB" ? "hi" : "lo"); pip = code === "HB" ? "\u2605" : "\u2606"; color = "bluke";
     }
     span.className = "vt-face vt-" + color + " vt-mini";
     span.setAttribute("data-card", code);
-    span.setAttribute("aria-label", label);
+    span.setAttribute("aria-label", label || rank + pip);
     var b = document.createElement("b"); b.textContent = rank;
     var i = document.createElement("i"); i.textContent = pip;
     span.appendChild(b); span.appendChild(i);
@@ -60,7 +59,7 @@
 
   // -- replaying moves on the table -----------------------------------------------------------------
   function spot(seat) { return document.querySelector("#vt .vt-spot[data-seat='" + seat + "']"); }
-  function nameOf(seat) { var s = spot(seat); return s ? s.getAttribute("data-name") : "Seat " + (seat + 1); }
+  function nameOf(seat) { var s = spot(seat); return s ? s.getAttribute("data-name") : say("seat", { seat: seat + 1 }); }
   function center(text) { var c = document.querySelector("#vt [data-center]"); if (c) c.textContent = text; }
   function gather() {
     document.querySelectorAll("#vt .vt-spot").forEach(function (s) {
@@ -74,41 +73,41 @@
     table.setAttribute("data-hand", String(hand));
     gather();
     document.querySelectorAll("#vt [data-bid]").forEach(function (b) { b.textContent = ""; });
-    center("Hand " + hand);
+    center(say("hand", { number: hand }));
   }
   function acting(seat) {
     document.querySelectorAll("#vt .vt-spot").forEach(function (s) { s.classList.remove("vt-acting"); });
     var s = spot(seat); if (s) s.classList.add("vt-acting");
   }
 
-  function show(move, me) {
+  function show(move, me, labels) {
     var s = spot(move.seat);
     var own = move.seat === me;
     newHand(move.hand);
     if (!s) return wait(0);
     acting(move.seat);
     if (move.bid !== undefined) {
-      var b = s.querySelector("[data-bid]"); if (b) b.textContent = "bid " + move.bid;
-      center(nameOf(move.seat) + " bid " + move.bid);
+      var b = s.querySelector("[data-bid]"); if (b) b.textContent = say("bid_chip", { bid: move.bid });
+      center(say("bid_by", { name: nameOf(move.seat), bid: move.bid }));
       return wait(own ? PACE.own : PACE.bid);
     }
     var slot = s.querySelector("[data-slot]");
-    if (slot) { slot.textContent = ""; slot.appendChild(face(move.card)); }
+    if (slot) { slot.textContent = ""; slot.appendChild(face(move.card, labels[move.card])); }
     if (move.won_by === undefined || move.won_by === null) return wait(own ? PACE.own : PACE.card);
     return wait(PACE.card).then(function () {
       var w = spot(move.won_by);
       document.querySelectorAll("#vt .vt-spot").forEach(function (x) { x.classList.remove("vt-acting"); });
       if (w) w.classList.add("vt-won");
-      var who = move.won_by === me ? "You take" : nameOf(move.won_by) + " takes";
-      center(who + " the trick" + (move.hand_over ? ": the last of hand " + move.hand : ""));
+      var key = (move.won_by === me ? "you_take" : "takes") + (move.hand_over ? "_last" : "");
+      center(say(key, { name: nameOf(move.won_by), number: move.hand }));
       return wait(move.hand_over ? PACE.hand : PACE.trick);
     }).then(gather);
   }
 
-  function replay(moves, me) {
+  function replay(moves, me, labels) {
     if (!document.querySelector("#vt .vt-ring") || document.hidden) return Promise.resolve();
     return moves.reduce(function (chain, move) {
-      return chain.then(function () { return show(move, me); });
+      return chain.then(function () { return show(move, me, labels || {}); });
     }, Promise.resolve());
   }
 
@@ -148,7 +147,7 @@
       .then(function (res) { return res.ok ? res.json() : null; })
       .then(function (data) {
         if (!data) return null;
-        return replay(data.moves, data.seat).then(function () { remember(data.seq); });
+        return replay(data.moves, data.seat, data.labels).then(function () { remember(data.seq); });
       })
       .then(refresh)
       .catch(function () { /* offline for a moment: the next poll tries again */ })
@@ -186,7 +185,7 @@
   function turn() {
     var r = root();
     var mine = !!(r && r.classList.contains("vt-myturn"));
-    document.title = mine ? "\u25CF Your turn \u2014 " + baseTitle : baseTitle;
+    document.title = mine ? say("your_turn_title", { title: baseTitle }) : baseTitle;
     if (mine && !wasMyTurn) {
       if (alertOn("vibrate") && navigator.vibrate) navigator.vibrate([120, 80, 120]);
       if (alertOn("sound")) beep();
@@ -248,9 +247,9 @@
       return res.text().then(function (html) {
         busy = false;
         if (res.ok && form.hasAttribute("data-vt-replay")) return sync();  // our move, then the bots' answers
-        if (!swap(html)) toast("Something went wrong; nothing was played. Tap again.");
+        if (!swap(html)) toast(say("play_failed"));
       });
-    }).catch(function () { toast("No connection: nothing was sent. Tap again."); })
+    }).catch(function () { toast(say("offline")); })
       .then(function () {
         busy = false;
         var r = root();

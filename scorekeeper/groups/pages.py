@@ -322,7 +322,7 @@ def share(group_id: str) -> Any:
             light="#fff",
             svgclass="qr",
             omitsize=True,
-            title="QR code of the group link",
+            title=_("QR code of the group link"),
         )
     )
     return render_template("groups/share.html", group=group, url=url, qr=qr, new=bool(request.args.get("new")))

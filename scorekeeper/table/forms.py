@@ -133,7 +133,7 @@ class HandEditBase(BidsBase):
     def missing_tricks(self, names: list[str]) -> dict[int, str]:
         """Seats without a tricks tap, with the message shown beside their row."""
         return {
-            seat: f"Tap a number of tricks taken for {names[seat]}."
+            seat: _("Tap a number of tricks taken for {name}.", name=names[seat])
             for seat, value in enumerate(self.tricks_values())
             if value is None
         }

@@ -551,7 +551,14 @@ def save_hand(game_id: str, number: int) -> Any:
     if not form.validate_on_submit():
         return again(form.problem() or OUT_OF_DATE, 400)
     if line is None:
-        return again(f"This game has hands 1 to {rules.hand_count}; there is no hand {number} (R7, R8, R24).", 422)
+        return again(
+            _(
+                "This game has hands 1 to {count}; there is no hand {number} (R7, R8, R24).",
+                count=rules.hand_count,
+                number=number,
+            ),
+            422,
+        )
     with_tricks = line.tricks is not None or any(v is not None for v in form.tricks_values())
     bid_errors = form.missing(names) or screens.seat_errors("bids", rules, number, form.values(), names)
     trick_errors: dict[int, str] = {}
@@ -573,7 +580,7 @@ def save_hand(game_id: str, number: int) -> Any:
         return render_game(opened, message=conflict.message, status=409)
     except (RulesError, ServiceError) as error:
         return again(error.message, error.status if isinstance(error, ServiceError) else 422)
-    flash(f"Hand {number} corrected; every later total is recomputed.")
+    flash(_("Hand {number} corrected; every later total is recomputed.", number=number))
     return redirect(url_for(".game", game_id=game_id))
 
 

@@ -29,6 +29,7 @@ from ..errors import NotFound
 from ..errors import ServiceError
 from ..groups import pages as groups
 from ..i18n import _
+from ..i18n import N_
 from ..web import COOKIE_AGE
 from ..web import COOKIE_PREFIX
 from . import bp
@@ -56,13 +57,13 @@ def page_access(table_id: str, host: bool = False) -> TableAccess:
     token = request.cookies.get((HOST_COOKIE if host else SEAT_COOKIE) + table_id)
     access = service.open_table(table_id, token)
     if access.is_host != host:
-        raise Forbidden(NOT_HOST if host else NOT_SEAT)
+        raise Forbidden(_(NOT_HOST if host else NOT_SEAT))
     g.vt_access = access
     return access
 
 
-NOT_HOST = "Only the host can do that: the host's link opens the host page."
-NOT_SEAT = "That is the host's link, not a seat's: open your own seat's link to play."
+NOT_HOST = N_("Only the host can do that: the host's link opens the host page.")
+NOT_SEAT = N_("That is the host's link, not a seat's: open your own seat's link to play.")
 
 
 def partial() -> bool:
@@ -211,6 +212,8 @@ def moves(table_id: str) -> Any:
         "stamp": service.stamp(access.table),
         "names": [p["name"] for p in view["players"]],
         "seat": view["seat"],
+        # each card played in these moves as the reader's language names it (a face's spoken label)
+        "labels": {m["card"]: views.card_face(m["card"])["label"] for m in view["moves"] if "card" in m},
     }
 
 
@@ -386,7 +389,7 @@ def _form_rows(count: int) -> list[dict[str, str]]:
 
 
 def _default_rows(count: int) -> list[dict[str, str]]:
-    return [{"name": "", "bot": ""}] + [{"name": f"Bot {i + 1}", "bot": "basic"} for i in range(1, count)]
+    return [{"name": "", "bot": ""}] + [{"name": service.bot_name(i), "bot": "basic"} for i in range(1, count)]
 
 
 def _render_new(rows: list[dict[str, str]], error: str | None = None, status: int = 200) -> Any:
@@ -420,7 +423,7 @@ def create() -> Any:
     count = max(MIN_SEATS, min(MAX_SEATS, request.form.get("count", DEFAULT_SEATS, type=int) or DEFAULT_SEATS))
     rows = _form_rows(count)
     if "add" in request.form and count < MAX_SEATS:
-        return _render_new(rows + [{"name": f"Bot {count + 1}", "bot": "basic"}])
+        return _render_new(rows + [{"name": service.bot_name(count), "bot": "basic"}])
     if "remove" in request.form and count > MIN_SEATS:
         return _render_new(rows[:-1])
     seats = [{"name": r["name"] or None, "bot": r["bot"] or None} for r in rows if r["name"] or r["bot"]]

@@ -440,13 +440,18 @@ def _bot_level(value: object, where: str) -> str | None:
     return str(value)
 
 
+def bot_name(seat: int) -> str:
+    """The name a bot gets when nobody names it: "Bot 2" for seat 1 (counted from 0), in the reader's language."""
+    return _("Bot {n}", n=seat + 1)
+
+
 def parse_seats(seats: object) -> tuple[list[str], list[str | None]]:
     """Names and bot levels from ``[{"name": "Ann"}, {"name": "Robo", "bot": "basic"}, …]``."""
     if not isinstance(seats, list) or not all(isinstance(s, Mapping) for s in seats):
         raise BadRequest(_('\'seats\' must be a list such as [{"name": "Ann"}, {"name": "Robo", "bot": "basic"}].'))
     bots = [_bot_level(s.get("bot"), _("Seat {seat}", seat=i)) for i, s in enumerate(seats)]
     names = [
-        s.get("name") if s.get("name") is not None or bot is None else f"Bot {i + 1}"
+        s.get("name") if s.get("name") is not None or bot is None else bot_name(i)
         for i, (s, bot) in enumerate(zip(seats, bots))
     ]
     return games.clean_names(names), bots

@@ -1,5 +1,6 @@
-"""Every language on a 360 px phone (real Chromium): the hand screen, the scorecard and the game-over
-screen fit without sideways scroll or clipped labels, and the scripts speak the page's language."""
+"""Every language on a 360 px phone (real Chromium): the hand screen, the scorecard, the game-over
+screen and a virtual table's seat fit without sideways scroll or clipped labels, and the scripts speak
+the page's language."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from playwright.sync_api import expect
 
 from scorekeeper.i18n import LANGUAGES
@@ -21,7 +23,8 @@ pytestmark = pytest.mark.browser
 #: Text that must show whole: a label cut off by its box (overflow hidden, an ellipsis) is a defect.
 LABELS = (
     "button, label, summary, a.button, h1, h2, th, .status, .tag, .hand-meta, .legend, .state, .kicker,"
-    ".over-kicker, .sop, .rates, .standings .pl b, .steps li, .bidchip, .aside"
+    ".over-kicker, .sop, .rates, .standings .pl b, .steps li, .bidchip, .aside,"
+    ".vt-tag, .vt-status, .vt-handno, .vt-dealt, .vt-trump, .vt-spot-bid, .vt-center, .vt-note"
 )
 
 #: A label inside a region that scrolls sideways on purpose (the scorecard's .sheet-wrap) is reached
@@ -84,4 +87,19 @@ def test_each_language_fits_a_360_px_phone(browser: Any, server: str, shots: Pat
     expect(page.locator(".final")).to_be_visible()
     fits(page, f"{lang}: game over")
     page.screenshot(path=str(shots / f"lang-{lang}-final.png"), full_page=True)
+    context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_virtual_seat_fits_a_360_px_phone_in_each_language(browser: Any, server: str, shots: Path, lang: str) -> None:
+    seats = [{"name": "Anneliese"}] + [{"name": name, "bot": "random"} for name in ("Bartholomew", "Cy", "Dee")]
+    answer = requests.post(f"{server}/api/tables", json={"seats": seats}, timeout=10)
+    assert answer.status_code == 201, answer.text
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(f"{answer.json()['seats'][0]['url']}?lang={lang}")  # the link's page remembers the language
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    expect(page.locator("#vt.vt-myturn")).to_be_visible(timeout=20_000)  # the bots before her have moved
+    fits(page, f"{lang}: virtual seat")
+    page.screenshot(path=str(shots / f"lang-{lang}-virtual-seat.png"), full_page=True)
     context.close()

@@ -29,7 +29,7 @@ def test_nothing_is_drawn_without_a_complete_hand() -> None:
 def test_sop_lines_show_each_games_share_of_set_over_and_perfect() -> None:
     svg = str(outcome_rates([PlayerStats(0, set=1, over=1, perfect=2), PlayerStats(0, perfect=3)]))
     assert svg.startswith('<svg class="chart"') and "in each of 2 games" in svg
-    perfect = re.search(r'<g class="sop-P"><title>P</title><polyline class="series" points="([^"]+)"', svg)
+    perfect = re.search(r'<g class="sop-P"><title>Perfect</title><polyline class="series" points="([^"]+)"', svg)
     assert perfect
     (x0, y0), (x1, y1) = [tuple(map(float, p.split(","))) for p in perfect.group(1).split()]
     assert y0 == round(TOP + INNER * 0.5, 1) and y1 == TOP  # 2 of 4 hands, then 3 of 3
