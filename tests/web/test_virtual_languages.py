@@ -44,6 +44,8 @@ CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 #: What a translation may quote untranslated: a field of the API ('bid', hands[0], zero_bids), a placeholder,
 #: a tag.
 NOT_PROSE = re.compile(r"""(?<!\w)'[^'\s]+'|"[^"\s]*"|\w*\[[^\]]*\]|\w+_\w+|\{[^}]*\}|%\([^)]*\)[sd]|<[^>]+>""")
+#: Where a script fills in its own value in markup the page carries for it (``{number}``).
+MARK = re.compile(r"\{\w+\}")
 #: Names of the test's players (a bot nobody named is named in the language of the table's creator) and
 #: of the languages in the picker: the same in every language.
 NAMES = {"Ann", "Ben", "Robo", "Бот", *BRANDS, *(word for name in LANGUAGES.values() for word in name.split())}
@@ -69,7 +71,7 @@ def readable(page: str) -> set[str]:
     parser = Texts()
     parser.feed(page)
     parser.close()
-    found = words(" ".join(parser.found))
+    found = words(MARK.sub(" ", " ".join(parser.found)))
     for block in SCRIPT_WORDS.findall(page):
         found |= words(" ".join(NOT_PROSE.sub(" ", s) for s in strings(json.loads(block))))
     return found
