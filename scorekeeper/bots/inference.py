@@ -119,7 +119,7 @@ def sample_worlds(
 
     ``drawn`` consistent deals (uniform, or close to it once voids are known) are weighed; ``kept`` are drawn from them by weight
     (systematic resampling), repeats merged into a count. Only ``view`` is read: the bot's own
-    cards and what every seat sees. ``seconds`` caps the drawing (a safety net: the count
+    cards and what every seat sees. ``seconds`` of CPU time cap the drawing (a safety net: the count
     normally decides, so a decision is reproducible for a given random source).
     """
     seat, players = view["seat"], rules.players
@@ -149,7 +149,7 @@ def sample_worlds(
 
     deals: list[list[int]] = []
     weights: list[float] = []
-    deadline = time.perf_counter() + seconds
+    deadline = time.thread_time() + seconds
     constrained = any(voids[s] & unseen for s in others)
     pool = [i for i in range(54) if unseen >> i & 1]
     # Most constrained seats first, so a quick deal rarely runs out of cards a seat may hold.
@@ -158,7 +158,7 @@ def sample_worlds(
         hands = _deal(rng, seat, mine, pool, counts, voids, order) if constrained else None
         if hands is None:
             hands = fast.deal_unseen(rng, seat, mine, unseen, counts, voids)
-        if hands is None or (deals and time.perf_counter() > deadline):
+        if hands is None or (deals and time.thread_time() > deadline):
             break
         weight = 1.0
         for s in others:

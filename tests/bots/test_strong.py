@@ -179,6 +179,32 @@ def test_the_work_of_a_card_decision_does_not_depend_on_how_many_cards_are_legal
     assert work[0] == work[1] > 0
 
 
+@pytest.mark.usefixtures("no_time_caps")
+@pytest.mark.parametrize(("players", "number", "exact"), [(4, 11, True), (4, 10, False), (8, 5, True), (8, 4, False)])
+def test_the_endgame_is_solved_exactly_from_three_cards_at_four_players_and_two_at_eight(
+    monkeypatch: pytest.MonkeyPatch, players: int, number: int, exact: bool
+) -> None:
+    calls = []
+    real = fast.solve
+
+    def counting(*args: Any) -> list[int]:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(fast, "solve", counting)
+    rules = Rules(players)
+    order = list(range(54))
+    random.Random(number).shuffle(order)
+    game = game_at(rules, number, order)
+    advance(game, players, random.Random(2))  # the bids
+    seat = game.to_act
+    assert seat is not None
+    view = game.view_for(seat)
+    assert len(view["hand"]) == (3 if players == 4 else 2) + (0 if exact else 1)
+    assert decide("strong", view, rules, random.Random(5)) in view["legal"]
+    assert bool(calls) == exact
+
+
 # -- the model ------------------------------------------------------------------------------------
 def test_a_high_bid_is_likelier_from_a_hand_the_count_values_highly() -> None:
     strong_hand, weak_hand = expected_tricks(mask("HB LB AS KS"), 0, 4), expected_tricks(mask("2H 3D 4C 5H"), 0, 4)
