@@ -18,6 +18,8 @@ import requests
 from playwright.sync_api import expect
 
 from .conftest import serve
+from .phone_kit import no_sideways_scroll
+from .phone_kit import page_checks
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 360, "height": 740}
@@ -94,21 +96,6 @@ def phone(browser: Any, scheme: str) -> Any:
     return context
 
 
-def no_sideways_scroll(page: Any, where: str) -> None:
-    page.wait_for_load_state("load")
-    width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-    assert width <= inner, f"{where}: the page scrolls sideways ({width} > {inner} px)"
-
-
-def targets_big_enough(page: Any, where: str) -> None:
-    small = page.evaluate("""() => [...document.querySelectorAll('#vt button, #vt summary, #vt .vt-links a')]
-        .filter(e => e.offsetParent !== null)
-        .map(e => [e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
-        .filter(([, r]) => r.width < 44 || r.height < 44)
-        .map(([t, r]) => `${t}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
-    assert not small, f"{where}: tap targets under 44 px: {small}"
-
-
 def only_own_cards(page: Any, mine: list[str], theirs: list[str], where: str) -> None:
     shown = page.eval_on_selector_all(".vt-hand [data-card]", "els => els.map(e => e.dataset.card)")
     assert sorted(shown) == sorted(mine), f"{where}: hand shows {shown}, not {mine}"
@@ -118,9 +105,8 @@ def only_own_cards(page: Any, mine: list[str], theirs: list[str], where: str) ->
 
 
 def shot(page: Any, shots: Path, name: str) -> None:
-    page.wait_for_load_state("load")  # measured with the style sheet applied, as a person sees it
-    no_sideways_scroll(page, name)
-    targets_big_enough(page, name)
+    """The checks every page passes (phone_kit.page_checks: axe-core too), then a screenshot."""
+    page_checks(page, name)
     page.screenshot(path=shots / f"virtual-{name}.png", full_page=True)
 
 
@@ -339,6 +325,8 @@ def test_tap_to_pick_then_tap_again_to_play_is_a_setting_of_the_seat(
 
     card.tap()  # the first tap picks the card and plays nothing
     expect(page.locator(f'.vt-card[value="{code}"][aria-pressed="true"]')).to_be_visible()
+    if javascript:  # axe-core runs as a script in the page
+        page_checks(page, "a card picked, not played")
     after = table.view(0)
     assert after["your_turn"] and after["version"] == v["version"] and code in after["hand"]
 
@@ -499,6 +487,8 @@ def test_a_stale_tab_says_what_happened_without_version_numbers(
     page.locator(".vt-bids button").first.tap()
     error = page.locator(".vt-error")
     expect(error).to_contain_text("The table moved on before your tap arrived")
+    if javascript:  # axe-core runs as a script in the page
+        page_checks(page, "a stale tab's tap refused")
     assert "version" not in error.inner_text().lower() and not re.search(r"\d", error.inner_text())
     assert table.view(0)["version"] == version, "the old screen's tap played nothing"
     context.close()
