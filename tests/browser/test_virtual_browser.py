@@ -390,8 +390,7 @@ def test_your_turn_reaches_a_tab_in_the_background(browser: Any, seeded_server: 
     page.locator(".vt-bids button").first.tap()
     expect(page).not_to_have_title(re.compile("^\u25cf"))  # Ben's turn: the title is the table's again
     page.wait_for_function("() => window.__polls.length >= 3")
-    visible = page.evaluate("window.__polls.slice(-3)")
-    assert visible[-1] - visible[0] < 3000, f"polls a second apart while shown: {visible}"
+    shown = page.evaluate("window.__polls.slice(-3)")
     assert page.evaluate("window.__vibrations") == []
 
     page.evaluate("window.__hide()")
@@ -405,6 +404,9 @@ def test_your_turn_reaches_a_tab_in_the_background(browser: Any, seeded_server: 
     hidden = page.evaluate("window.__polls.filter(t => t > window.__hiddenAt)")
     gaps = [b - a for a, b in zip(hidden[1:], hidden[2:])]  # the first was timed while shown
     assert gaps and min(gaps) > 4000, f"polls while hidden should be ~5 s apart: {gaps}"
+    # Shown, the tab polls faster than hidden: compared side by side, as a busy machine slows both.
+    shown_gaps = [b - a for a, b in zip(shown, shown[1:])]
+    assert max(shown_gaps) < min(gaps), f"polls while shown {shown_gaps} not faster than hidden {gaps}"
     context.close()
 
 
