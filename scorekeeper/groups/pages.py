@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import segno
 from flask import Blueprint
 from flask import flash
 from flask import redirect
@@ -20,7 +19,6 @@ from flask import request
 from flask import Response
 from flask import url_for
 from flask_wtf import FlaskForm
-from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import StringField
 from wtforms import TextAreaField
@@ -41,6 +39,7 @@ from ..models import Group
 from ..tokens import matches
 from ..web import COOKIE_AGE
 from ..web import COOKIE_PREFIX
+from ..web import qr_svg
 from . import service
 from . import stats
 
@@ -314,15 +313,5 @@ def share(group_id: str) -> Any:
     group = page_group(group_id)
     token = request.cookies.get(service.GROUP_COOKIE + group.id, "")
     url = url_for(".join", group_id=group.id, token=token, _external=True)
-    qr = Markup(
-        segno.make(url, error="m").svg_inline(
-            scale=4,
-            border=2,
-            dark="#000",
-            light="#fff",
-            svgclass="qr",
-            omitsize=True,
-            title=_("QR code of the group link"),
-        )
-    )
+    qr = qr_svg(url, _("QR code of the group link"), svgclass="qr", omitsize=True)
     return render_template("groups/share.html", group=group, url=url, qr=qr, new=bool(request.args.get("new")))

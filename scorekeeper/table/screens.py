@@ -14,7 +14,6 @@ from dataclasses import field
 from datetime import datetime
 from typing import Any
 
-import segno
 from flask import url_for
 from flask_babel import format_date
 from markupsafe import Markup
@@ -41,6 +40,7 @@ from ..models import Correction
 from ..models import Game
 from ..models import NO_TRUMP
 from ..models import utcnow
+from ..web import qr_svg
 
 #: R26's outcomes; the templates show them with ``say()`` in the reader's language.
 OUTCOMES = {
@@ -604,16 +604,6 @@ def share_links(game_id: str, scorer: str | None, watch: str | None) -> list[Lin
     if watch:
         links.append(Link("watch", url_for("pages.join", game_id=game_id, token=watch, _external=True), Markup()))
     for link in links:
-        code = segno.make(link.url, error="m")
-        link.qr = Markup(
-            code.svg_inline(
-                scale=4,
-                border=2,
-                dark="#000",
-                light="#fff",
-                svgclass="qr",
-                omitsize=True,
-                title=_("QR code of the scorer link") if link.kind == "scorer" else _("QR code of the watch link"),
-            )
-        )
+        title = _("QR code of the scorer link") if link.kind == "scorer" else _("QR code of the watch link")
+        link.qr = qr_svg(link.url, title, svgclass="qr", omitsize=True)
     return links

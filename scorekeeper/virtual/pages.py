@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import segno
 from flask import g
 from flask import redirect
 from flask import render_template
@@ -32,6 +31,7 @@ from ..i18n import _
 from ..i18n import N_
 from ..web import COOKIE_AGE
 from ..web import COOKIE_PREFIX
+from ..web import qr_svg
 from . import bp
 from . import service
 from . import views
@@ -117,7 +117,7 @@ def _host_context(access: TableAccess, error: str | None = None) -> dict[str, An
     seats = []
     for seat, token in service.seat_tokens(access).items():
         url = url_for("virtual.join", table_id=table.id, token=token, _external=True)
-        qr = segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2)
+        qr = qr_svg(url)
         seats.append({"seat": seat, "url": url, "qr": qr})
     context["links"] = {s["seat"]: s for s in seats}
     return context
