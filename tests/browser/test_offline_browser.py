@@ -40,13 +40,25 @@ def bearer(game: dict[str, Any]) -> dict[str, str]:
     return {"Authorization": f"Bearer {game['scorer_token']}"}
 
 
+#: ``navigator.serviceWorker.ready`` never settles when no worker activates: bound the wait in
+#: the page (``evaluate`` itself has no timeout) so the test fails with a reason instead of hanging.
+WORKER_READY = """Promise.race([
+    navigator.serviceWorker.ready.then(() => true),
+    new Promise(resolve => setTimeout(() => resolve(false), 15000)),
+])"""
+
+
+def worker_ready(page: Any) -> None:
+    assert page.evaluate(WORKER_READY), "no service worker became active within 15 s"
+
+
 def scorer_phone(browser: Any, game: dict[str, Any]) -> tuple[Any, Any]:
     """A phone that opened the scorer link, with the service worker in control of the page."""
     context = browser.new_context(**PHONE)
     context.set_default_timeout(10_000)
     page = context.new_page()
     page.goto(game["scorer_url"])
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    worker_ready(page)
     page.reload()  # the worker controls pages loaded after it is ready
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     return context, page
@@ -71,7 +83,7 @@ def test_chromium_finds_the_app_installable(browser_type_and_profile: tuple[Any,
     try:
         page = context.new_page()
         page.goto(live.url + "/")
-        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        worker_ready(page)
         cdp = context.new_cdp_session(page)
         assert cdp.send("Page.getAppManifest")["errors"] == []
         assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
@@ -112,7 +124,7 @@ def test_a_repeat_visit_asks_the_server_only_for_the_page(browser: Any, live: Li
         page = context.new_page()
         page.goto(f"{live.url}/g/{game['id']}")
         if workers == "allow":
-            page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+            worker_ready(page)
         mark = len(live.hits)
         again = context.new_page()
         again.goto(f"{live.url}/g/{game['id']}")
