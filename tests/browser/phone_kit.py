@@ -40,14 +40,19 @@ SETTLED = """Promise.all(document.getAnimations()
 
 
 def small_targets(page: Any) -> list[str]:
-    """Visible tap targets under 44×44 CSS px (UX.md), named by their text, measured at rest."""
+    """Visible tap targets under 44×44 CSS px (UX.md), named by their text, measured at rest.
+
+    An element's layout size is measured, not its painted box: a label the emulated finger last
+    touched can stay ``:active`` and drawn at ``scale(.96)`` (the press feedback), which is not its size.
+    """
     found: list[str] = page.evaluate(
         "async sel => { await " + SETTLED + "; return "
         """[...document.querySelectorAll(sel)]
             .filter(e => e.offsetParent !== null && !e.closest('[aria-hidden=true]')
                          && !(e.tagName === 'A' && getComputedStyle(e).display === 'inline'))
             .map(e => [e.textContent.trim().slice(0, 24) || e.getAttribute('aria-label') || e.tagName,
-                       e.getBoundingClientRect()])
+                       e instanceof HTMLElement ? {width: e.offsetWidth, height: e.offsetHeight}
+                                                : e.getBoundingClientRect()])
             .filter(([, r]) => r.width > 0 && (r.width < 43.5 || r.height < 43.5))
             .map(([t, r]) => `${t}: ${Math.round(r.width)}×${Math.round(r.height)}`); }""",
         TAPPABLE,
