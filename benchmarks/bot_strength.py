@@ -12,6 +12,12 @@ table, so the figure measures one level against the other, not who exploits a th
     python benchmarks/bot_strength.py --players 3 --variant new-jersey --deals 100
 
 Hand sizes cycle through the game's schedule (R7, R8, R11), so every deal size is played.
+
+``--swap oracle`` is a diagnostic, not a player: the strong bot bidding as usual but playing with
+every hand in view (its deals to play out are the true deal), a ceiling for what better
+inference of the hidden cards could gain in play.
+
+    python benchmarks/bot_strength.py --players 4 --swap oracle --deals 400
 Decision times are reported for every decision of the ``strong`` level, and separately at the
 top deal (13 cards at 2–4 players) and for decisions with a single legal card.
 """
@@ -31,11 +37,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorekeeper.bots import decide  # noqa: E402
 from scorekeeper.bots import LEVELS  # noqa: E402
+from scorekeeper.bots import strong  # noqa: E402
+from scorekeeper.bots.inference import sample_worlds  # noqa: E402
 from scorekeeper.engine import DECK  # noqa: E402
+from scorekeeper.engine import fast  # noqa: E402
 from scorekeeper.engine import Game  # noqa: E402
 from scorekeeper.engine import points  # noqa: E402
 from scorekeeper.engine import Rules  # noqa: E402
 from scorekeeper.engine import Variant  # noqa: E402
+
+#: The hands of the deal being played, set only while the ``oracle`` decides.
+_TRUE_HANDS: list[int] = []
+
+
+def _worlds(view: dict, rules: Rules, rng: random.Random, drawn: int, kept: int, seconds: float) -> list:
+    """The strong bot's deals to play out: sampled, or for the oracle the true deal alone."""
+    if not _TRUE_HANDS or view["phase"] == "bidding":
+        return sample_worlds(view, rules, rng, drawn, kept, seconds)
+    return [(list(_TRUE_HANDS), list(view["bids"]), kept)]  # in play every seat has bid
+
+
+strong.sample_worlds = _worlds
+ORACLE = "oracle"
 
 
 class Stacked(random.Random):
@@ -66,7 +89,10 @@ def play_hand(
         assert seat is not None
         view = game.view_for(seat)
         start, cpu = time.perf_counter(), time.process_time()
-        action = decide(seats[seat], view, rules, rngs[seat])
+        if seats[seat] == ORACLE:
+            _TRUE_HANDS[:] = [sum(fast.BIT[c.index] for c in hand) for hand in game.hands]
+        action = decide("strong" if seats[seat] == ORACLE else seats[seat], view, rules, rngs[seat])
+        _TRUE_HANDS.clear()
         timings.append(
             (seats[seat], view["cards"], len(view["legal"]), time.perf_counter() - start, time.process_time() - cpu)
         )
@@ -123,7 +149,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--variant", default="standard", choices=[v.value for v in Variant])
     parser.add_argument("--base", default="basic", choices=LEVELS, help="level of every seat in the base run")
-    parser.add_argument("--swap", default="strong", choices=LEVELS, help="level of the one replaced seat")
+    parser.add_argument("--swap", default="strong", choices=(*LEVELS, ORACLE), help="level of the one replaced seat")
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
@@ -163,7 +189,7 @@ def main() -> None:
         f"  decision times of {'strong' if 'strong' in (args.base, args.swap) else args.swap}"
         f"{'':8} decisions  p50 ms  p95 ms  p99 ms  max ms"
     )
-    level = "strong" if "strong" in (args.base, args.swap) else args.swap
+    level = "strong" if "strong" in (args.base, args.swap) else ORACLE if args.swap == ORACLE else args.swap
     mine = [t for t in timings if t[0] == level]
     for label, column in (("wall clock", 3), ("CPU time of the deciding process", 4)):
         print(f"  {label}:")

@@ -9,8 +9,12 @@ to these weights, as strong Skat and bridge programs do.
 
 Playouts. In every sampled deal each seat plays to its bid (:func:`fast.play_out_bids`): it
 contests tricks while short and ducks once made, because an overtrick earns 1 point and a set
-costs 10 per bid trick (R19, R20). Seats that have not bid yet are given the bid the model
-expects from their sampled cards. Once few cards remain, each sampled deal is solved exactly
+costs 10 per bid trick (R19, R20). No seat of a playout looks at another's cards, and the other
+seats play as a player counting cards does: a model of real opponents, who do not see the
+sampled deal either (a bot that was shown the true deal in play gained nothing over sampling,
+benchmarks/bot_strength.py ``--swap oracle``, while this model of the others gained at basic and
+at strong tables alike). Seats that have not bid yet are given the bid the model expects from
+their sampled cards. Once few cards remain, each sampled deal is solved exactly
 (:func:`fast.solve`) instead of played out.
 
 Bidding: with the bot contesting every trick, the playouts give the distribution of the tricks
@@ -72,8 +76,9 @@ def _sizes(drawn: int, kept: int, players: int) -> tuple[int, int]:
 
 #: The playouts' simple policy takes fewer tricks than the bot's own Monte-Carlo play does, so
 #: the bid counts are moved up by this many tricks per card dealt. Fitted by duplicate self-play
-#: (benchmarks/bot_strength.py style, one seat changed): 0.05 gained +1.4 points per hand at a
-#: strong table and +0.9 at a basic one over no shift.
+#: (benchmarks/bot_strength.py, one seat changed, 4 players): more shift gains at a table of basic
+#: bots but loses at a table of strong ones, who contest the same tricks (0.05: +3.5 and −1.1
+#: points per hand for strong over basic; 0.06: +3.8 and −0.6; 0.09: +4.2 and +1.8).
 BID_SHIFT = 0.05
 
 
@@ -102,7 +107,7 @@ def choose_bid(view: dict[str, Any], rules: Rules, rng: random.Random) -> int:
     zero = [0] * rules.players
     for hands, bids, weight in worlds:
         bids[seat] = cards  # contest every trick: the count reached tells which bids are made
-        taken = fast.play_out_bids(hands, leader, [], trump, rules.new_jersey, bids, zero)
+        taken = fast.play_out_bids(hands, leader, [], trump, rules.new_jersey, bids, zero, seat)
         taken_count[taken[seat]] += weight
     if BID_SHIFT:
         taken_count = _shifted(taken_count, BID_SHIFT * cards)
@@ -130,14 +135,16 @@ def choose_card(view: dict[str, Any], rules: Rules, rng: random.Random) -> str:
     exact = len(view["hand"]) <= EXACT_CARDS.get(rules.players, 1)
     if exact:
         worlds = worlds[:EXACT_DEALS]
-    finish = fast.solve if exact else fast.play_out_bids
     taken_now = view["tricks_taken"]
     deadline = time.thread_time() + PLAY_TIME
     for hands, bids, weight in worlds:
         for i, card in enumerate(candidates + shadows):
             held = list(hands)
             held[seat] ^= fast.BIT[card]
-            taken = finish(held, leader, trick + [card], trump, rules.new_jersey, bids, taken_now)
+            if exact:
+                taken = fast.solve(held, leader, trick + [card], trump, rules.new_jersey, bids, taken_now)
+            else:
+                taken = fast.play_out_bids(held, leader, trick + [card], trump, rules.new_jersey, bids, taken_now, seat)
             if i < len(candidates):
                 totals[i] += weight * fast.points(bid, taken[seat])
         if time.thread_time() > deadline:  # a safety net on a far slower machine only

@@ -536,18 +536,19 @@ def play_out(
 #: Lead power from which a card is a trump or a Bluke (R3): a seat that has made its bid keeps
 #: these rather than spend them on an overtrick worth one point (R19).
 _TRUMP_POWER = 100
+#: Lead power from which a seat counting its cards leads its strongest card while short of its
+#: bid (a trump ace or a Bluke, R3); with less it leads its weakest and waits.
+_COUNTED_LEAD = 114
 
 
-def _aim_card(legal: int, powers: tuple[int, ...], lead: tuple[int, ...], best: int, threat: int, contest: bool) -> int:
-    """A seat playing to its bid, seeing every hand (the playouts are perfect-information deals).
+def _aim_card(legal: int, powers: tuple[int, ...], lead: tuple[int, ...], best: int, contest: bool) -> int:
+    """A seat playing to its bid, seeing only its own cards and the trick so far.
 
-    While short it wins with the cheapest card that beats both the trick so far and ``threat``,
-    the most the seats still to play will put on it; when no card can be sure of the trick it
-    throws its weakest card rather than waste a winner. A seat that has made its bid (or can
-    no longer make it) takes a trick only with a cheap side-suit winner, since an overtrick is
-    worth one point and a set costs ten per bid trick (R19, R20); otherwise it throws its weakest.
+    While short it wins with the cheapest card that beats the trick so far, and throws its weakest
+    when none does. A seat that has made its bid (or can no longer make it) takes a trick only with
+    a cheap side-suit winner, since an overtrick is worth one point and a set costs ten per bid
+    trick (R19, R20); otherwise it throws its weakest.
     """
-    bar = best if contest and best > threat else threat if contest else best
     win_bit, win_power, low_bit, low_key = 0, 1 << 30, 0, 1 << 30
     m = legal
     while m:
@@ -555,71 +556,51 @@ def _aim_card(legal: int, powers: tuple[int, ...], lead: tuple[int, ...], best: 
         m ^= b
         i = b.bit_length()
         p = powers[i]
-        if p > bar and p < win_power and (contest or lead[i] < _TRUMP_POWER):
+        if p > best and p < win_power and (contest or lead[i] < _TRUMP_POWER):
             win_bit, win_power = b, p
         if lead[i] < low_key:
             low_bit, low_key = b, lead[i]
     return win_bit or low_bit
 
 
-def _threat(hand: int, allow: int, core: int, powers: tuple[int, ...], trumps: int, suit: int, contest: bool) -> int:
-    """The highest power a seat will put on a trick: its best legal card if it contests, else its
-    best cheap side-suit card (a made seat spends no trump or Bluke, R19)."""
-    m = hand & allow if hand & core else hand
-    if contest:
-        return powers[(m & BLUKES).bit_length() or (m & trumps).bit_length() or (m & suit).bit_length()]
-    return powers[(m & suit & ~trumps).bit_length()]
-
-
-def _aim_lead(hand: int, lead: tuple[int, ...], contest: bool) -> int:
-    """Lead the strongest card while short of the bid, the weakest once made."""
-    if contest:
-        return _greedy_lead(hand, lead)
-    low_bit, low_key = 0, 1 << 30
+def _aim_lead(hand: int, lead: tuple[int, ...], contest: bool, bar: int = 0) -> int:
+    """Lead the strongest card while short of the bid (if it reaches ``bar``), else the weakest."""
+    high_bit, high, low_bit, low = 0, -1, 0, 1 << 30
     m = hand
     while m:
         b = m & -m
         m ^= b
-        if lead[b.bit_length()] < low_key:
-            low_bit, low_key = b, lead[b.bit_length()]
-    return low_bit
-
-
-def _suit_of(card: int) -> int:
-    """The plain suit mask of a card index (0 for a Bluke: R16, nothing to follow)."""
-    return SUIT_MASKS[card // 13] if card < LO_BLUKE else 0
+        key = lead[b.bit_length()]
+        if key > high:
+            high_bit, high = b, key
+        if key < low:
+            low_bit, low = b, key
+    return high_bit if contest and high >= bar else low_bit
 
 
 def aim_card(
-    hand: int,
-    trick: Sequence[int],
-    trump: int,
-    new_jersey: bool,
-    need: int,
-    later: Sequence[tuple[int, bool]] = (),
+    hand: int, trick: Sequence[int], trump: int, new_jersey: bool, contest: bool, counting: bool = False
 ) -> int:
     """The card (index) a seat playing to its bid plays, as :func:`play_out_bids` models it.
 
-    ``need`` is the tricks the seat still lacks, with the tricks left to win it already taken into
-    account by the caller (``need <= 0``: made or hopeless, so it ducks); ``later`` the hands of
-    the seats still to play to the trick, each with whether it contests.
+    ``contest``: the seat still tries to win tricks. ``counting``: the seat is modelled as a player
+    counting cards, who leads a strong card only when it is a trump ace or a Bluke.
 
-    >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [card_index("KH")], 1, False, 1)]
+    >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [card_index("KH")], 1, False, True)]
     Card.parse('AH')
-    >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [card_index("KH")], 1, False, 0)]
+    >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [card_index("KH")], 1, False, False)]
+    Card.parse('2H')
+    >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [], 0, False, True, counting=True)]
     Card.parse('2H')
     """
     tables = _TABLES[new_jersey][trump + 1]
     if not trick:
-        return _aim_lead(hand, tables.lead, need > 0).bit_length() - 1
+        return _aim_lead(hand, tables.lead, contest, _COUNTED_LEAD if counting else 0).bit_length() - 1
     led = trick[0] + 1
     powers = tables.power[led]
-    allow, core = tables.allow[led], tables.core[led]
-    legal = hand & allow if hand & core else hand
+    legal = hand & tables.allow[led] if hand & tables.core[led] else hand
     best = max(powers[c + 1] for c in trick)
-    trumps = SUIT_MASKS[trump] if trump >= 0 else 0
-    threat = max((_threat(h, allow, core, powers, trumps, _suit_of(trick[0]), c) for h, c in later), default=-1)
-    return _aim_card(legal, powers, tables.lead, best, threat, need > 0).bit_length() - 1
+    return _aim_card(legal, powers, tables.lead, best, contest).bit_length() - 1
 
 
 def play_out_bids(
@@ -630,15 +611,20 @@ def play_out_bids(
     new_jersey: bool,
     bids: Sequence[int],
     taken: Sequence[int],
+    me: int = -1,
 ) -> list[int]:
     """Finish a hand with every seat playing to its bid; return the tricks taken per seat.
 
     Unlike the greedy policy, where every seat grabs every trick, a seat contests tricks only
-    while it is short of its bid and can still make it, and ducks once made (R19, R20), so the
-    tricks flow to the seats that need them, as at a real table. Deterministic: no random source.
+    while it is short of its bid, and ducks once made (R19, R20), so the tricks flow to the seats
+    that need them, as at a real table. No seat looks at another's cards: each decides from its
+    own hand and the trick so far (:func:`aim_card`), as a player at the table does. Seat ``me``
+    (the bot whose decision this is) contests while it can still make its bid and leads its
+    strongest card then; every other seat is modelled as a player counting cards, contesting
+    while short and leading strength only with a trump ace or a Bluke. Deterministic.
 
     >>> hands = [mask_of(parse_cards(h)) for h in ("AS 2H", "AH KH", "3S 4S")]
-    >>> play_out_bids(hands, 0, [], 0, False, [1, 1, 1], [0, 0, 0])
+    >>> play_out_bids(hands, 0, [], 0, False, [1, 1, 1], [0, 0, 0], me=0)
     [1, 0, 1]
     """
     players = len(hands)
@@ -646,16 +632,15 @@ def play_out_bids(
     tally = list(taken)
     tables = _TABLES[new_jersey][trump + 1]
     lead_of, allow_of, core_of, power_of = tables.lead, tables.allow, tables.core, tables.power
-    trumps = SUIT_MASKS[trump] if trump >= 0 else 0
     nxt = _NEXT[players]
     left = held[leader].bit_count() + (1 if trick else 0)
     plays = list(trick)
     contest = [False] * players
-    threats = [-1] * (players + 1)
+    bar = [0 if s == me else _COUNTED_LEAD for s in range(players)]
     while left:
         for s in range(players):
             need = bids[s] - tally[s]
-            contest[s] = 0 < need <= left
+            contest[s] = 0 < need <= left if s == me else need > 0
         if plays:
             first = plays[0] + 1
             seat = leader
@@ -669,24 +654,16 @@ def play_out_bids(
             plays = []
         else:
             h = held[leader]
-            b = _aim_lead(h, lead_of, contest[leader])
+            b = _aim_lead(h, lead_of, contest[leader], bar[leader])
             held[leader] = h ^ b
             first = b.bit_length()
             powers = power_of[first]
             best, winner, seat, position = powers[first], leader, nxt[leader], 1
         allow, core = allow_of[first], core_of[first]
-        suit = _suit_of(first - 1)
-        # threats[k]: the most any seat after position k will put on this trick.
-        s = (leader - 1) % players
-        threats[players - 1] = -1
-        for k in range(players - 1, position, -1):
-            t = _threat(held[s], allow, core, powers, trumps, suit, contest[s])
-            threats[k - 1] = t if t > threats[k] else threats[k]
-            s = (s - 1) % players
         while position < players:
             h = held[seat]
             m = h & allow if h & core else h
-            b = _aim_card(m, powers, lead_of, best, threats[position], contest[seat])
+            b = _aim_card(m, powers, lead_of, best, contest[seat])
             held[seat] = h ^ b
             p = powers[b.bit_length()]
             if p > best:

@@ -289,21 +289,18 @@ def test_sampled_worlds_keep_my_cards_and_never_deal_a_seen_card() -> None:
 
 
 # -- the kernel's bid-aware playouts and exact endgame --------------------------------------------
-def replay_to_bids(hands: list[list[Card]], leader: int, trump: int, nj: bool, bids: list[int]) -> list[int]:
+def replay_to_bids(hands: list[list[Card]], leader: int, trump: int, nj: bool, bids: list[int], me: int) -> list[int]:
     """The bid-aware policy card by card, with the readable engine deciding legality and winners."""
     players, taken, left = len(hands), [0] * len(hands), len(hands[0])
     suit = None if trump < 0 else DECK[trump * 13].suit
     while left:
         trick: list[tuple[int, Card]] = []
-        contest = [0 < bids[s] - taken[s] <= left for s in range(players)]
         for position in range(players):
             seat = (leader + position) % players
-            later = [
-                (fast.mask_of(hands[(leader + k) % players]), contest[(leader + k) % players])
-                for k in range(position + 1, players)
-            ]
+            need = bids[seat] - taken[seat]
+            contest = 0 < need <= left if seat == me else need > 0
             index = fast.aim_card(
-                fast.mask_of(hands[seat]), [c.index for _, c in trick], trump, nj, 1 if contest[seat] else 0, later
+                fast.mask_of(hands[seat]), [c.index for _, c in trick], trump, nj, contest, counting=seat != me
             )
             card = DECK[index]
             assert card in legal_plays(hands[seat], trick[0][1] if trick else None, suit, nj)
@@ -324,8 +321,9 @@ def test_bid_aware_playouts_are_legal_and_match_the_policy_card_by_card(nj: bool
         hands, turn_up = fast.deal(rng, players, cards_each, 0)
         trump = fast.NO_TRUMP if turn_up < 0 or turn_up >= 52 else turn_up // 13
         bids = [rng.randint(1, cards_each) for _ in range(players)]
-        got = fast.play_out_bids(hands, 1 % players, [], trump, nj, bids, [0] * players)
-        assert got == replay_to_bids([fast.cards_of(h) for h in hands], 1 % players, trump, nj, bids)
+        me = rng.randrange(players)
+        got = fast.play_out_bids(hands, 1 % players, [], trump, nj, bids, [0] * players, me)
+        assert got == replay_to_bids([fast.cards_of(h) for h in hands], 1 % players, trump, nj, bids, me)
 
 
 def test_a_seat_that_has_made_its_bid_ducks_and_lets_a_short_seat_win() -> None:
