@@ -12,14 +12,14 @@ table, so the figure measures one level against the other, not who exploits a th
     python benchmarks/bot_strength.py --players 3 --variant new-jersey --deals 100
 
 Hand sizes cycle through the game's schedule (R7, R8, R11), so every deal size is played.
+Decision times are reported for every decision of the ``strong`` level, and separately at the
+top deal (13 cards at 2–4 players) and for decisions with a single legal card.
 
 ``--swap oracle`` is a diagnostic, not a player: the strong bot bidding as usual but playing with
 every hand in view (its deals to play out are the true deal), a ceiling for what better
 inference of the hidden cards could gain in play.
 
     python benchmarks/bot_strength.py --players 4 --swap oracle --deals 400
-Decision times are reported for every decision of the ``strong`` level, and separately at the
-top deal (13 cards at 2–4 players) and for decisions with a single legal card.
 """
 
 from __future__ import annotations
@@ -189,7 +189,7 @@ def main() -> None:
         f"  decision times of {'strong' if 'strong' in (args.base, args.swap) else args.swap}"
         f"{'':8} decisions  p50 ms  p95 ms  p99 ms  max ms"
     )
-    level = "strong" if "strong" in (args.base, args.swap) else ORACLE if args.swap == ORACLE else args.swap
+    level = "strong" if "strong" in (args.base, args.swap) else args.swap
     mine = [t for t in timings if t[0] == level]
     for label, column in (("wall clock", 3), ("CPU time of the deciding process", 4)):
         print(f"  {label}:")

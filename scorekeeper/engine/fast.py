@@ -563,6 +563,12 @@ def _aim_card(legal: int, powers: tuple[int, ...], lead: tuple[int, ...], best: 
     return win_bit or low_bit
 
 
+def _contests(need: int, left: int, counting: bool) -> bool:
+    """Whether a seat still tries to win tricks: while short of its bid, and for the bot itself
+    only while the tricks left can still make it (a player counting cards keeps trying)."""
+    return need > 0 if counting else 0 < need <= left
+
+
 def _aim_lead(hand: int, lead: tuple[int, ...], contest: bool, bar: int = 0) -> int:
     """Lead the strongest card while short of the bid (if it reaches ``bar``), else the weakest."""
     high_bit, high, low_bit, low = 0, -1, 0, 1 << 30
@@ -579,20 +585,22 @@ def _aim_lead(hand: int, lead: tuple[int, ...], contest: bool, bar: int = 0) -> 
 
 
 def aim_card(
-    hand: int, trick: Sequence[int], trump: int, new_jersey: bool, contest: bool, counting: bool = False
+    hand: int, trick: Sequence[int], trump: int, new_jersey: bool, need: int, left: int, counting: bool = False
 ) -> int:
     """The card (index) a seat playing to its bid plays, as :func:`play_out_bids` models it.
 
-    ``contest``: the seat still tries to win tricks. ``counting``: the seat is modelled as a player
-    counting cards, who leads a strong card only when it is a trump ace or a Bluke.
+    ``need``: the tricks the seat still lacks; ``left``: the tricks still to play, this one
+    included. ``counting``: the seat is modelled as a player counting cards, who leads a strong
+    card only when it is a trump ace or a Bluke.
 
-    >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [card_index("KH")], 1, False, True)]
+    >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [card_index("KH")], 1, False, 1, 3)]
     Card.parse('AH')
-    >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [card_index("KH")], 1, False, False)]
+    >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [card_index("KH")], 1, False, 0, 3)]
     Card.parse('2H')
-    >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [], 0, False, True, counting=True)]
+    >>> DECK[aim_card(mask_of(parse_cards("AH 2H 5S")), [], 0, False, 1, 3, counting=True)]
     Card.parse('2H')
     """
+    contest = _contests(need, left, counting)
     tables = _TABLES[new_jersey][trump + 1]
     if not trick:
         return _aim_lead(hand, tables.lead, contest, _COUNTED_LEAD if counting else 0).bit_length() - 1
@@ -636,11 +644,11 @@ def play_out_bids(
     left = held[leader].bit_count() + (1 if trick else 0)
     plays = list(trick)
     contest = [False] * players
-    bar = [0 if s == me else _COUNTED_LEAD for s in range(players)]
+    counting = [s != me for s in range(players)]
+    bar = [_COUNTED_LEAD if c else 0 for c in counting]
     while left:
         for s in range(players):
-            need = bids[s] - tally[s]
-            contest[s] = 0 < need <= left if s == me else need > 0
+            contest[s] = _contests(bids[s] - tally[s], left, counting[s])
         if plays:
             first = plays[0] + 1
             seat = leader

@@ -297,10 +297,14 @@ def replay_to_bids(hands: list[list[Card]], leader: int, trump: int, nj: bool, b
         trick: list[tuple[int, Card]] = []
         for position in range(players):
             seat = (leader + position) % players
-            need = bids[seat] - taken[seat]
-            contest = 0 < need <= left if seat == me else need > 0
             index = fast.aim_card(
-                fast.mask_of(hands[seat]), [c.index for _, c in trick], trump, nj, contest, counting=seat != me
+                fast.mask_of(hands[seat]),
+                [c.index for _, c in trick],
+                trump,
+                nj,
+                bids[seat] - taken[seat],
+                left,
+                counting=seat != me,
             )
             card = DECK[index]
             assert card in legal_plays(hands[seat], trick[0][1] if trick else None, suit, nj)

@@ -59,13 +59,13 @@ def browser(tmp_path: Path) -> Iterator[Any]:
     command = [CHROMIUM, *ARGS, *quirks, "--remote-debugging-port=0", f"--user-data-dir={profile}", "about:blank"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        port = profile / "DevToolsActivePort"  # Chromium writes the port it chose here
+        written = profile / "DevToolsActivePort"  # Chromium writes the port it chose here
         deadline = time.monotonic() + 30
-        while not (port.exists() and port.read_text().split("\n")[0].isdigit()):
+        while not (port := written.read_text().split("\n")[0] if written.exists() else "").isdigit():
             assert process.poll() is None and time.monotonic() < deadline, "Chromium did not start within 30 s"
             time.sleep(0.05)
         with sync_playwright() as playwright:
-            yield playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{port.read_text().split()[0]}")
+            yield playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
             process.kill()
     finally:
         process.kill()
