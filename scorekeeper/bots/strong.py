@@ -15,8 +15,8 @@ sampled deal either. (When every playout seat read every hand, a bot shown the t
 benchmarks/bot_strength.py ``--swap oracle``, gained nothing over sampling: the model of the
 others was the limit. This one gains about 0.4 points per hand at a table of basic bots; at a
 table of strong bots the change was within the noise.) Seats that have not bid yet are given the
-bid the model expects from their sampled cards. Once few cards remain, each sampled deal is solved exactly
-(:func:`fast.solve`) instead of played out.
+bid the model expects from their sampled cards. Once few cards remain at up to four players,
+each sampled deal is solved exactly (:func:`fast.solve`) instead of played out.
 
 Bidding: with the bot contesting every trick, the playouts give the distribution of the tricks
 it can take, hence the chance of making every bid; it bids the best expected score. Playing: each
@@ -54,8 +54,13 @@ DRAW_TIME, PLAY_TIME = 0.5, 0.5
 DECISION_FLOOR = 0.03
 #: Solve each sampled deal exactly once every seat holds at most this many cards, by table size
 #: (the search grows as the product of the legal cards: at most about 1.3 ms a deal at these
-#: limits, 4 players holding 3 cards), and how many of the sampled deals are then solved.
-EXACT_CARDS = {2: 4, 3: 3, 4: 3, 5: 2, 6: 2, 7: 2, 8: 2}
+#: limits, 4 players holding 3 cards), and how many of the sampled deals are then solved. From
+#: five players on, the playouts finish the hand: the exact search assumes every other seat plays
+#: perfectly, and against the counting players it lost (benchmarks/bot_strength.py, strong for
+#: basic, 2 cards solved or played out: 8 players +0.86 or +0.99 points per hand over 400 deals,
+#: 6 players +1.07 or +1.11 over 200). At four players it stays: without it the strong table
+#: swung 0.7 points per hand towards the basic seat.
+EXACT_CARDS = {2: 4, 3: 3, 4: 3}
 EXACT_DEALS = 30
 
 

@@ -180,9 +180,11 @@ def test_the_work_of_a_card_decision_does_not_depend_on_how_many_cards_are_legal
 
 
 @pytest.mark.usefixtures("no_time_caps")
-@pytest.mark.parametrize(("players", "number", "exact"), [(4, 11, True), (4, 10, False), (8, 5, True), (8, 4, False)])
-def test_the_endgame_is_solved_exactly_from_three_cards_at_four_players_and_two_at_eight(
-    monkeypatch: pytest.MonkeyPatch, players: int, number: int, exact: bool
+@pytest.mark.parametrize(
+    ("players", "number", "cards", "exact"), [(4, 11, 3, True), (4, 10, 4, False), (8, 5, 2, False)]
+)
+def test_the_endgame_is_solved_exactly_from_three_cards_at_four_players_and_played_out_at_eight(
+    monkeypatch: pytest.MonkeyPatch, players: int, number: int, cards: int, exact: bool
 ) -> None:
     calls = []
     real = fast.solve
@@ -200,7 +202,7 @@ def test_the_endgame_is_solved_exactly_from_three_cards_at_four_players_and_two_
     seat = game.to_act
     assert seat is not None
     view = game.view_for(seat)
-    assert len(view["hand"]) == (3 if players == 4 else 2) + (0 if exact else 1)
+    assert len(view["hand"]) == cards
     assert decide("strong", view, rules, random.Random(5)) in view["legal"]
     assert bool(calls) == exact
 
