@@ -165,10 +165,16 @@ def test_a_repeat_visit_asks_the_server_only_for_the_page(browser: Any, live: Li
         page.goto(f"{live.url}/g/{game['id']}")
         if workers == "allow":
             worker_ready(page)
+        page.wait_for_load_state("networkidle")  # the first visit's requests are all in
         mark = len(live.hits)
         again = context.new_page()
         again.goto(f"{live.url}/g/{game['id']}")
+        again.wait_for_load_state("networkidle")  # and so are the repeat visit's
         reached = [h.path for h in live.since(mark) if not h.query.startswith("since=")]
+        if workers == "block":
+            # Chromium still fetches the worker's script when Playwright blocks workers (then the
+            # registration fails), at a moment of its own: that says nothing about the cache.
+            reached = [path for path in reached if path != "/sw.js"]
         assert reached == [f"/g/{game['id']}"], (workers, reached)
 
 
