@@ -267,7 +267,7 @@
     var url = document.body.dataset.poll;
     if (!url || !window.fetch) return;
     var timer = setInterval(function () {
-      if (document.visibilityState !== "visible") return;
+      if (document.visibilityState !== "visible" || document.body.dataset.sending) return;  // static/queue.js
       fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (answer) {
         if (answer.status !== 200) return;
         clearInterval(timer);

@@ -93,6 +93,7 @@
   function send() {
     if (busy || !pending.length || !conflictBox.hidden) return;
     busy = true;
+    document.body.dataset.sending = "1";  // no reload mid-send (static/app.js)
     show(words.sending);
     var entry = pending[0], body = { version: entry.base };
     body[entry.step] = entry.values;
@@ -116,6 +117,7 @@
      tapping the next step drawn here, whose taps would then only wait in the draft; then just note
      the version. */
   function sent(doc) {
+    delete document.body.dataset.sending;
     if (waited) show(words.all_sent); else show("");
     document.querySelectorAll("input[name=version]").forEach(function (input) { input.value = doc.version; });
     if (undoAsked) { undoForm.submit(); return; }
