@@ -93,7 +93,7 @@
   function send() {
     if (busy || !pending.length || !conflictBox.hidden) return;
     busy = true;
-    document.body.dataset.sending = "1";  // no reload mid-send (static/app.js)
+    document.body.dataset.sending = "1";  // the poll (static/app.js) reloads only once all are sent
     show(words.sending);
     var entry = pending[0], body = { version: entry.base };
     body[entry.step] = entry.values;

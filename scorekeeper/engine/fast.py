@@ -418,18 +418,6 @@ def _greedy_card(legal: int, powers: tuple[int, ...], lead: tuple[int, ...], bes
     return win_bit or low_bit
 
 
-def _greedy_lead(hand: int, lead: tuple[int, ...]) -> int:
-    """Lead the strongest card: Blukes, then high trumps, then aces."""
-    best_bit, best = 0, -1
-    m = hand
-    while m:
-        b = m & -m
-        m ^= b
-        if lead[b.bit_length()] > best:
-            best_bit, best = b, lead[b.bit_length()]
-    return best_bit
-
-
 def _pick_random(rand: Callable[[], float], legal: int) -> int:
     """A uniformly random legal card (as a bit), drawing as the module docstring documents."""
     k = legal.bit_count()
@@ -455,7 +443,7 @@ def _policy_tricks(
     last_position = len(hands) - 1
     for _ in range(tricks):
         h = hands[leader]
-        b = _greedy_lead(h, tables.lead) if greedy[leader] else _pick_random(rand, h)
+        b = _aim_lead(h, tables.lead, True) if greedy[leader] else _pick_random(rand, h)  # the strongest
         hands[leader] = h ^ b
         led = b.bit_length()
         allow, core, powers = tables.allow[led], tables.core[led], tables.power[led]

@@ -294,7 +294,7 @@ def test_the_greedy_policy_only_plays_legal_cards() -> None:
         powers = tables.power[led + 1]
         chosen = fast._greedy_card(legal, powers, tables.lead, powers[led + 1], rng.random() < 0.5)
         assert chosen.bit_count() == 1 and chosen & legal
-        assert fast._greedy_lead(hand, tables.lead) & hand
+        assert fast._aim_lead(hand, tables.lead, True) & hand
 
 
 def test_the_greedy_policy_wins_cheaply_when_last_and_throws_its_weakest_card_when_it_cannot_win() -> None:
