@@ -14,7 +14,9 @@ seats play as a player counting cards does: a model of real opponents, who do no
 sampled deal either. (When every playout seat read every hand, a bot shown the true deal in play,
 benchmarks/bot_strength.py ``--swap oracle``, gained nothing over sampling: the model of the
 others was the limit. This one gains about 0.4 points per hand at a table of basic bots; at a
-table of strong bots the change was within the noise.) Seats that have not bid yet are given the
+table of strong bots the change was within the noise. There the model of the others is still the
+limit: the counting model picks the card a strong bot plays in 59–65% of its follows and 14–25%
+of its leads, and an oracle shown the true deal lost 1.75 points per hand to this bot, 200 deals.) Seats that have not bid yet are given the
 bid the model expects from their sampled cards. Once few cards remain at up to four players,
 each sampled deal is solved exactly (:func:`fast.solve`) instead of played out.
 
