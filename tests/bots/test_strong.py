@@ -339,6 +339,34 @@ def test_a_seat_that_has_made_its_bid_ducks_and_lets_a_short_seat_win() -> None:
     assert fast.play_out(random.Random(0), hands, 1, [], 0, False, "greedy", [1, 0, 0])[1] == 0
 
 
+def test_once_its_bid_is_made_the_bot_plays_as_its_playouts_model_a_made_seat() -> None:
+    # Spades trump, seat 0 bid 1 and took the first trick. Last to the KH, void in hearts: ruffing
+    # with the 2S is a sure overtrick, but a made seat of the model throws its weakest card.
+    view = {
+        "seat": 0,
+        "phase": "playing",
+        "cards": 4,
+        "dealer": 2,
+        "trump": "S",
+        "turn_up": "9S",
+        "hand": ["2S", "3D"],
+        "bids": [1, 1, 1],
+        "legal": ["2S", "3D"],
+        "tricks_played": [
+            [{"seat": 0, "card": "AD"}, {"seat": 1, "card": "4D"}, {"seat": 2, "card": "5D"}],
+            [{"seat": 0, "card": "6C"}, {"seat": 1, "card": "KC"}, {"seat": 2, "card": "7C"}],
+        ],
+        "trick": [{"seat": 1, "card": "KH"}, {"seat": 2, "card": "QH"}],
+        "tricks_taken": [1, 1, 0],
+    }
+    modelled = fast.aim_card(
+        mask("2S 3D"), [fast.card_index("KH"), fast.card_index("QH")], 0, False, 0, 2, counting=True
+    )
+    assert strong.choose_card(view, Rules(3), random.Random(1)) == str(DECK[modelled]) == "3D"
+    short = {**view, "bids": [2, 1, 1]}  # one trick short of the bid: it ruffs
+    assert strong.choose_card(short, Rules(3), random.Random(1)) == "2S"
+
+
 @pytest.mark.parametrize("nj", [False, True])
 def test_the_exact_endgame_gives_out_every_trick_once(nj: bool) -> None:
     rng = random.Random(22)
