@@ -29,6 +29,16 @@ def mask(text: str) -> int:
     return fast.mask_of(parse_cards(text))
 
 
+def playing_view(hand: list[str], **fields: Any) -> dict[str, Any]:
+    """Seat 0's view in play at three players, spades trump (9S turned up), seat 2 dealing.
+
+    ``fields`` give the rest (``cards``, ``bids``, ``tricks_taken``) and override the defaults: every
+    card held is legal, no trick played yet.
+    """
+    defaults = {"seat": 0, "phase": "playing", "dealer": 2, "trump": "S", "turn_up": "9S", "trick": []}
+    return {**defaults, "tricks_played": [], "hand": hand, "legal": hand, **fields}
+
+
 class Stacked(random.Random):
     """Deals a fixed deck order, so two games can share one seat's cards and differ elsewhere."""
 
@@ -127,20 +137,7 @@ def test_decisions_are_reproducible_for_a_given_random_source() -> None:
 
 def test_a_single_legal_card_takes_as_long_as_the_decision_floor() -> None:
     rules = Rules(3)
-    view = {
-        "seat": 0,
-        "phase": "playing",
-        "cards": 1,
-        "dealer": 2,
-        "trump": "S",
-        "turn_up": "9S",
-        "hand": ["2H"],
-        "bids": [1, 1, 1],
-        "legal": ["2H"],
-        "trick": [],
-        "tricks_played": [],
-        "tricks_taken": [0, 0, 0],
-    }
+    view = playing_view(["2H"], cards=1, bids=[1, 1, 1], tricks_taken=[0, 0, 0])
     start = time.perf_counter()
     assert strong.strong_bot(view, rules, random.Random(1)) == "2H"
     assert time.perf_counter() - start >= strong.DECISION_FLOOR
@@ -159,18 +156,9 @@ def test_the_work_of_a_card_decision_does_not_depend_on_how_many_cards_are_legal
 
     monkeypatch.setattr(fast, "play_out_bids", counting)
     rules = Rules(3)
-    base = {
-        "seat": 0,
-        "phase": "playing",
-        "cards": 8,
-        "dealer": 2,
-        "trump": "S",
-        "turn_up": "9S",
-        "hand": ["2H", "3C", "4C", "5C", "6C", "7C", "8C", "9C"],
-        "bids": [1, 1, 1],
-        "tricks_played": [],
-        "tricks_taken": [0, 0, 0],
-    }
+    base = playing_view(
+        ["2H", "3C", "4C", "5C", "6C", "7C", "8C", "9C"], cards=8, bids=[1, 1, 1], tricks_taken=[0, 0, 0]
+    )
     work = []
     for trick, legal in (([], base["hand"]), ([{"seat": 2, "card": "KH"}], ["2H"])):
         calls.clear()
@@ -244,20 +232,13 @@ def test_a_seat_short_of_its_bid_that_ducked_is_rarely_dealt_the_winner_it_kept(
 ) -> None:
     rules = Rules(3)
     # Seat 1 (bid 2, none taken) played 3H under the KH although the AH would have won the trick.
-    view = {
-        "seat": 0,
-        "phase": "playing",
-        "cards": 4,
-        "dealer": 2,
-        "trump": "S",
-        "turn_up": "9S",
-        "hand": ["2C", "3C", "4C"],
-        "bids": [1, 2, 1],
-        "legal": ["2C", "3C", "4C"],
-        "trick": [],
-        "tricks_played": [[{"seat": 0, "card": "KH"}, {"seat": 1, "card": "3H"}, {"seat": 2, "card": "4H"}]],
-        "tricks_taken": [1, 0, 0],
-    }
+    view = playing_view(
+        ["2C", "3C", "4C"],
+        cards=4,
+        bids=[1, 2, 1],
+        tricks_played=[[{"seat": 0, "card": "KH"}, {"seat": 1, "card": "3H"}, {"seat": 2, "card": "4H"}]],
+        tricks_taken=[1, 0, 0],
+    )
     ace = fast.BIT[fast.card_index("AH")]
     worlds = sample_worlds(view, rules, random.Random(3), 2000, 1000, 10.0)
     share = sum(n for hands, _, n in worlds if hands[1] & ace) / 1000
@@ -268,20 +249,15 @@ def test_a_seat_short_of_its_bid_that_ducked_is_rarely_dealt_the_winner_it_kept(
 
 def test_sampled_worlds_keep_my_cards_and_never_deal_a_seen_card() -> None:
     rules = Rules(3)
-    view = {
-        "seat": 0,
-        "phase": "playing",
-        "cards": 5,
-        "dealer": 2,
-        "trump": "S",
-        "turn_up": "9S",
-        "hand": ["AH", "KH", "2C", "3C"],
-        "bids": [2, 1, 3],
-        "legal": ["AH", "KH"],
-        "tricks_played": [[{"seat": 1, "card": "5D"}, {"seat": 2, "card": "7S"}, {"seat": 0, "card": "AD"}]],
-        "trick": [{"seat": 2, "card": "QH"}],
-        "tricks_taken": [1, 0, 0],
-    }
+    view = playing_view(
+        ["AH", "KH", "2C", "3C"],
+        cards=5,
+        bids=[2, 1, 3],
+        legal=["AH", "KH"],
+        tricks_played=[[{"seat": 1, "card": "5D"}, {"seat": 2, "card": "7S"}, {"seat": 0, "card": "AD"}]],
+        trick=[{"seat": 2, "card": "QH"}],
+        tricks_taken=[1, 0, 0],
+    )
     seen = mask("AH KH 2C 3C 9S 5D 7S AD QH")
     for hands, bids, _ in sample_worlds(view, rules, random.Random(4), 200, 100, 10.0):
         assert hands[0] == mask("AH KH 2C 3C") and bids == [2, 1, 3]
@@ -342,23 +318,17 @@ def test_a_seat_that_has_made_its_bid_ducks_and_lets_a_short_seat_win() -> None:
 def test_once_its_bid_is_made_the_bot_plays_as_its_playouts_model_a_made_seat() -> None:
     # Spades trump, seat 0 bid 1 and took the first trick. Last to the KH, void in hearts: ruffing
     # with the 2S is a sure overtrick, but a made seat of the model throws its weakest card.
-    view = {
-        "seat": 0,
-        "phase": "playing",
-        "cards": 4,
-        "dealer": 2,
-        "trump": "S",
-        "turn_up": "9S",
-        "hand": ["2S", "3D"],
-        "bids": [1, 1, 1],
-        "legal": ["2S", "3D"],
-        "tricks_played": [
+    view = playing_view(
+        ["2S", "3D"],
+        cards=4,
+        bids=[1, 1, 1],
+        tricks_played=[
             [{"seat": 0, "card": "AD"}, {"seat": 1, "card": "4D"}, {"seat": 2, "card": "5D"}],
             [{"seat": 0, "card": "6C"}, {"seat": 1, "card": "KC"}, {"seat": 2, "card": "7C"}],
         ],
-        "trick": [{"seat": 1, "card": "KH"}, {"seat": 2, "card": "QH"}],
-        "tricks_taken": [1, 1, 0],
-    }
+        trick=[{"seat": 1, "card": "KH"}, {"seat": 2, "card": "QH"}],
+        tricks_taken=[1, 1, 0],
+    )
     modelled = fast.aim_card(
         mask("2S 3D"), [fast.card_index("KH"), fast.card_index("QH")], 0, False, 0, 2, counting=True
     )
