@@ -1,11 +1,15 @@
 """What the table has shown about the hidden cards: deals weighted by the bids and plays seen.
 
 A seat's bid says something about its cards: a seat that bid 4 of 5 probably holds Blukes and
-high trumps. A seat's play does too: a seat still short of its bid that did not win a trick it
-could have won probably had no card to win it with. Every sampled deal (uniform over the deals
-consistent with the cards seen and the voids shown, R15, R18) gets the likelihood of the bids
-and plays under a simple model of the other players, and the deals kept for play-out are drawn
-in proportion to it (importance resampling).
+high trumps. A seat's play does too. The other seats are modelled as players counting cards
+(:func:`fast.aim_card`, the playouts' model), and each of their plays rules out the cards that
+would have made such a player play otherwise: a seat short of its bid that let a trick go held
+no card that could win it; one that led low while short holds no Bluke and no trump ace. These
+are dealt around like the voids shown by failing to follow (R15, R18), so every sampled deal fits
+them. A seat seen to play otherwise (a card it played later would have changed an earlier play)
+is not ruled by its plays: they only make deals less likely, as every play does when no deal fits
+them all. Every sampled deal gets the likelihood of the bids and of those plays, and the deals
+kept for play-out are drawn in proportion to it (importance resampling).
 
 The bid model is the count a human bidder makes (the ``basic`` bot's card values): expected
 tricks ``e`` from Blukes, high trumps and aces, and a bid that rounds ``e + noise``; the noise
@@ -32,14 +36,14 @@ from .basic import TRUMP_ODDS
 
 #: Spread of a bid around the bid model's count, in tricks: wide enough for other ways of bidding.
 BID_SPREAD = 0.9
-#: How much less likely a deal becomes for each trick a seat short of its bid let go although
-#: the deal gives it a winning card (players do duck on purpose now and then: not zero).
-DUCK_WHILE_SHORT = 0.35
+#: How much less likely a deal becomes for each play it makes a seat play otherwise than the
+#: model of a player counting cards (players do play otherwise now and then: not zero).
+OFF_MODEL = 0.35
 #: A bid rounds the count up from this fraction (``basic`` rounds ``e + 0.35`` down).
 ROUND_UP = 0.35
 
 #: One sampled deal: the cards each seat holds now, the bids (the expected bid for seats still to
-#: bid), and how many times it was drawn.
+#: bid), and its weight (1 when resampled: a deal drawn twice is listed twice).
 World = tuple[list[int], list[int], int]
 Worlds = list[World]
 
@@ -117,9 +121,10 @@ def sample_worlds(
 ) -> Worlds:
     """Deals of the unseen cards drawn in proportion to how well they explain the bids and plays.
 
-    ``drawn`` consistent deals (uniform, or close to it once voids are known) are weighed; ``kept`` are drawn from them by weight
-    (systematic resampling), repeats merged into a count. Only ``view`` is read: the bot's own
-    cards and what every seat sees. ``seconds`` of CPU time cap the drawing (a safety net: the count
+    ``drawn`` consistent deals (uniform, or close to it once voids are known) are weighed; ``kept``
+    are drawn from them by weight (systematic resampling). A deal drawn twice is listed twice, so a
+    decision plays out ``kept`` deals however the weights fall, and its work shows nothing of them.
+    Only ``view`` is read: the bot's own cards and what every seat sees. ``seconds`` of CPU time cap the drawing (a safety net: the count
     normally decides, so a decision is reproducible for a given random source).
     """
     seat, players = view["seat"], rules.players
@@ -145,8 +150,22 @@ def sample_worlds(
     unseen = fast.FULL_DECK & ~seen
     bids: list[int | None] = view["bids"]
     others = [s for s in range(players) if s != seat]
-    events = _duck_events(history, bids, trump, nj, players, cards, seat)
-
+    events = []
+    strays = set()  # seats seen to play off the model: a card played later would have changed a play
+    for s, held, excluded in _play_events(history, bids, trump, nj, players, seat):
+        if held & excluded:
+            strays.add(s)
+        if excluded & unseen:
+            events.append((s, excluded & unseen))
+    # The other seats' plays rule cards out of their hands, as voids do, unless the seat strayed
+    # or no deal fits them all; then they only weigh the deals.
+    ruled = list(voids)
+    for s, excluded in events:
+        if s not in strays:
+            ruled[s] |= excluded
+    if ruled != voids and fast.deal_unseen(random.Random(0), seat, mine, unseen, counts, ruled) is not None:
+        voids = ruled
+        events = [(s, excluded) for s, excluded in events if s in strays]
     deals: list[list[int]] = []
     weights: list[float] = []
     deadline = time.thread_time() + seconds
@@ -165,10 +184,9 @@ def sample_worlds(
             bid = bids[s]
             if bid is not None:
                 weight *= bid_likelihood(bid, expected_tricks(hands[s] | played[s], trump, players), lowest, cards)
-        for s, held_later, _, winners in events:
-            # Held a winner then (it is still held, or was played later): it let the trick go.
-            if (hands[s] | held_later) & winners:
-                weight *= DUCK_WHILE_SHORT
+        for s, excluded in events:
+            if hands[s] & excluded:  # it would have played otherwise
+                weight *= OFF_MODEL
         deals.append(hands)
         weights.append(weight)
     if not deals:
@@ -181,7 +199,7 @@ def sample_worlds(
             b if b is not None else expected_bid(expected_tricks(hands[s], trump, players), lowest, cards)
             for s, b in enumerate(bids)
         ]
-        worlds.append((hands, world_bids, n))
+        worlds.extend([(hands, world_bids, 1)] * n)
     return worlds
 
 
@@ -213,53 +231,85 @@ def _deal(
     return hands
 
 
-def _duck_events(
-    history: list[list[dict[str, Any]]], bids: list[int | None], trump: int, nj: bool, players: int, cards: int, me: int
-) -> list[tuple[int, int, int, int]]:
-    """Plays where a seat short of its bid did not beat the trick so far.
+def _play_events(
+    history: list[list[dict[str, Any]]], bids: list[int | None], trump: int, nj: bool, players: int, me: int
+) -> list[tuple[int, int, int]]:
+    """What every other seat's plays say about its cards, if it plays as a player counting cards.
 
-    Returns ``(seat, cards it played afterwards, led card, mask of the legal cards that would
-    have won)``: a deal that gives the seat one of those winning cards then is less likely. The
-    legal set is approximated by the winners that follow the led suit, plus trumps and Blukes
-    when the seat showed a void (its play did not follow).
+    That player (:func:`fast.aim_card`, the playouts' model) leads its strongest card while short
+    of its bid if it is a trump ace or a Bluke, else its weakest; following, it wins with the
+    cheapest card that may win (any card while short, a side-suit card once made) and otherwise
+    throws its weakest. Each play is turned into the cards whose holding then would have made the
+    model play otherwise. Returns ``(seat, cards it played at or after this play, those cards)``:
+    a deal that gives the seat one of them is less likely (a card it played later gives every deal
+    the same factor, so only unseen cards tell deals apart).
     """
-    events: list[tuple[int, int, int, int]] = []
+    events: list[tuple[int, int, int]] = []
     taken = [0] * players
-    left = cards
-    later = [0] * players  # filled backwards below
-    plays_after: list[list[int]] = []
+    later = [0] * players  # per play: the cards its seat played from then on, filled backwards
+    played_from: list[list[int]] = []
     for trick in reversed(history):
-        after = []
+        row = []
         for play in reversed(trick):
-            after.append(later[play["seat"]])
             later[play["seat"]] |= fast.BIT[fast.card_index(play["card"])]
-        plays_after.append(list(reversed(after)))
-    plays_after.reverse()
-    for trick, after in zip(history, plays_after):
-        led = fast.card_index(trick[0]["card"])
-        powers_best = -1
+            row.append(later[play["seat"]])
+        played_from.append(row[::-1])
+    played_from.reverse()
+    lead_keys = _lead_keys(trump, nj)
+    for trick, held in zip(history, played_from):
         indices = [fast.card_index(p["card"]) for p in trick]
+        led = indices[0]
+        powers = _powers(led, trump, nj)
+        best = -1
         for position, play in enumerate(trick):
-            s = play["seat"]
-            card = indices[position]
-            if position > 0 and s != me:
-                bid = bids[s]
-                need = (bid or 0) - taken[s]
-                power_card = _power(led, card, trump, nj)
-                if bid is not None and 0 < need <= left and power_card <= powers_best:
-                    winners = _winners_mask(led, powers_best, trump, nj, card)
-                    if winners:
-                        events.append((s, after[position] | fast.BIT[card], led, winners))
-            powers_best = max(powers_best, _power(led, card, trump, nj))
+            s, card = play["seat"], indices[position]
+            bid = bids[s]
+            if s != me and bid is not None:
+                contest = bid > taken[s]
+                if position == 0:
+                    excluded = _lead_excluded(lead_keys, card, contest)
+                else:
+                    excluded = _follow_excluded(lead_keys, powers, led, card, best, contest, trump, nj)
+                if excluded:
+                    events.append((s, held[position], excluded))
+            best = max(best, powers[card])
         if len(trick) == players:
-            winner = trick[fast.trick_winner(indices, trump, nj)]["seat"]
-            taken[winner] += 1
-            left -= 1
+            taken[trick[fast.trick_winner(indices, trump, nj)]["seat"]] += 1
     return events
 
 
-def _power(led: int, card: int, trump: int, nj: bool) -> int:
-    return _powers(led, trump, nj)[card]
+def _lead_excluded(keys: tuple[int, ...], card: int, contest: bool) -> int:
+    """Cards that would have made the model lead otherwise than ``card``."""
+    key = keys[card]
+    if contest and key >= fast.COUNTED_LEAD:  # its strongest: nothing stronger held
+        return _mask(lambda c: keys[c] > key)
+    # Its weakest, and while short nothing a counting player leads for a trick.
+    return _mask(lambda c: keys[c] < key or (contest and keys[c] >= fast.COUNTED_LEAD))
+
+
+def _follow_excluded(
+    keys: tuple[int, ...], powers: tuple[int, ...], led: int, card: int, best: int, contest: bool, trump: int, nj: bool
+) -> int:
+    """Cards that would have made the model follow otherwise than ``card`` when ``best`` led."""
+    showed_void = fast.void_after(led, card, trump, nj) != 0
+    allowed = fast.FULL_DECK if showed_void else fast.legal_mask(fast.FULL_DECK, led, trump, nj)
+
+    def may_win(c: int) -> bool:
+        return powers[c] > best and (contest or keys[c] < fast.TRUMP_POWER)
+
+    if may_win(card):  # the cheapest card that may win
+        return _mask(lambda c: may_win(c) and powers[c] < powers[card]) & allowed
+    return _mask(lambda c: may_win(c) or keys[c] < keys[card]) & allowed  # none, and its weakest
+
+
+def _mask(holds: Any) -> int:
+    return sum(fast.BIT[c] for c in range(54) if holds(c))
+
+
+@lru_cache(maxsize=16)
+def _lead_keys(trump: int, nj: bool) -> tuple[int, ...]:
+    """Every card's power when it leads: the model's idea of strength."""
+    return tuple(_powers(c, trump, nj)[c] for c in range(54))
 
 
 @lru_cache(maxsize=512)
@@ -268,18 +318,6 @@ def _powers(led: int, trump: int, nj: bool) -> tuple[int, ...]:
     suit = None if trump == fast.NO_TRUMP else SUIT_ORDER[trump]
     led_suit = effective_suit(DECK[led], suit, nj)
     return tuple(power(card, suit, led_suit) for card in DECK)
-
-
-def _winners_mask(led: int, best: int, trump: int, nj: bool, played: int) -> int:
-    """Cards that would have beaten ``best`` and that the seat could legally have played then."""
-    powers = _powers(led, trump, nj)
-    followed = fast.void_after(led, played, trump, nj) == 0
-    allowed = fast.legal_mask(fast.FULL_DECK, led, trump, nj) if followed else fast.FULL_DECK
-    mask = 0
-    for card in range(54):
-        if powers[card] > best and fast.BIT[card] & allowed:
-            mask |= fast.BIT[card]
-    return mask & ~fast.BIT[led]
 
 
 def _resample(rng: random.Random, weights: list[float], kept: int) -> list[tuple[int, int]]:

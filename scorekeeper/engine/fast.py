@@ -523,10 +523,10 @@ def play_out(
 
 #: Lead power from which a card is a trump or a Bluke (R3): a seat that has made its bid keeps
 #: these rather than spend them on an overtrick worth one point (R19).
-_TRUMP_POWER = 100
+TRUMP_POWER = 100
 #: Lead power from which a seat counting its cards leads its strongest card while short of its
 #: bid (a trump ace or a Bluke, R3); with less it leads its weakest and waits.
-_COUNTED_LEAD = 114
+COUNTED_LEAD = 114
 
 
 def _aim_card(legal: int, powers: tuple[int, ...], lead: tuple[int, ...], best: int, contest: bool) -> int:
@@ -544,7 +544,7 @@ def _aim_card(legal: int, powers: tuple[int, ...], lead: tuple[int, ...], best: 
         m ^= b
         i = b.bit_length()
         p = powers[i]
-        if p > best and p < win_power and (contest or lead[i] < _TRUMP_POWER):
+        if p > best and p < win_power and (contest or lead[i] < TRUMP_POWER):
             win_bit, win_power = b, p
         if lead[i] < low_key:
             low_bit, low_key = b, lead[i]
@@ -591,7 +591,7 @@ def aim_card(
     contest = _contests(need, left, counting)
     tables = _TABLES[new_jersey][trump + 1]
     if not trick:
-        return _aim_lead(hand, tables.lead, contest, _COUNTED_LEAD if counting else 0).bit_length() - 1
+        return _aim_lead(hand, tables.lead, contest, COUNTED_LEAD if counting else 0).bit_length() - 1
     led = trick[0] + 1
     powers = tables.power[led]
     legal = hand & tables.allow[led] if hand & tables.core[led] else hand
@@ -633,7 +633,7 @@ def play_out_bids(
     plays = list(trick)
     contest = [False] * players
     counting = [s != me for s in range(players)]
-    bar = [_COUNTED_LEAD if c else 0 for c in counting]
+    bar = [COUNTED_LEAD if c else 0 for c in counting]
     while left:
         for s in range(players):
             contest[s] = _contests(bids[s] - tally[s], left, counting[s])

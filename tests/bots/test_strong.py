@@ -227,24 +227,67 @@ def test_a_seat_that_bid_high_is_dealt_the_blukes_more_often() -> None:
     assert with_blukes > 1.5 * uniform
 
 
-def test_a_seat_short_of_its_bid_that_ducked_is_rarely_dealt_the_winner_it_kept(
+#: Seat 0 led the KH and won; seat 1 (bid 2, none taken) played 3H although the AH, a Bluke or the
+#: 2H would have made a player counting cards play otherwise; seat 2 (bid 1) played the 4H.
+DUCKED = [{"seat": 0, "card": "KH"}, {"seat": 1, "card": "3H"}, {"seat": 2, "card": "4H"}]
+
+
+def held_by(worlds: inference.Worlds, seat: int, cards: str) -> float:
+    """Share of the kept deals that give ``seat`` any of ``cards``."""
+    return sum(n for hands, _, n in worlds if hands[seat] & mask(cards)) / sum(n for _, _, n in worlds)
+
+
+def test_a_seat_short_of_its_bid_that_ducked_is_never_dealt_a_card_that_would_have_won() -> None:
+    view = playing_view(["2C", "3C", "4C"], cards=4, bids=[1, 2, 1], tricks_played=[DUCKED], tricks_taken=[1, 0, 0])
+    worlds = sample_worlds(view, Rules(3), random.Random(3), 400, 200, 10.0)
+    assert held_by(worlds, 1, "AH") == held_by(worlds, 1, "HB LB") == held_by(worlds, 1, "2H") == 0
+    assert held_by(worlds, 1, "QS") > 0.03  # a trump could not be played on the heart (R15)
+
+
+def test_a_low_lead_while_short_rules_out_what_a_counting_player_leads_for_a_trick() -> None:
+    # Seat 1 (bid 2, none taken) led the 5D: no Bluke, no trump ace, nothing weaker than a 5.
+    view = playing_view(
+        ["2C", "3C", "4C"], cards=3, bids=[1, 2, 1], dealer=0, trick=[{"seat": 1, "card": "5D"}], tricks_taken=[0, 0, 0]
+    )
+    worlds = sample_worlds(view, Rules(3), random.Random(5), 400, 200, 10.0)
+    assert held_by(worlds, 1, "HB LB AS") == held_by(worlds, 1, "2H 3D 4H") == 0
+    assert held_by(worlds, 2, "HB LB AS") > 0.05  # seat 2 has shown nothing
+
+
+def test_a_seat_seen_to_play_otherwise_than_the_model_only_makes_deals_less_likely(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    rules = Rules(3)
-    # Seat 1 (bid 2, none taken) played 3H under the KH although the AH would have won the trick.
-    view = playing_view(
-        ["2C", "3C", "4C"],
-        cards=4,
-        bids=[1, 2, 1],
-        tricks_played=[[{"seat": 0, "card": "KH"}, {"seat": 1, "card": "3H"}, {"seat": 2, "card": "4H"}]],
-        tricks_taken=[1, 0, 0],
-    )
-    ace = fast.BIT[fast.card_index("AH")]
-    worlds = sample_worlds(view, rules, random.Random(3), 2000, 1000, 10.0)
-    share = sum(n for hands, _, n in worlds if hands[1] & ace) / 1000
-    monkeypatch.setattr(inference, "DUCK_WHILE_SHORT", 1.0)  # the same deals, the duck ignored
-    worlds = sample_worlds(view, rules, random.Random(3), 2000, 1000, 10.0)
-    assert share < 0.6 * sum(n for hands, _, n in worlds if hands[1] & ace) / 1000
+    # Then seat 1 threw the 2H on a diamond: it held the 2H when it played the 3H, so it does not
+    # play as the model does, and what it did only weighs the deals.
+    second = [{"seat": 0, "card": "4D"}, {"seat": 1, "card": "2H"}, {"seat": 2, "card": "5D"}]
+    view = playing_view(["2C", "3C"], cards=4, bids=[1, 2, 1], tricks_played=[DUCKED, second], tricks_taken=[1, 0, 1])
+    worlds = sample_worlds(view, Rules(3), random.Random(3), 2000, 1000, 10.0)
+    monkeypatch.setattr(inference, "OFF_MODEL", 1.0)  # the same deals, the plays not weighed
+    unweighed = sample_worlds(view, Rules(3), random.Random(3), 2000, 1000, 10.0)
+    assert 0 < held_by(worlds, 1, "AH") < 0.6 * held_by(unweighed, 1, "AH")
+
+
+@pytest.mark.parametrize("players", [4, 8])
+def test_basic_bots_play_as_the_model_so_their_plays_never_rule_out_a_card_they_hold(players: int) -> None:
+    """The model of the other seats is the ``basic`` bot's play: against it, nothing true is ruled out."""
+    rules = Rules(players)
+    rng = random.Random(players)
+    checked = 0
+    for number in range(1, rules.hand_count + 1, 3):
+        order = list(range(54))
+        rng.shuffle(order)
+        game = game_at(rules, number, order)
+        while game.phase in ("bidding", "playing"):
+            seat = game.to_act
+            assert seat is not None
+            view = game.view_for(seat)
+            trump = fast.NO_TRUMP if view["trump"] is None else "SHDC".index(view["trump"])
+            history = inference._history(view)
+            for s, held, excluded in inference._play_events(history, view["bids"], trump, False, players, seat):
+                assert not (fast.mask_of(game.hands[s]) | held) & excluded
+                checked += 1
+            game.apply(seat, decide("basic", view, rules, rng))
+    assert checked > 500
 
 
 def test_sampled_worlds_keep_my_cards_and_never_deal_a_seen_card() -> None:
