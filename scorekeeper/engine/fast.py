@@ -58,11 +58,13 @@ from .tricks import power
 __all__ = [
     "BIT",
     "BLUKES",
+    "COUNTED_LEAD",
     "FULL_DECK",
     "HI_BLUKE",
     "LO_BLUKE",
     "NO_TRUMP",
     "SUIT_MASKS",
+    "TRUMP_POWER",
     "GameResult",
     "HandResult",
     "Policy",
