@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Iterator
 from functools import cache
 from functools import lru_cache
 from typing import Any
@@ -168,17 +169,7 @@ def sample_worlds(
         events = [(s, excluded) for s, excluded in events if s in strays]
     deals: list[list[int]] = []
     weights: list[float] = []
-    deadline = time.thread_time() + seconds
-    constrained = any(voids[s] & unseen for s in others)
-    pool = [i for i in range(54) if unseen >> i & 1]
-    # Most constrained seats first, so a quick deal rarely runs out of cards a seat may hold.
-    order = sorted(others, key=lambda s: -(voids[s] & unseen).bit_count())
-    for _ in range(drawn):
-        hands = _deal(rng, seat, mine, pool, counts, voids, order) if constrained else None
-        if hands is None:
-            hands = fast.deal_unseen(rng, seat, mine, unseen, counts, voids)
-        if hands is None or (deals and time.thread_time() > deadline):
-            break
+    for hands in _draw(rng, seat, mine, unseen, counts, voids, drawn, time.thread_time() + seconds):
         weight = 1.0
         for s in others:
             bid = bids[s]
@@ -203,32 +194,71 @@ def sample_worlds(
     return worlds
 
 
-def _deal(
-    rng: random.Random, seat: int, mine: int, pool: list[int], counts: list[int], voids: list[int], order: list[int]
-) -> list[int] | None:
-    """A quick deal when voids are known: shuffle once, then each seat (most constrained first)
-    takes the first cards it may hold. Not exactly uniform, but close, and the weighting that
-    follows matters more; ``None`` when a seat runs short (the caller then deals exactly).
+#: Swaps tried before the first deal of a chain and between two deals it gives, per card unseen.
+BURN_IN, THIN = 3, 1
+
+
+def _draw(
+    rng: random.Random,
+    seat: int,
+    mine: int,
+    unseen: int,
+    counts: list[int],
+    voids: list[int],
+    drawn: int,
+    deadline: float,
+) -> Iterator[list[int]]:
+    """Up to ``drawn`` deals of the unseen cards, uniform over the deals that fit ``voids``.
+
+    Without voids every deal is drawn afresh (:func:`fast.deal_unseen`). With them a fresh deal
+    rarely fits, and a deal in which each seat in turn takes the first cards it may hold is far
+    from uniform (a seat that may hold few of the cards gets those few almost surely), so one
+    fitting deal starts a Markov chain: swap two random cards between holders when both may hold
+    the other's card. A swap is its own reverse, so every fitting deal is equally likely in the
+    long run (Metropolis); :data:`BURN_IN` and :data:`THIN` swaps per unseen card separate the
+    start and the deals given. Stops early once ``deadline`` (CPU time) has passed.
     """
-    rnd = rng.random
-    keys = {card: rnd() for card in pool}
-    rest = sorted(pool, key=keys.__getitem__)
-    hands = [0] * len(counts)
-    hands[seat] = mine
-    for s in order:
-        want, void = counts[s], voids[s]
-        mask, keep = 0, []
-        for card in rest:
-            if want and not void >> card & 1:
-                mask |= fast.BIT[card]
-                want -= 1
-            else:
-                keep.append(card)
-        if want:
-            return None
-        hands[s] = mask
-        rest = keep
-    return hands
+    others = [s for s in range(len(counts)) if s != seat]
+    if not any(voids[s] & unseen for s in others):
+        for _ in range(drawn):
+            hands = fast.deal_unseen(rng, seat, mine, unseen, counts, voids)
+            if hands is None:
+                return
+            yield hands
+            if time.thread_time() > deadline:
+                return
+        return
+    start = fast.deal_unseen(rng, seat, mine, unseen, counts, voids)
+    if start is None:
+        return
+    stock = len(counts)  # the undealt cards: a holder without voids
+    held = [*start, unseen & ~sum(start[s] for s in others)]
+    held[seat] = 0
+    bans = [*voids, 0]
+    bans[seat] = fast.FULL_DECK
+    pool = [i for i in range(54) if unseen >> i & 1]
+    owner = [-1] * 54
+    for g, mask in enumerate(held):
+        for card in pool:
+            if mask >> card & 1:
+                owner[card] = g
+    rnd, bit, n = rng.random, fast.BIT, len(pool)
+    steps = BURN_IN * n
+    for _ in range(drawn):
+        for _ in range(steps):
+            a, b = pool[int(rnd() * n)], pool[int(rnd() * n)]
+            ga, gb = owner[a], owner[b]
+            if ga != gb and not bans[ga] >> b & 1 and not bans[gb] >> a & 1:
+                owner[a], owner[b] = gb, ga
+                both = bit[a] | bit[b]
+                held[ga] ^= both
+                held[gb] ^= both
+        hands = held[:stock]
+        hands[seat] = mine
+        yield hands
+        if time.thread_time() > deadline:
+            return
+        steps = THIN * n
 
 
 def _play_events(

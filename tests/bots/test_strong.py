@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from typing import Any
@@ -307,6 +308,30 @@ def test_sampled_worlds_keep_my_cards_and_never_deal_a_seen_card() -> None:
         assert not (hands[1] | hands[2]) & seen
         assert hands[1].bit_count() == 4 and hands[2].bit_count() == 3
         assert not hands[2] & fast.SUIT_MASKS[2]  # seat 2 trumped the diamond lead (R15)
+
+
+def test_deals_with_voids_are_uniform_over_the_deals_that_fit() -> None:
+    """Every deal that fits the voids equally likely: each seat's chance of each card as counted
+    over all fitting deals, not skewed towards the seats that may hold few cards."""
+    pool = parse_cards("2H 3H 4H 2D 3D 2C 3C")
+    unseen = fast.mask_of(pool)
+    counts, voids = [3, 2, 2, 1], [0, mask("2H 3H 4H"), mask("2D 3D 2C"), mask("3C")]
+    fitting = []
+    for owners in itertools.product(range(1, 5), repeat=len(pool)):  # 4: left undealt
+        if all(owners.count(s) == counts[s] for s in (1, 2, 3)) and not any(
+            s < 4 and voids[s] >> card.index & 1 for s, card in zip(owners, pool)
+        ):
+            fitting.append(owners)
+    exact = {(s, c): sum(o[i] == s for o in fitting) / len(fitting) for s in (1, 2, 3) for i, c in enumerate(pool)}
+    drawn = list(inference._draw(random.Random(5), 0, mask("AS KS QS"), unseen, counts, voids, 6000, 1e9))
+    assert len(drawn) == 6000
+    for hands in drawn:
+        assert hands[0] == mask("AS KS QS") and [h.bit_count() for h in hands[1:]] == [2, 2, 1]
+        assert not any(hands[s] & (voids[s] | ~unseen) for s in (1, 2, 3))
+        assert not (hands[1] & hands[2] or hands[1] & hands[3] or hands[2] & hands[3])
+    for (s, c), share in exact.items():
+        seen = sum(hands[s] >> c.index & 1 for hands in drawn) / len(drawn)
+        assert abs(seen - share) < 0.03, (s, c, seen, share)
 
 
 # -- the kernel's bid-aware playouts and exact endgame --------------------------------------------
