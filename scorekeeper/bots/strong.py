@@ -3,8 +3,8 @@
 Inference. The unseen cards are dealt to the other seats many times, consistently with the
 played cards, the voids shown by failing to follow (R15, R18) and the cards each seat's plays
 rule out if it plays as a player counting cards (a seat short of its bid that ducked a trick did
-not hold a winner; :mod:`.inference`). Each deal is then weighted by how likely it makes the
-others' bids given the cards it puts in their hands. The deals actually played out are drawn in
+not hold a winner; :mod:`.inference`), every deal that fits them equally likely. Each deal is
+then weighted by how likely it makes the others' bids given the cards it puts in their hands. The deals actually played out are drawn in
 proportion to these weights, as strong Skat and bridge programs do (policy-based inference).
 Against basic bots, which play as that model, this gained 0.1–0.15 points per hand over weighing
 ducks alone (benchmarks/bot_strength.py, 200 deals: 4 players +3.22 against +3.07, 8 players
@@ -27,7 +27,7 @@ of played out.
 Bidding: with the bot contesting every trick, the playouts give the distribution of the tricks
 it can take, hence the chance of making every bid; it bids the best expected score. Playing: each
 legal card is played into every sampled deal (common random numbers), the card with the best
-weighted mean score is chosen.
+weighted mean score is chosen, but for the two rules below.
 
 Once its bid is made, the bot plays as the playouts model a seat that has made its bid
 (:func:`fast.aim_card`): it takes a trick only with a cheap side-suit winner and otherwise throws
@@ -36,6 +36,15 @@ bots plays as each of them models the others, and the short seats get the tricks
 counting on. Measured with benchmarks/bot_strength.py, 400 deals, 4 players: a basic seat at a
 table of strong bots gains −1.69 [−2.23, −1.15] points per hand (−0.35 [−0.95, +0.26] when the
 bot still played for overtricks), strong for basic at a basic table +3.04 [+2.58, +3.51] (+3.20).
+
+While short, too, it plays the card that model expects (the cheapest card that may win the
+trick, or its weakest; its strongest lead only with a trump ace or a Bluke) unless another card
+scores more than :data:`MODEL_MARGIN` points per hand over the sampled deals. Where the sampled
+deals hardly tell two cards apart, the card the others expect is worth more at a table that reads
+the bot: their inference then rules out the right cards, and their playouts give the bot the
+tricks it counts on. Measured with benchmarks/bot_strength.py (seed 2026), margin 0, 0.5 and 1
+point: a basic seat at a table of strong bots −1.48, −1.88 and −2.09 points per hand (200 deals),
+strong for basic at a basic table +3.37, +3.19 and +3.10 (400 deals).
 
 Limits kept: the bot reads only its seat's view; a fixed number of samples makes decisions
 reproducible for a given random source (the time caps are a safety net only). Timing does not
@@ -78,6 +87,10 @@ DECISION_FLOOR = 0.03
 #: swung 0.7 points per hand towards the basic seat.
 EXACT_CARDS = {2: 4, 3: 3, 4: 3}
 EXACT_DEALS = 30
+#: While short of its bid the bot plays the card the other seats' model of it expects (a player
+#: counting cards, :func:`fast.aim_card`) unless another card scores more than this many points
+#: per hand in the sampled deals (module docstring).
+MODEL_MARGIN = 1.0
 
 
 def _trump(view: dict[str, Any]) -> int:
@@ -97,11 +110,13 @@ def _sizes(drawn: int, kept: int, players: int) -> tuple[int, int]:
 
 
 #: The playouts' simple policy takes fewer tricks than the bot's own Monte-Carlo play does, so
-#: the bid counts are moved up by this many tricks per card dealt. Fitted by duplicate self-play
-#: (benchmarks/bot_strength.py, one seat changed, 4 players): more shift gains at a table of basic
-#: bots but loses at a table of strong ones, who contest the same tricks (0.05: +3.5 and −1.1
-#: points per hand for strong over basic; 0.06: +3.8 and −0.6; 0.09: +4.2 and +1.8).
-BID_SHIFT = 0.05
+#: the bid counts are moved up by this many tricks at the top deal (R7, R8), in proportion to the
+#: cards dealt. Fitted by duplicate self-play (benchmarks/bot_strength.py, one seat changed): at 4
+#: players more shift gains at a table of basic bots but loses at a table of strong ones, who
+#: contest the same tricks (0.65: +3.5 and −1.1 points per hand for strong over basic; 0.78: +3.8
+#: and −0.6; 1.17: +4.2 and +1.8); at 8 players, strong over basic, 0.3 gave +1.11, 0.6 +1.20 and
+#: 0.75 +1.16 over 400 deals (1.2: −0.16 and 1.8: −4.30 over 200).
+TOP_DEAL_SHIFT = 0.65
 
 
 def _shifted(counts: list[float], shift: float) -> list[float]:
@@ -131,8 +146,7 @@ def choose_bid(view: dict[str, Any], rules: Rules, rng: random.Random) -> int:
         bids[seat] = cards  # contest every trick: the count reached tells which bids are made
         taken = fast.play_out_bids(hands, leader, [], trump, rules.new_jersey, bids, zero, seat)
         taken_count[taken[seat]] += weight
-    if BID_SHIFT:
-        taken_count = _shifted(taken_count, BID_SHIFT * cards)
+    taken_count = _shifted(taken_count, TOP_DEAL_SHIFT * cards / rules.top_deal)
     legal: list[int] = view["legal"]
     # A bid b is made when the bot reaches b tricks, and until then it plays the same whatever
     # b is; the overtricks past b are taken as the contesting play found them (R19, R20).
@@ -146,9 +160,10 @@ def choose_card(view: dict[str, Any], rules: Rules, rng: random.Random) -> str:
     bid = view["bids"][seat] or 0
     trick = [fast.card_index(p["card"]) for p in view["trick"]]
     need = bid - view["tricks_taken"][seat]
+    hand = sum(fast.BIT[fast.card_index(c)] for c in view["hand"])
+    model = fast.aim_card(hand, trick, trump, rules.new_jersey, need, len(view["hand"]), True)
     if need <= 0:  # made: as the playouts model a made seat (module docstring)
-        hand = sum(fast.BIT[fast.card_index(c)] for c in view["hand"])
-        return str(DECK[fast.aim_card(hand, trick, trump, rules.new_jersey, need, len(view["hand"]), True)])
+        return str(DECK[model])
     leader = view["trick"][0]["seat"] if trick else seat
     candidates = [fast.card_index(c) for c in legal]
     # Timing must not show the hand (issue 14): every card held is played into every deal, legal
@@ -175,7 +190,11 @@ def choose_card(view: dict[str, Any], rules: Rules, rng: random.Random) -> str:
                 totals[i] += weight * fast.points(bid, taken[seat])
         if time.thread_time() > deadline:  # a safety net on a far slower machine only
             break
-    # Ties go to the cheapest card (lowest rank, Blukes dearest): keep the strong ones for later.
+    # Short: the model's card unless another is clearly better (module docstring); ties between
+    # the others go to the cheapest card (lowest rank, Blukes dearest): keep the strong ones for later.
+    modelled = candidates.index(model)
+    if totals[modelled] >= max(totals) - MODEL_MARGIN * len(worlds):
+        return legal[modelled]
     cost = [c % 13 if c < fast.LO_BLUKE else c for c in candidates]
     return legal[max(range(len(candidates)), key=lambda i: (totals[i], -cost[i]))]
 

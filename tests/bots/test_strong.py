@@ -120,6 +120,45 @@ def test_the_decision_depends_only_on_the_seats_view() -> None:
                 second.apply((seat + s) % 4, 1)
 
 
+def short_plays_as_modelled(monkeypatch: pytest.MonkeyPatch, margin: float) -> tuple[int, int]:
+    """Of a table of strong bots' plays while short with a choice: how many are the model's card."""
+    monkeypatch.setattr(strong, "MODEL_MARGIN", margin)
+    monkeypatch.setattr(strong, "DECISION_FLOOR", 0.0)
+    rules, rng = Rules(4), random.Random(8)
+    matched = plays = 0
+    for number in (1, 3):
+        order = list(range(54))
+        rng.shuffle(order)
+        game = game_at(rules, number, order)
+        while game.phase in ("bidding", "playing"):
+            seat = game.to_act
+            assert seat is not None
+            view = game.view_for(seat)
+            action = decide("strong", view, rules, random.Random(seat))
+            need = (view["bids"][seat] or 0) - view["tricks_taken"][seat]
+            if view["phase"] == "playing" and need > 0 and len(view["legal"]) > 1:
+                hand = sum(fast.BIT[fast.card_index(c)] for c in view["hand"])
+                trick = [fast.card_index(p["card"]) for p in view["trick"]]
+                model = fast.aim_card(hand, trick, strong._trump(view), False, need, len(view["hand"]), True)
+                matched += str(DECK[model]) == action
+                plays += 1
+            game.apply(seat, action)
+    return matched, plays
+
+
+@pytest.mark.usefixtures("no_time_caps")
+def test_a_short_seat_plays_the_card_its_model_expects_unless_another_is_clearly_better(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The other seats model the bot as a player counting cards: while short it plays that
+    player's card unless the sampled deals score another card more than MODEL_MARGIN higher."""
+    usual, _ = short_plays_as_modelled(monkeypatch, strong.MODEL_MARGIN)
+    always, plays = short_plays_as_modelled(monkeypatch, 1e9)
+    assert always == plays > 10
+    never, _ = short_plays_as_modelled(monkeypatch, 0.0)
+    assert never < usual < always
+
+
 @pytest.mark.usefixtures("no_time_caps")
 def test_decisions_are_reproducible_for_a_given_random_source() -> None:
     rules = Rules(4)
