@@ -1,14 +1,14 @@
 """The ``strong`` bot: Monte Carlo over deals weighted by what the table has shown (issue 14).
 
-Inference. The unseen cards are dealt to the other seats many times, consistently with the
-played cards, the voids shown by failing to follow (R15, R18) and the cards each seat's plays
-rule out if it plays as a player counting cards (a seat short of its bid that ducked a trick did
-not hold a winner; :mod:`.inference`), every deal that fits them equally likely. Each deal is
-then weighted by how likely it makes the others' bids given the cards it puts in their hands. The deals actually played out are drawn in
-proportion to these weights, as strong Skat and bridge programs do (policy-based inference).
-Against basic bots, which play as that model, this gained 0.1–0.15 points per hand over weighing
-ducks alone (benchmarks/bot_strength.py, 200 deals: 4 players +3.22 against +3.07, 8 players
-+1.09 against +1.05).
+Inference. The unseen cards are dealt to the other seats many times, consistently with the played
+cards, the voids shown by failing to follow (R15, R18) and the cards each seat's plays rule out
+if it plays as a player counting cards (a seat short of its bid that ducked a trick did not hold
+a winner; :mod:`.inference`), every deal that fits them equally likely. Each deal is then
+weighted by how likely it makes the others' bids given the cards it puts in their hands. The
+deals actually played out are drawn in proportion to these weights, as strong Skat and bridge
+programs do (policy-based inference). Against basic bots, which play as that model, this gained
+0.1–0.15 points per hand over weighing ducks alone (benchmarks/bot_strength.py, 200 deals: 4
+players +3.22 against +3.07, 8 players +1.09 against +1.05).
 
 Playouts. In every sampled deal each seat plays to its bid (:func:`fast.play_out_bids`): it
 contests tricks while short and ducks once made, because an overtrick earns 1 point and a set
