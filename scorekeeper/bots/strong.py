@@ -43,8 +43,9 @@ scores more than :data:`MODEL_MARGIN` points per hand over the sampled deals. Wh
 deals hardly tell two cards apart, the card the others expect is worth more at a table that reads
 the bot: their inference then rules out the right cards, and their playouts give the bot the
 tricks it counts on. Measured with benchmarks/bot_strength.py (seed 2026), margin 0, 0.5 and 1
-point: a basic seat at a table of strong bots −1.48, −1.88 and −2.09 points per hand (200 deals),
-strong for basic at a basic table +3.37, +3.19 and +3.10 (400 deals).
+point: a basic seat at a table of strong bots −1.48, −1.88 and −2.09 points per hand (200 deals;
+at 1 point −1.97 [−2.43, −1.51] over 400), strong for basic at a basic table +3.37, +3.19 and
++3.10 (400 deals).
 
 Limits kept: the bot reads only its seat's view; a fixed number of samples makes decisions
 reproducible for a given random source (the time caps are a safety net only). Timing does not
