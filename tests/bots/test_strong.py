@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import random
 import time
+from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -57,6 +59,17 @@ def game_at(rules: Rules, number: int, order: list[int]) -> Game:
     return game
 
 
+def strong_plays(game: Game, rng_of: Callable[[int], random.Random]) -> Iterator[tuple[dict[str, Any], int | str]]:
+    """Strong bots play ``game``'s hand to its end: each seat's view and the action it then takes."""
+    while game.phase in ("bidding", "playing"):
+        seat = game.to_act
+        assert seat is not None
+        view = game.view_for(seat)
+        action = decide("strong", view, game.rules, rng_of(seat))
+        yield view, action
+        game.apply(seat, action)
+
+
 def advance(game: Game, actions: int, rng: random.Random) -> None:
     """Let basic bots act ``actions`` times."""
     for _ in range(actions):
@@ -74,13 +87,8 @@ def test_a_table_of_strong_bots_plays_whole_hands_legally(variant: Variant, play
         order = list(range(54))
         rng.shuffle(order)
         game = game_at(rules, number, order)
-        while game.phase in ("bidding", "playing"):
-            seat = game.to_act
-            assert seat is not None
-            view = game.view_for(seat)
-            action = decide("strong", view, rules, rng)
+        for view, action in strong_plays(game, lambda seat: rng):
             assert action in view["legal"]
-            game.apply(seat, action)
         assert game.records[-1].tricks is not None and sum(game.records[-1].tricks) == rules.cards_in_hand(number)
 
 
@@ -129,20 +137,15 @@ def short_plays_as_modelled(monkeypatch: pytest.MonkeyPatch, margin: float) -> t
     for number in (1, 3):
         order = list(range(54))
         rng.shuffle(order)
-        game = game_at(rules, number, order)
-        while game.phase in ("bidding", "playing"):
-            seat = game.to_act
-            assert seat is not None
-            view = game.view_for(seat)
-            action = decide("strong", view, rules, random.Random(seat))
-            need = (view["bids"][seat] or 0) - view["tricks_taken"][seat]
+        for view, action in strong_plays(game_at(rules, number, order), random.Random):
+            need = (view["bids"][view["seat"]] or 0) - view["tricks_taken"][view["seat"]]
             if view["phase"] == "playing" and need > 0 and len(view["legal"]) > 1:
-                hand = sum(fast.BIT[fast.card_index(c)] for c in view["hand"])
                 trick = [fast.card_index(p["card"]) for p in view["trick"]]
-                model = fast.aim_card(hand, trick, strong._trump(view), False, need, len(view["hand"]), True)
+                model = fast.aim_card(
+                    mask(" ".join(view["hand"])), trick, strong._trump(view), False, need, len(view["hand"]), True
+                )
                 matched += str(DECK[model]) == action
                 plays += 1
-            game.apply(seat, action)
     return matched, plays
 
 
