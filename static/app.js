@@ -50,7 +50,7 @@
   function restoreDraft(form) {
     var data = null;
     try { data = JSON.parse(localStorage.getItem(draftKey(form)) || "null"); } catch (e) { /* storage off */ }
-    if (!data || form.querySelector(".status.bad")) return;  // a refused form shows what was sent
+    if (!data || form.querySelector(".status.bad")) return;  /* a refused form shows what was sent */
     Object.keys(data).forEach(function (name) {
       var input = form.querySelector("input[name='" + name + "'][value='" + data[name] + "']");
       if (input) input.checked = true;
@@ -134,10 +134,10 @@
     all("input[type=radio]", form).forEach(function (input) {
       input.addEventListener("click", function () {
         var wasFull = rows.every(function (r) { return !!last[r.querySelector("input").name]; });
-        if (last[input.name] === input) { input.checked = false; last[input.name] = null; }  // tap again: clear
+        if (last[input.name] === input) { input.checked = false; last[input.name] = null; }  /* tap again: clear */
         else last[input.name] = input;
         var row = input.closest(".prow");
-        if (!row) { update(); saveDraft(form); return; }  // the trump buttons
+        if (!row) { update(); saveDraft(form); return; }  /* the trump buttons */
         if (input.checked) row.dataset.manual = "1"; else delete row.dataset.manual;
         row.classList.remove("auto");
         if (step === "tricks") fillRemainder();
@@ -238,7 +238,7 @@
         if (!r[j]) return;
         var a = text(r[i]), b = text(r[j]), tmp = a.value;
         a.value = b.value; b.value = tmp;
-        if (dealer.value === String(i)) dealer.value = String(j);  // the dealer moves with the name
+        if (dealer.value === String(i)) dealer.value = String(j);  /* the dealer moves with the name */
         else if (dealer.value === String(j)) dealer.value = String(i);
         names();
         (r[j].querySelector(".move") || button).focus();
@@ -267,9 +267,9 @@
     var url = document.body.dataset.poll;
     if (!url || !window.fetch) return;
     var timer = setInterval(function () {
-      if (document.visibilityState !== "visible" || document.body.dataset.sending) return;  // static/queue.js
+      if (document.visibilityState !== "visible" || document.body.dataset.sending) return;  /* static/queue.js */
       fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (answer) {
-        if (answer.status !== 200) return;
+        if (answer.status !== 200 || document.body.dataset.sending) return;
         clearInterval(timer);
         var tapped = all("form.hand .prow[data-manual]").length > 0;
         if (!tapped) { location.reload(); return; }

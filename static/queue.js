@@ -56,7 +56,7 @@
     var hand = game.hands[entry.number - 1];
     if (entry.step === "bids") {
       hand.bids = entry.values.slice();
-      if (entry.trump !== undefined) hand.trump = entry.trump === null ? "none" : entry.trump;  // as the buttons name it
+      if (entry.trump !== undefined) hand.trump = entry.trump === null ? "none" : entry.trump;  /* as the buttons name it */
     }
     else hand.tricks = entry.values.slice();
   }
@@ -93,7 +93,7 @@
   function send() {
     if (busy || !pending.length || !conflictBox.hidden) return;
     busy = true;
-    document.body.dataset.sending = "1";  // the poll (static/app.js) reloads only once all are sent
+    document.body.dataset.sending = "1";  /* the poll (static/app.js) reloads only once all are sent */
     show(words.sending);
     var entry = pending[0], body = { version: entry.base };
     body[entry.step] = entry.values;
@@ -117,10 +117,10 @@
      tapping the next step drawn here, whose taps would then only wait in the draft; then just note
      the version. */
   function sent(doc) {
+    document.querySelectorAll("input[name=version]").forEach(function (input) { input.value = doc.version; });
+    if (undoAsked) { undoForm.submit(); return; }  /* still "sending": the poll must not reload the page over the undo */
     delete document.body.dataset.sending;
     if (waited) show(words.all_sent); else show("");
-    document.querySelectorAll("input[name=version]").forEach(function (input) { input.value = doc.version; });
-    if (undoAsked) { undoForm.submit(); return; }
     var form = document.querySelector("form.hand[data-queue]");
     var tapping = form && form.querySelector("input[type=radio]:checked:not([name=trump])");
     if (made && (!local || !tapping)) {
@@ -294,7 +294,7 @@
   }
   function watch(f) {
     f.addEventListener("submit", function (event) {
-      if (event.defaultPrevented) return;  // a second tap (static/app.js): the entry is made once
+      if (event.defaultPrevented) return;  /* a second tap (static/app.js): the entry is made once */
       event.preventDefault();
       var step = f.dataset.step, number = +/\/hands\/(\d+)\//.exec(f.getAttribute("action"))[1], list = read(f);
       var message = problem(f, number, step, list), status = f.querySelector(".status");
@@ -319,7 +319,7 @@
         else setTimeout(function () { if (pending.indexOf(entry) >= 0) draw(); }, 1500);
         send();
       }, function () {
-        f.submit();  // no IndexedDB (private mode): the plain form still works while online
+        f.submit();  /* no IndexedDB (private mode): the plain form still works while online */
       });
     });
   }
