@@ -42,10 +42,14 @@ trick, or its weakest; its strongest lead only with a trump ace or a Bluke) unle
 scores more than :data:`MODEL_MARGIN` points per hand over the sampled deals. Where the sampled
 deals hardly tell two cards apart, the card the others expect is worth more at a table that reads
 the bot: their inference then rules out the right cards, and their playouts give the bot the
-tricks it counts on. Measured with benchmarks/bot_strength.py (seed 2026), margin 0, 0.5 and 1
-point: a basic seat at a table of strong bots −1.48, −1.88 and −2.09 points per hand (200 deals;
-at 1 point −1.97 [−2.43, −1.51] over 400), strong for basic at a basic table +3.37, +3.19 and
-+3.10 (400 deals).
+tricks it counts on. Measured with benchmarks/bot_strength.py (seed 2026), margin 0, 0.5, 1 and
+1.5 points: a basic seat at a table of strong bots −1.48, −1.88, −2.09 and −2.44 points per hand
+(200 deals; at 1 and 1.5 points −1.97 [−2.43, −1.51] and −2.11 [−2.63, −1.60] over 400), strong
+for basic at a basic table +3.37, +3.19, +3.10 and +3.11 (400 deals). At eight players the
+margin matters as much: a basic seat at a table of strong bots +0.03 [−0.28, +0.33] at margin 0,
+−0.82 [−1.12, −0.51] at 1.5 (200 deals); at a basic table it costs a little (+1.17 at 0, +1.03
+at 1.5, 400 deals). A margin in proportion to the cards dealt (0.14 or 0.2 points a card) did
+no better at eight players (+1.11) and worse at four (+3.01, +3.03).
 
 Limits kept: the bot reads only its seat's view; a fixed number of samples makes decisions
 reproducible for a given random source (the time caps are a safety net only). Timing does not
@@ -91,7 +95,7 @@ EXACT_DEALS = 30
 #: While short of its bid the bot plays the card the other seats' model of it expects (a player
 #: counting cards, :func:`fast.aim_card`) unless another card scores more than this many points
 #: per hand in the sampled deals (module docstring).
-MODEL_MARGIN = 1.0
+MODEL_MARGIN = 1.5
 
 
 def _trump(view: dict[str, Any]) -> int:
