@@ -68,14 +68,12 @@ def _worlds(view: dict, rules: Rules, rng: random.Random, drawn: int, kept: int,
 
 strong.sample_worlds = _worlds
 ORACLE = "oracle"
-#: Diagnostic seats: the level that bids and the level that plays.
-SPLIT = {"strong-bids": ("strong", "basic"), "strong-plays": ("basic", "strong")}
+#: Diagnostic seats: the level that bids and the level that plays (the oracle's view is set apart).
+SPLIT = {ORACLE: ("strong", "strong"), "strong-bids": ("strong", "basic"), "strong-plays": ("basic", "strong")}
 
 
 def level_for(seat_level: str, phase: str) -> str:
     """The bot level that takes this decision for a seat of ``seat_level`` (diagnostics included)."""
-    if seat_level == ORACLE:
-        return "strong"
     bids, plays = SPLIT.get(seat_level, (seat_level, seat_level))
     return bids if phase == "bidding" else plays
 
@@ -173,9 +171,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--variant", default="standard", choices=[v.value for v in Variant])
     parser.add_argument("--base", default="basic", choices=LEVELS, help="level of every seat in the base run")
-    parser.add_argument(
-        "--swap", default="strong", choices=(*LEVELS, ORACLE, *SPLIT), help="level of the one replaced seat"
-    )
+    parser.add_argument("--swap", default="strong", choices=(*LEVELS, *SPLIT), help="level of the one replaced seat")
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
