@@ -121,8 +121,8 @@ def play_hand(
 
 def play_deal(
     deal: int, players: int, variant: str, base: str, swap: str, seed: int, hand: int = 0
-) -> tuple[float, list[Timing]]:
-    """One deal: the base run and one run per replaced seat; the mean gain of the replacement."""
+) -> tuple[int, float, list[Timing]]:
+    """One deal: the base run and one run per replaced seat; the cards dealt and the mean gain."""
     rng = random.Random(f"{seed}:{variant}:{players}:{deal}")
     rules = Rules(players, Variant.parse(variant))
     number = hand or 1 + deal % rules.hand_count
@@ -137,7 +137,7 @@ def play_deal(
         seats = [base] * players
         seats[seat] = swap
         gains.append(play_hand(rules, number, first_dealer, order, seats, key, timings)[seat] - base_points[seat])
-    return statistics.fmean(gains), timings
+    return rules.cards_in_hand(number), statistics.fmean(gains), timings
 
 
 def set_floor(seconds: float) -> None:
@@ -182,6 +182,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     gains: list[float] = []
+    by_size: dict[int, list[float]] = {}
     timings: list[Timing] = []
     started = time.perf_counter()
     floor = 0.0 if args.no_floor else strong.DECISION_FLOOR
@@ -191,8 +192,9 @@ def main() -> None:
             for d in range(args.deals)
         ]
         for done, future in enumerate(futures, start=1):
-            gain, deal_timings = future.result()
+            cards, gain, deal_timings = future.result()
             gains.append(gain)
+            by_size.setdefault(cards, []).append(gain)
             timings.extend(deal_timings)
             if args.progress and done % args.progress == 0 and done < args.deals:
                 mean, half = interval(gains)
@@ -211,6 +213,10 @@ def main() -> None:
         f"seed {args.seed}, {elapsed:.0f} s"
     )
     print(f"  gain of the replaced seat, points per hand: {mean:+.2f}  95% CI [{mean - half:+.2f}, {mean + half:+.2f}]")
+    print(
+        "  by cards dealt:  "
+        + "  ".join(f"{cards}: {statistics.fmean(by_size[cards]):+.2f}" for cards in sorted(by_size))
+    )
     print(
         f"  decision times of {'strong' if 'strong' in (args.base, args.swap) else args.swap}"
         f"{'':8} decisions  p50 ms  p95 ms  p99 ms  max ms"
