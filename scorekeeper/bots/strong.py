@@ -52,14 +52,18 @@ at 1.5, 400 deals). A margin in proportion to the cards dealt (0.14 or 0.2 point
 no better at eight players (+1.11) and worse at four (+3.01, +3.03).
 
 At eight players the gain is short of the issue's bound (strong for basic +1.09 [+0.89, +1.30]
-points per hand with seed 2026, +0.93 [+0.72, +1.13] with seed 7, 400 deals each) and a bot shown
-the true deal gains +1.78: what is left is what the hidden cards do not show. Nearly every seat bids
-1 there (R13), and the gain is hands saved from a set (in 200 deals, 87 of the 1004 seat-hands a
-basic seat lost, against 17 of the 596 it made). These did not move it, each on the same deals (seed
-2026 / 7): a smarter own seat in the playouts, which wins with a card no unseen card can beat before
-the cheapest winner, +1.02 (seed 2026), and which then ducks +0.86 or plays its strongest +0.97
-while short of tricks to spare; a near-exact bid model (spread 0.15, three times the deals drawn)
-+1.01 / +0.86; no margin with three times the deals kept +1.20 / +0.99, at three times the work.
+points per hand with seed 2026, +0.93 [+0.72, +1.13] with seed 7, 400 deals each), and a bot shown
+the true deal gains +1.78. Nearly every seat bids 1 there (R13), and the gain is hands saved from a
+set (in 200 deals, 87 of the 1004 seat-hands a basic seat lost, against 17 of the 596 it made). What
+is left is mostly what the hidden cards do not show: with two cards dealt the bot has one choice,
+which its playouts score exactly in every sampled deal, and it gains +0.26 [+0.16, +0.36] there, or
++0.28 with a near-exact bid model and five times the deals, against +0.58 for the bot shown the true
+deal (``--hand 5``, 400 deals). These did not move the whole figure (seed 2026, then seed 7 after a
+slash): an own seat in the playouts that wins with a card no unseen card can beat before the
+cheapest winner, +1.02, and that with tricks to spare then ducks, +0.86, or plays its strongest,
++0.97; an own seat that leads as a player counting cards, +1.10, or plays as one altogether, +1.08;
+a near-exact bid model (spread 0.15, three times the deals drawn), +1.01 / +0.86; no margin with
+three times the deals kept, +1.20 / +0.99, at three times the work.
 
 Limits kept: the bot reads only its seat's view; a fixed number of samples makes decisions
 reproducible for a given random source (the time caps are a safety net only). Timing does not
