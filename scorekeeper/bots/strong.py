@@ -63,7 +63,16 @@ slash): an own seat in the playouts that wins with a card no unseen card can bea
 cheapest winner, +1.02, and that with tricks to spare then ducks, +0.86, or plays its strongest,
 +0.97; an own seat that leads as a player counting cards, +1.10, or plays as one altogether, +1.08;
 a near-exact bid model (spread 0.15, three times the deals drawn), +1.01 / +0.86; no margin with
-three times the deals kept, +1.20 / +0.99, at three times the work.
+three times the deals kept, +1.20 / +0.99, at three times the work. With seed 2026 alone: no margin
+with four or six times the deals, +1.21 [+1.00, +1.42] or +1.22, but then a basic seat at a table of
+strong bots loses nothing (+0.08 [−0.25, +0.41], 200 deals: the margin is what lets strong bots read
+each other); no margin only for the last two or three cards, +1.12 / +1.13 (+1.16 with four times
+the deals); margin 0.5 with four times the deals, +1.17; inferring from plays only by weight (no
+deal ruled out, a factor of 0.1 per play off the model) with no margin and four times the deals,
++1.08; each of the bot's later cards chosen as the best reply to the counting players in every
+sampled deal, +1.03 (+1.10 for the last three cards only); playing for overtricks once made, +1.11;
+bids scored by playing every bid out, or by a playout in which the bot contests every trick as a
+counting player, +1.01 and +1.02.
 
 Limits kept: the bot reads only its seat's view; a fixed number of samples makes decisions
 reproducible for a given random source (the time caps are a safety net only). Timing does not
