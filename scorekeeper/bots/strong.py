@@ -52,8 +52,10 @@ at 1.5, 400 deals). A margin in proportion to the cards dealt (0.14 or 0.2 point
 no better at eight players (+1.11) and worse at four (+3.01, +3.03).
 
 At eight players the gain is short of the issue's bound (strong for basic +1.09 [+0.89, +1.30]
-points per hand with seed 2026, +0.93 [+0.72, +1.13] with seed 7, 400 deals each), and a bot shown
-the true deal gains +1.78. Nearly every seat bids 1 there (R13), and the gain is hands saved from a
+points per hand with seed 2026, +0.93 [+0.72, +1.13] with seed 7, 400 deals each; +0.93 [+0.83,
++1.02] over 1600 deals with seed 31), and a bot shown the true deal gains +1.78 (seed 2026), or
++1.64 [+1.49, +1.78] over 800 deals with seed 31: by cards dealt, 2 to 6, +0.59, +1.44, +1.83,
++2.22 and +2.93 against the strong bot's +0.21, +0.70, +0.99, +1.31 and +1.89. Nearly every seat bids 1 there (R13), and the gain is hands saved from a
 set (in 200 deals, 87 of the 1004 seat-hands a basic seat lost, against 17 of the 596 it made). What
 is left is mostly what the hidden cards do not show: with two cards dealt the bot has one choice,
 which its playouts score exactly in every sampled deal, and it gains +0.26 [+0.16, +0.36] there, or
@@ -64,7 +66,8 @@ cheapest winner, +1.02, and that with tricks to spare then ducks, +0.86, or play
 +0.97; an own seat that leads as a player counting cards, +1.10, or plays as one altogether, +1.08;
 a near-exact bid model (spread 0.15, three times the deals drawn), +1.01 / +0.86; no margin with
 three times the deals kept, +1.20 / +0.99, at three times the work. With seed 2026 alone: no margin
-with four or six times the deals, +1.21 [+1.00, +1.42] or +1.22, but then a basic seat at a table of
+with four or six times the deals, +1.21 [+1.00, +1.42] or +1.22 (with four times, seed 31, 800
+deals: +1.05 [+0.91, +1.20]), but then a basic seat at a table of
 strong bots loses nothing (+0.08 [−0.25, +0.41], 200 deals: the margin is what lets strong bots read
 each other); no margin only for the last two or three cards, +1.12 / +1.13 (+1.16 with four times
 the deals); margin 0.5 with four times the deals, +1.17; inferring from plays only by weight (no
