@@ -1,0 +1,110 @@
+"""Strong bot settings side by side: the same duplicate match, paired deal by deal (issue 14).
+
+Each setting is a list of ``NAME=VALUE`` overrides of :mod:`scorekeeper.bots.strong`'s constants
+(the first column is the bot as shipped). Every deal is played as in ``bot_strength.py`` (the base
+run and one run per replaced seat) once per setting, and the difference of each setting's gain
+from the shipped bot's is taken on the same deal. The table is the same in every run but for the
+one seat, so the difference has a far narrower interval than two separate runs of
+``bot_strength.py``: at eight players, 600 deals, about ±0.04 points per hand against ±0.14 for
+each gain alone.
+
+    python benchmarks/bot_variants.py --players 8 --deals 400 --seed 31 MODEL_MARGIN=0
+    python benchmarks/bot_variants.py --players 4 "MODEL_MARGIN=0 PLAY_KEPT=160" TOP_DEAL_SHIFT=0.8
+
+CPU time per setting is printed as a ratio to the shipped bot's (the work, not the machine).
+Seed 31, 400 deals at eight players: no model margin gained +0.07 [−0.03, +0.17] points per hand
+over the shipped bot (+0.94), and with four times the deals +0.13 [+0.02, +0.24] at 2.9 times
+the CPU time; an own seat that in the playouts waits to win until it must (two more plans, the
+best of three taken per card) changed nothing, −0.007 [−0.049, +0.035] over 600 deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bot_strength  # noqa: E402
+
+from scorekeeper.bots import strong  # noqa: E402
+
+Setting = dict[str, object]
+
+
+def parse(text: str) -> Setting:
+    """``"A=1 B=(2, 3)"`` as ``{"A": 1, "B": (2, 3)}``: known constants of the strong bot only."""
+    setting: Setting = {}
+    for item in text.split():
+        name, _, value = item.partition("=")
+        if not hasattr(strong, name) or not name.isupper():
+            raise SystemExit(f"{name!r} is not a constant of scorekeeper.bots.strong")
+        setting[name] = ast.literal_eval(value)
+    return setting
+
+
+#: The shipped values of every overridden constant, as the worker process found them.
+_SHIPPED: Setting = {}
+
+
+def play(
+    deal: int, players: int, variant: str, base: str, swap: str, seed: int, hand: int, settings: list[Setting]
+) -> list:
+    """One deal under every setting: ``(gain, CPU seconds)`` per setting, in order."""
+    strong.DECISION_FLOOR = 0.0
+    results = []
+    for setting in settings:
+        for name in setting:
+            _SHIPPED.setdefault(name, getattr(strong, name))
+        for name, value in _SHIPPED.items():
+            setattr(strong, name, setting.get(name, value))
+        start = time.process_time()
+        _, gain, _ = bot_strength.play_deal(deal, players, variant, base, swap, seed, hand)
+        results.append((gain, time.process_time() - start))
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("settings", nargs="+", help='overrides, e.g. "MODEL_MARGIN=0 PLAY_KEPT=160"')
+    parser.add_argument("--players", type=int, default=8)
+    parser.add_argument("--variant", default="standard")
+    parser.add_argument("--base", default="basic")
+    parser.add_argument("--swap", default="strong")
+    parser.add_argument("--deals", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--hand", type=int, default=0, help="play only this hand of the schedule")
+    args = parser.parse_args()
+    labels = ["shipped", *args.settings]
+    settings = [{}, *(parse(text) for text in args.settings)]
+    started = time.perf_counter()
+    with ProcessPoolExecutor(args.jobs) as pool:
+        futures = [
+            pool.submit(play, d, args.players, args.variant, args.base, args.swap, args.seed, args.hand, settings)
+            for d in range(args.deals)
+        ]
+        rows = [future.result() for future in futures]
+    print(
+        f"{args.swap} instead of {args.base} at a table of {args.base}, {args.players} players, {args.variant}, "
+        f"{args.deals} deals, seed {args.seed}, {time.perf_counter() - started:.0f} s"
+    )
+    cpu = [sum(row[i][1] for row in rows) for i in range(len(settings))]
+    width = max(map(len, labels))
+    for i, label in enumerate(labels):
+        mean, half = bot_strength.interval([row[i][0] for row in rows])
+        line = (
+            f"  {label:{width}} gain {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]  CPU x{cpu[i] / cpu[0]:.2f}"
+        )
+        if i:
+            diff, spread = bot_strength.interval([row[i][0] - row[0][0] for row in rows])
+            line += f"  vs shipped {diff:+.3f} [{diff - spread:+.3f}, {diff + spread:+.3f}]"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
