@@ -31,7 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bot_strength  # noqa: E402
 
+from scorekeeper.bots import LEVELS  # noqa: E402
 from scorekeeper.bots import strong  # noqa: E402
+from scorekeeper.engine import Variant  # noqa: E402
 
 Setting = dict[str, object]
 
@@ -55,7 +57,6 @@ def play(
     deal: int, players: int, variant: str, base: str, swap: str, seed: int, hand: int, settings: list[Setting]
 ) -> list:
     """One deal under every setting: ``(gain, CPU seconds)`` per setting, in order."""
-    strong.DECISION_FLOOR = 0.0
     results = []
     for setting in settings:
         for name in setting:
@@ -72,9 +73,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("settings", nargs="+", help='overrides, e.g. "MODEL_MARGIN=0 PLAY_KEPT=160"')
     parser.add_argument("--players", type=int, default=8)
-    parser.add_argument("--variant", default="standard")
-    parser.add_argument("--base", default="basic")
-    parser.add_argument("--swap", default="strong")
+    parser.add_argument("--variant", default="standard", choices=[v.value for v in Variant])
+    parser.add_argument("--base", default="basic", choices=LEVELS)
+    parser.add_argument("--swap", default="strong", choices=LEVELS)
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
@@ -83,7 +84,7 @@ def main() -> None:
     labels = ["shipped", *args.settings]
     settings = [{}, *(parse(text) for text in args.settings)]
     started = time.perf_counter()
-    with ProcessPoolExecutor(args.jobs) as pool:
+    with ProcessPoolExecutor(args.jobs, initializer=bot_strength.set_floor, initargs=(0.0,)) as pool:
         futures = [
             pool.submit(play, d, args.players, args.variant, args.base, args.swap, args.seed, args.hand, settings)
             for d in range(args.deals)

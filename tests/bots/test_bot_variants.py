@@ -22,9 +22,9 @@ def test_a_setting_equal_to_the_shipped_bot_plays_every_deal_alike() -> None:
     done = run("--players", "4", "--hand", "11", "--deals", "3", "--jobs", "1", "MODEL_MARGIN=0", shipped)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    gains = [re.search(r"gain (\S+)", line) for line in lines[1:]]
+    gains = [re.findall(r"gain (.+?)  CPU", line) for line in lines[1:]]
     assert len(gains) == 3 and all(gains)
-    assert lines[3].split("gain")[1].split("CPU")[0] == lines[1].split("gain")[1].split("CPU")[0]
+    assert gains[2] == gains[0]
     assert "vs shipped +0.000 [+0.000, +0.000]" not in lines[2]  # the other setting did play otherwise
     assert "vs shipped +0.000 [+0.000, +0.000]" in lines[3]
 
