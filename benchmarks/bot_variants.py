@@ -1,7 +1,8 @@
 """Strong bot settings side by side: the same duplicate match, paired deal by deal (issue 14).
 
-Each setting is a list of ``NAME=VALUE`` overrides of :mod:`scorekeeper.bots.strong`'s constants
-(the first column is the bot as shipped). Every deal is played as in ``bot_strength.py`` (the base
+Each setting is a list of ``NAME=VALUE`` overrides of :mod:`scorekeeper.bots.strong`'s constants,
+or ``inference.NAME=VALUE`` of :mod:`scorekeeper.bots.inference`'s (the first column is the bot as
+shipped). Every deal is played as in ``bot_strength.py`` (the base
 run and one run per replaced seat) once per setting, and the difference of each setting's gain
 from the shipped bot's is taken on the same deal. The table is the same in every run but for the
 one seat, so the difference has a far narrower interval than two separate runs of
@@ -31,21 +32,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bot_strength  # noqa: E402
 
+from scorekeeper.bots import inference  # noqa: E402
 from scorekeeper.bots import LEVELS  # noqa: E402
 from scorekeeper.bots import strong  # noqa: E402
 from scorekeeper.engine import Variant  # noqa: E402
 
-Setting = dict[str, object]
+MODULES = {"strong": strong, "inference": inference}
+Setting = dict[tuple[str, str], object]
 
 
 def parse(text: str) -> Setting:
-    """``"A=1 B=(2, 3)"`` as ``{"A": 1, "B": (2, 3)}``: known constants of the strong bot only."""
+    """``"A=1 inference.B=(2, 3)"`` as ``{("strong", "A"): 1, ("inference", "B"): (2, 3)}``.
+
+    Known constants of the strong bot and its inference only.
+    """
     setting: Setting = {}
     for item in text.split():
-        name, _, value = item.partition("=")
-        if not hasattr(strong, name) or not name.isupper():
-            raise SystemExit(f"{name!r} is not a constant of scorekeeper.bots.strong")
-        setting[name] = ast.literal_eval(value)
+        target, _, value = item.partition("=")
+        module, _, name = target.rpartition(".")
+        module = module or "strong"
+        if module not in MODULES or not hasattr(MODULES[module], name) or not name.isupper():
+            raise SystemExit(f"{target!r} is not a constant of scorekeeper.bots.strong or .inference")
+        setting[module, name] = ast.literal_eval(value)
     return setting
 
 
@@ -59,10 +67,10 @@ def play(
     """One deal under every setting: ``(gain, CPU seconds)`` per setting, in order."""
     results = []
     for setting in settings:
-        for name in setting:
-            _SHIPPED.setdefault(name, getattr(strong, name))
-        for name, value in _SHIPPED.items():
-            setattr(strong, name, setting.get(name, value))
+        for module, name in setting:
+            _SHIPPED.setdefault((module, name), getattr(MODULES[module], name))
+        for (module, name), value in _SHIPPED.items():
+            setattr(MODULES[module], name, setting.get((module, name), value))
         start = time.process_time()
         _, gain, _ = bot_strength.play_deal(deal, players, variant, base, swap, seed, hand)
         results.append((gain, time.process_time() - start))
@@ -71,7 +79,7 @@ def play(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("settings", nargs="+", help='overrides, e.g. "MODEL_MARGIN=0 PLAY_KEPT=160"')
+    parser.add_argument("settings", nargs="+", help='overrides, e.g. "MODEL_MARGIN=0 inference.BID_SPREAD=0.3"')
     parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--variant", default="standard", choices=[v.value for v in Variant])
     parser.add_argument("--base", default="basic", choices=LEVELS)

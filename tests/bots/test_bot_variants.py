@@ -7,6 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from scorekeeper.bots import inference
 from scorekeeper.bots import strong
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bot_variants.py"
@@ -16,10 +19,16 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=120)
 
 
-def test_a_setting_equal_to_the_shipped_bot_plays_every_deal_alike() -> None:
+@pytest.mark.parametrize(
+    ("other", "shipped"),
+    [
+        ("MODEL_MARGIN=0", f"MODEL_MARGIN={strong.MODEL_MARGIN}"),
+        ("inference.BID_SPREAD=3", f"inference.BID_SPREAD={inference.BID_SPREAD}"),
+    ],
+)
+def test_a_setting_equal_to_the_shipped_bot_plays_every_deal_alike(other: str, shipped: str) -> None:
     """After a different setting, one worker plays the shipped values again, deal after deal."""
-    shipped = f"MODEL_MARGIN={strong.MODEL_MARGIN}"
-    done = run("--players", "4", "--hand", "11", "--deals", "3", "--jobs", "1", "MODEL_MARGIN=0", shipped)
+    done = run("--players", "4", "--hand", "11", "--deals", "3", "--jobs", "1", other, shipped)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     gains = [re.findall(r"gain (.+?)  CPU", line) for line in lines[1:]]
@@ -30,6 +39,7 @@ def test_a_setting_equal_to_the_shipped_bot_plays_every_deal_alike() -> None:
 
 
 def test_only_the_strong_bots_constants_may_be_set() -> None:
-    done = run("--deals", "1", "sample_worlds=1")
-    assert done.returncode != 0
-    assert "'sample_worlds' is not a constant of scorekeeper.bots.strong" in done.stderr
+    for target in ("sample_worlds", "inference.sample_worlds", "basic.TRUMP_ODDS"):
+        done = run("--deals", "1", f"{target}=1")
+        assert done.returncode != 0
+        assert f"{target!r} is not a constant of scorekeeper.bots.strong or .inference" in done.stderr
