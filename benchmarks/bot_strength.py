@@ -21,7 +21,10 @@ top deal (13 cards at 2–4 players) and for decisions with a single legal card.
 
 ``--swap oracle`` is a diagnostic, not a player: the strong bot bidding as usual but playing with
 every hand in view (its deals to play out are the true deal), a ceiling for what better
-inference of the hidden cards could gain in play.
+inference of the hidden cards could gain in play. ``--swap oracle-bids`` is the other half: it
+bids from the true deal (the seats still to bid given the bid the model expects from their
+cards) and plays as usual. Eight players, seed 31, 400 deals: +1.18 [+0.96, +1.39] points per
+hand against +0.94 for the strong bot.
 
     python benchmarks/bot_strength.py --players 4 --swap oracle --deals 400
 
@@ -47,6 +50,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scorekeeper.bots import decide  # noqa: E402
 from scorekeeper.bots import LEVELS  # noqa: E402
 from scorekeeper.bots import strong  # noqa: E402
+from scorekeeper.bots.inference import expected_bid  # noqa: E402
+from scorekeeper.bots.inference import expected_tricks  # noqa: E402
 from scorekeeper.bots.inference import sample_worlds  # noqa: E402
 from scorekeeper.engine import DECK  # noqa: E402
 from scorekeeper.engine import fast  # noqa: E402
@@ -55,21 +60,35 @@ from scorekeeper.engine import points  # noqa: E402
 from scorekeeper.engine import Rules  # noqa: E402
 from scorekeeper.engine import Variant  # noqa: E402
 
-#: The hands of the deal being played, set only while the ``oracle`` decides.
+#: The hands of the deal being played, set only while an oracle decides in the phase it sees them.
 _TRUE_HANDS: list[int] = []
 
 
 def _worlds(view: dict, rules: Rules, rng: random.Random, drawn: int, kept: int, seconds: float) -> list:
-    """The strong bot's deals to play out: sampled, or for the oracle the true deal alone."""
-    if not _TRUE_HANDS or view["phase"] == "bidding":
+    """The strong bot's deals to play out: sampled, or for an oracle the true deal alone."""
+    if not _TRUE_HANDS:
         return sample_worlds(view, rules, rng, drawn, kept, seconds)
-    return [(list(_TRUE_HANDS), list(view["bids"]), kept)]  # in play every seat has bid
+    trump = fast.NO_TRUMP if view["trump"] is None else "SHDC".index(view["trump"])
+    lowest = 0 if rules.zero_bids else 1
+    bids = [  # seats still to bid: the bid the model expects from their cards
+        b
+        if b is not None
+        else expected_bid(expected_tricks(_TRUE_HANDS[s], trump, rules.players), lowest, view["cards"])
+        for s, b in enumerate(view["bids"])
+    ]
+    return [(list(_TRUE_HANDS), bids, kept)]
 
 
 strong.sample_worlds = _worlds
-ORACLE = "oracle"
-#: Diagnostic seats: the level that bids and the level that plays (the oracle's view is set apart).
-SPLIT = {ORACLE: ("strong", "strong"), "strong-bids": ("strong", "basic"), "strong-plays": ("basic", "strong")}
+#: The phase in which each oracle decides with every hand in view.
+SEES = {"oracle": "playing", "oracle-bids": "bidding"}
+#: Diagnostic seats: the level that bids and the level that plays (the oracles' views are set apart).
+SPLIT = {
+    "oracle": ("strong", "strong"),
+    "oracle-bids": ("strong", "strong"),
+    "strong-bids": ("strong", "basic"),
+    "strong-plays": ("basic", "strong"),
+}
 
 
 def level_for(seat_level: str, phase: str) -> str:
@@ -106,7 +125,7 @@ def play_hand(
         assert seat is not None
         view = game.view_for(seat)
         start, cpu = time.perf_counter(), time.process_time()
-        if seats[seat] == ORACLE:
+        if SEES.get(seats[seat]) == view["phase"]:
             _TRUE_HANDS[:] = [sum(fast.BIT[c.index] for c in hand) for hand in game.hands]
         action = decide(level_for(seats[seat], view["phase"]), view, rules, rngs[seat])
         _TRUE_HANDS.clear()

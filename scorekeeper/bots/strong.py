@@ -75,7 +75,15 @@ deal ruled out, a factor of 0.1 per play off the model) with no margin and four 
 +1.08; each of the bot's later cards chosen as the best reply to the counting players in every
 sampled deal, +1.03 (+1.10 for the last three cards only); playing for overtricks once made, +1.11;
 bids scored by playing every bid out, or by a playout in which the bot contests every trick as a
-counting player, +1.01 and +1.02.
+counting player, +1.01 and +1.02. Paired with benchmarks/bot_variants.py (seed 31, 400 deals,
+against +0.94): no margin and four times the deals for play and bid, +0.19 [+0.07, +0.31] at 3.7
+times the work (eight times the bid's deals, +0.16); four times both at margin 1.5 or 0.75, +0.09
+[−0.01, +0.18] or +0.12 [+0.00, +0.23]; four or eight times the bid's deals alone, +0.04 or
++0.06. The bid is worth seeing clearly (a bot bidding from the true deal and playing as usual,
+``--swap oracle-bids``, gains +1.18 [+0.96, +1.39] on the same deals), but over 1600 deals (seed
+99) no margin with four times the deals for play and bid gains +1.05 [+0.94, +1.16], still short
+of the bound, at a top-deal p95 of 161 ms CPU; and it costs the strong table its read of a basic
+seat, which there gains +0.14 [−0.62, +0.89] (50 deals) against −0.82 at margin 1.5. Not shipped.
 
 Limits kept: the bot reads only its seat's view; a fixed number of samples makes decisions
 reproducible for a given random source (the time caps are a safety net only). Timing does not
