@@ -2,22 +2,22 @@
 
 Each setting is a list of ``NAME=VALUE`` overrides of :mod:`scorekeeper.bots.strong`'s constants,
 or ``inference.NAME=VALUE`` of :mod:`scorekeeper.bots.inference`'s (the first column is the bot as
-shipped). Every deal is played as in ``bot_strength.py`` (the base
-run and one run per replaced seat) once per setting, and the difference of each setting's gain
-from the shipped bot's is taken on the same deal. The table is the same in every run but for the
-one seat, so the difference has a far narrower interval than two separate runs of
-``bot_strength.py``: at eight players, 600 deals, about ±0.04 points per hand against ±0.14 for
-each gain alone.
+shipped). Every deal is played as in ``bot_strength.py`` (the base run and one run per replaced
+seat) once per setting, and the difference of each setting's gain from the shipped bot's is taken
+on the same deal. The table is the same in every run but for the one seat, so the difference has
+a far narrower interval than two separate runs of ``bot_strength.py``: at eight players, 600
+deals, about ±0.04 points per hand against ±0.14 for each gain alone.
 
     python benchmarks/bot_variants.py --players 8 --deals 400 --seed 31 MODEL_MARGIN=0
+    python benchmarks/bot_variants.py --players 8 inference.BID_SPREAD=0.3 inference.OFF_MODEL=0.1
     python benchmarks/bot_variants.py --players 4 "MODEL_MARGIN=0 PLAY_KEPT=160" TOP_DEAL_SHIFT=0.8
 
 CPU time per setting is printed as a ratio to the shipped bot's (the work, not the machine).
 Seed 31, 400 deals at eight players: no model margin gained +0.07 [−0.03, +0.17] points per hand
 over the shipped bot (+0.94), and with four times the deals +0.13 [+0.02, +0.24] at 2.9 times
 the CPU time, +0.19 [+0.07, +0.31] with four times the bid's deals too (``BID_DRAWN=1440
-BID_KEPT=800``, 3.7 times); an own seat that in the playouts waits to win until it must (two more plans, the
-best of three taken per card) changed nothing, −0.007 [−0.049, +0.035] over 600 deals.
+BID_KEPT=800``, 3.7 times); an own seat that in the playouts waits to win until it must (two more
+plans, the best of three taken per card) changed nothing, −0.007 [−0.049, +0.035] over 600 deals.
 """
 
 from __future__ import annotations
