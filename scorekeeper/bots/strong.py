@@ -78,8 +78,8 @@ bids scored by playing every bid out, or by a playout in which the bot contests 
 counting player, +1.01 and +1.02. Paired with benchmarks/bot_variants.py (seed 31, 400 deals,
 against +0.94): no margin and four times the deals for play and bid, +0.19 [+0.07, +0.31] at 3.7
 times the work (eight times the bid's deals, +0.16); four times both at margin 1.5 or 0.75, +0.09
-[−0.01, +0.18] or +0.12 [+0.00, +0.23]; four or eight times the bid's deals alone, +0.04 or
-+0.06. The bid is worth seeing clearly (a bot bidding from the true deal and playing as usual,
+[−0.01, +0.18] or +0.12 [+0.00, +0.23]; four or eight times the bid's deals alone, +0.04
+or +0.06. The bid is worth seeing clearly (a bot bidding from the true deal and playing as usual,
 ``--swap oracle-bids``, gains +1.18 [+0.96, +1.39] on the same deals), but over 1600 deals (seed
 99) no margin with four times the deals for play and bid gains +1.05 [+0.94, +1.16], still short
 of the bound, at a top-deal p95 of 161 ms CPU; and it costs the strong table its read of a basic
