@@ -50,9 +50,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scorekeeper.bots import decide  # noqa: E402
 from scorekeeper.bots import LEVELS  # noqa: E402
 from scorekeeper.bots import strong  # noqa: E402
-from scorekeeper.bots.inference import expected_bid  # noqa: E402
-from scorekeeper.bots.inference import expected_tricks  # noqa: E402
 from scorekeeper.bots.inference import sample_worlds  # noqa: E402
+from scorekeeper.bots.inference import world_bids  # noqa: E402
 from scorekeeper.engine import DECK  # noqa: E402
 from scorekeeper.engine import fast  # noqa: E402
 from scorekeeper.engine import Game  # noqa: E402
@@ -68,14 +67,7 @@ def _worlds(view: dict, rules: Rules, rng: random.Random, drawn: int, kept: int,
     """The strong bot's deals to play out: sampled, or for an oracle the true deal alone."""
     if not _TRUE_HANDS:
         return sample_worlds(view, rules, rng, drawn, kept, seconds)
-    trump = fast.NO_TRUMP if view["trump"] is None else "SHDC".index(view["trump"])
-    lowest = 0 if rules.zero_bids else 1
-    bids = [  # seats still to bid: the bid the model expects from their cards
-        b
-        if b is not None
-        else expected_bid(expected_tricks(_TRUE_HANDS[s], trump, rules.players), lowest, view["cards"])
-        for s, b in enumerate(view["bids"])
-    ]
+    bids = world_bids(view["bids"], _TRUE_HANDS, strong._trump(view), rules, view["cards"])
     return [(list(_TRUE_HANDS), bids, kept)]
 
 

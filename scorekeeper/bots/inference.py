@@ -188,12 +188,18 @@ def sample_worlds(
     worlds: Worlds = []
     for i, n in picks:
         hands = deals[i]
-        world_bids = [
-            b if b is not None else expected_bid(expected_tricks(hands[s], trump, players), lowest, cards)
-            for s, b in enumerate(bids)
-        ]
-        worlds.extend([(hands, world_bids, 1)] * n)
+        worlds.extend([(hands, world_bids(bids, hands, trump, rules, cards), 1)] * n)
     return worlds
+
+
+def world_bids(bids: list[int | None], hands: list[int], trump: int, rules: Rules, cards: int) -> list[int]:
+    """The bids of a deal of ``cards`` each: the seats still to bid given the bid the model expects
+    from their cards (R13's range)."""
+    lowest = 0 if rules.zero_bids else 1
+    return [
+        b if b is not None else expected_bid(expected_tricks(hands[s], trump, rules.players), lowest, cards)
+        for s, b in enumerate(bids)
+    ]
 
 
 #: Swaps tried before the first deal of a chain and between two deals it gives, per card unseen.
