@@ -52,27 +52,36 @@ Worlds = list[World]
 
 
 @cache
-def card_values(trump: int, players: int) -> tuple[tuple[float, ...], int, int]:
-    """Expected tricks per card index, the trump suit's mask and its low cards' mask (2–8).
+def _suit_sums(odds: tuple[float, ...]) -> list[float]:
+    """The sum of ``odds`` (by rank, 2 to ace) over every set of one suit's cards, by its 13-bit mask.
 
-    >>> values, _, _ = card_values(0, 4)
-    >>> values[fast.HI_BLUKE], values[fast.card_index("AS")], round(values[fast.card_index("AH")], 3)
-    (1.0, 0.9, 0.532)
+    >>> _suit_sums((0.0,) * 12 + (0.9,))[1 << 12], len(_suit_sums((0.0,) * 13))
+    (0.9, 8192)
+    """
+    sums = [0.0] * (1 << 13)
+    for mask in range(1, 1 << 13):
+        top = mask.bit_length() - 1
+        sums[mask] = sums[mask ^ 1 << top] + odds[top]
+    return sums
+
+
+@cache
+def trick_tables(trump: int, players: int) -> tuple[tuple[list[float], ...], int, int]:
+    """Expected tricks of every set of cards of each suit (S, H, D, C, then the Blukes), the trump
+    suit's mask and its low cards' mask (2–8): a hand's count is five lookups.
+
+    >>> tables, _, _ = trick_tables(0, 4)
+    >>> tables[4], tables[0][1 << 12], round(tables[1][1 << 12], 3)
+    ([0.0, 0.9, 1.0, 1.9], 0.9, 0.532)
     """
     crowd = max(0.25, 1.0 - 0.12 * (players - 2))  # as basic.estimate_tricks
-    values = []
-    for index in range(54):
-        if index == fast.HI_BLUKE:
-            values.append(1.0)
-        elif index == fast.LO_BLUKE:
-            values.append(0.9)
-        elif index // 13 == trump:
-            values.append(TRUMP_ODDS.get(index % 13 + 2, 0.05))
-        else:
-            values.append(SIDE_ODDS.get(index % 13 + 2, 0.0) * crowd)
+    side = _suit_sums(tuple(SIDE_ODDS.get(rank, 0.0) * crowd for rank in range(2, 15)))
+    trump_sums = _suit_sums(tuple(TRUMP_ODDS.get(rank, 0.05) for rank in range(2, 15)))
+    blukes = [0.0, 0.9, 1.0, 1.9]  # neither, the Lo, the Hi, both (R3)
+    suits = tuple(trump_sums if suit == trump else side for suit in range(4))
     if trump == fast.NO_TRUMP:
-        return tuple(values), 0, 0
-    return tuple(values), fast.SUIT_MASKS[trump], 0x7F << (13 * trump)
+        return (*suits, blukes), 0, 0
+    return (*suits, blukes), fast.SUIT_MASKS[trump], 0x7F << (13 * trump)
 
 
 def expected_tricks(hand: int, trump: int, players: int) -> float:
@@ -81,13 +90,8 @@ def expected_tricks(hand: int, trump: int, players: int) -> float:
     >>> round(expected_tricks(fast.mask_of(fast.cards_of(fast.BLUKES)), 0, 4), 2)
     1.9
     """
-    values, trumps, low = card_values(trump, players)
-    total = 0.0
-    m = hand
-    while m:
-        b = m & -m
-        m ^= b
-        total += values[b.bit_length() - 1]
+    (s, h, d, c, b), trumps, low = trick_tables(trump, players)
+    total = s[hand & 0x1FFF] + h[hand >> 13 & 0x1FFF] + d[hand >> 26 & 0x1FFF] + c[hand >> 39 & 0x1FFF] + b[hand >> 52]
     if (hand & trumps).bit_count() >= 4:
         total += 0.10 * (hand & low).bit_count()  # long trumps make the low ones count
     return total
@@ -171,12 +175,15 @@ def sample_worlds(
         events = [(s, excluded) for s, excluded in events if s in strays]
     deals: list[list[int]] = []
     weights: list[float] = []
+    bidders = [(s, bid) for s in others if (bid := bids[s]) is not None]
+    likelihood: dict[tuple[int, float], float] = {}  # by bid and count: few counts recur a lot
     for hands in _draw(rng, seat, mine, unseen, counts, voids, drawn, time.thread_time() + seconds):
         weight = 1.0
-        for s in others:
-            bid = bids[s]
-            if bid is not None:
-                weight *= bid_likelihood(bid, expected_tricks(hands[s] | played[s], trump, players), lowest, cards)
+        for s, bid in bidders:
+            key = bid, expected_tricks(hands[s] | played[s], trump, players)
+            if key not in likelihood:
+                likelihood[key] = bid_likelihood(*key, lowest, cards)
+            weight *= likelihood[key]
         for s, excluded in events:
             if hands[s] & excluded:  # it would have played otherwise
                 weight *= OFF_MODEL
