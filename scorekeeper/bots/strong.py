@@ -84,6 +84,14 @@ or +0.06. The bid is worth seeing clearly (a bot bidding from the true deal and 
 99) no margin with four times the deals for play and bid gains +1.05 [+0.94, +1.16], still short
 of the bound, at a top-deal p95 of 161 ms CPU; and it costs the strong table its read of a basic
 seat, which there gains +0.14 [−0.62, +0.89] (50 deals) against −0.82 at margin 1.5. Not shipped.
+More work stops paying there: paired, with no margin, eight times the deals for play and bid gain
+only +0.16 [+0.04, +0.27] at 7.3 times the work, and replaying only the two best cards over 240
+more deals +0.18 [+0.07, +0.29] at 1.8 times (+0.08 [−0.02, +0.18] at margin 1.5, +0.12 at 0.75). A
+near-exact bid model (spread 0.1, twice the deals drawn) gains +0.02 [−0.09, +0.12], and the bot's
+bid differs from the one the true deal gives in 4% of bids (300 deals, seed 5), so the bid has
+little left to give; in play, where its card differs from that of a bot shown the deal (17% of
+its choices while short), it wins the trick at once 149 times where that bot ducks and ducks 113
+times where that bot wins: no one-sided error to correct, only what the hidden cards hide.
 
 Limits kept: the bot reads only its seat's view; a fixed number of samples makes decisions
 reproducible for a given random source (the time caps are a safety net only). Timing does not
