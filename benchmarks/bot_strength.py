@@ -51,6 +51,7 @@ from scorekeeper.bots import decide  # noqa: E402
 from scorekeeper.bots import LEVELS  # noqa: E402
 from scorekeeper.bots import strong  # noqa: E402
 from scorekeeper.bots.inference import sample_worlds  # noqa: E402
+from scorekeeper.bots.inference import view_trump  # noqa: E402
 from scorekeeper.bots.inference import world_bids  # noqa: E402
 from scorekeeper.engine import DECK  # noqa: E402
 from scorekeeper.engine import fast  # noqa: E402
@@ -67,7 +68,7 @@ def _worlds(view: dict, rules: Rules, rng: random.Random, drawn: int, kept: int,
     """The strong bot's deals to play out: sampled, or for an oracle the true deal alone."""
     if not _TRUE_HANDS:
         return sample_worlds(view, rules, rng, drawn, kept, seconds)
-    bids = world_bids(view["bids"], _TRUE_HANDS, strong._trump(view), rules, view["cards"])
+    bids = world_bids(view["bids"], _TRUE_HANDS, view_trump(view), rules, view["cards"])
     return [(list(_TRUE_HANDS), bids, kept)]
 
 

@@ -29,6 +29,7 @@ from typing import Any
 from ..engine import DECK
 from ..engine import fast
 from ..engine import Rules
+from ..engine import Suit
 from ..engine.cards import SUIT_ORDER
 from ..engine.tricks import effective_suit
 from ..engine.tricks import power
@@ -119,6 +120,15 @@ def expected_bid(expected: float, lowest: int, highest: int) -> int:
     return min(max(int(expected + ROUND_UP), lowest), highest)
 
 
+def view_trump(view: dict[str, Any]) -> int:
+    """The trump of a seat's view as the fast kernel writes it (R12).
+
+    >>> view_trump({"trump": "H"}), view_trump({"trump": None}) == fast.NO_TRUMP
+    (1, True)
+    """
+    return fast.trump_of(Suit.parse(view["trump"]))
+
+
 def _history(view: dict[str, Any]) -> list[list[dict[str, Any]]]:
     return [*view["tricks_played"], view["trick"]] if view["trick"] else list(view["tricks_played"])
 
@@ -135,10 +145,10 @@ def sample_worlds(
     normally decides, so a decision is reproducible for a given random source).
     """
     seat, players = view["seat"], rules.players
-    trump = fast.NO_TRUMP if view["trump"] is None else "SHDC".index(view["trump"])
+    trump = view_trump(view)
     nj = rules.new_jersey
     cards = view["cards"]
-    lowest = 0 if rules.zero_bids else 1
+    lowest = rules.min_bid()
     mine = sum(fast.BIT[fast.card_index(c)] for c in view["hand"])
     seen = mine | (fast.BIT[fast.card_index(view["turn_up"])] if view["turn_up"] else 0)
     counts = [cards] * players
@@ -202,7 +212,7 @@ def sample_worlds(
 def world_bids(bids: list[int | None], hands: list[int], trump: int, rules: Rules, cards: int) -> list[int]:
     """The bids of a deal of ``cards`` each: the seats still to bid given the bid the model expects
     from their cards (R13's range)."""
-    lowest = 0 if rules.zero_bids else 1
+    lowest = rules.min_bid()
     return [
         b if b is not None else expected_bid(expected_tricks(hands[s], trump, rules.players), lowest, cards)
         for s, b in enumerate(bids)

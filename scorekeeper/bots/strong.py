@@ -111,6 +111,7 @@ from ..engine import DECK
 from ..engine import fast
 from ..engine import Rules
 from .inference import sample_worlds
+from .inference import view_trump
 from .inference import Worlds
 
 #: Deals drawn and deals kept (by weight) per bid and per card decision, at up to eight players;
@@ -138,10 +139,6 @@ EXACT_DEALS = 30
 #: counting cards, :func:`fast.aim_card`) unless another card scores more than this many points
 #: per hand in the sampled deals (module docstring).
 MODEL_MARGIN = 1.5
-
-
-def _trump(view: dict[str, Any]) -> int:
-    return fast.NO_TRUMP if view["trump"] is None else "SHDC".index(view["trump"])
 
 
 def _sizes(drawn: int, kept: int, players: int) -> tuple[int, int]:
@@ -183,7 +180,7 @@ def _shifted(counts: list[float], shift: float) -> list[float]:
 
 def choose_bid(view: dict[str, Any], rules: Rules, rng: random.Random) -> int:
     """The legal bid with the best expected score, over weighted deals played to the bids."""
-    seat, trump = view["seat"], _trump(view)
+    seat, trump = view["seat"], view_trump(view)
     leader = (view["dealer"] + 1) % rules.players
     cards = view["cards"]
     taken_count = [0.0] * (cards + 1)
@@ -203,7 +200,7 @@ def choose_bid(view: dict[str, Any], rules: Rules, rng: random.Random) -> int:
 def choose_card(view: dict[str, Any], rules: Rules, rng: random.Random) -> str:
     """The legal card with the best weighted mean score when every sampled deal is finished after it."""
     legal: list[str] = view["legal"]
-    seat, trump = view["seat"], _trump(view)
+    seat, trump = view["seat"], view_trump(view)
     bid = view["bids"][seat] or 0
     trick = [fast.card_index(p["card"]) for p in view["trick"]]
     need = bid - view["tricks_taken"][seat]

@@ -17,6 +17,7 @@ from scorekeeper.bots import strong
 from scorekeeper.bots.inference import bid_likelihood
 from scorekeeper.bots.inference import expected_tricks
 from scorekeeper.bots.inference import sample_worlds
+from scorekeeper.bots.inference import view_trump
 from scorekeeper.engine import Card
 from scorekeeper.engine import DECK
 from scorekeeper.engine import fast
@@ -142,7 +143,7 @@ def short_plays_as_modelled(monkeypatch: pytest.MonkeyPatch, margin: float) -> t
             if view["phase"] == "playing" and need > 0 and len(view["legal"]) > 1:
                 trick = [fast.card_index(p["card"]) for p in view["trick"]]
                 model = fast.aim_card(
-                    mask(" ".join(view["hand"])), trick, strong._trump(view), False, need, len(view["hand"]), True
+                    mask(" ".join(view["hand"])), trick, view_trump(view), False, need, len(view["hand"]), True
                 )
                 matched += str(DECK[model]) == action
                 plays += 1
