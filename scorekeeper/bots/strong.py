@@ -1,97 +1,34 @@
 """The ``strong`` bot: Monte Carlo over deals weighted by what the table has shown (issue 14).
 
-Inference. The unseen cards are dealt to the other seats many times, consistently with the played
-cards, the voids shown by failing to follow (R15, R18) and the cards each seat's plays rule out
-if it plays as a player counting cards (a seat short of its bid that ducked a trick did not hold
-a winner; :mod:`.inference`), every deal that fits them equally likely. Each deal is then
-weighted by how likely it makes the others' bids given the cards it puts in their hands. The
-deals actually played out are drawn in proportion to these weights, as strong Skat and bridge
-programs do (policy-based inference). Against basic bots, which play as that model, this gained
-0.1–0.15 points per hand over weighing ducks alone (benchmarks/bot_strength.py, 200 deals: 4
-players +3.22 against +3.07, 8 players +1.09 against +1.05).
+Inference (:mod:`.inference`). The unseen cards are dealt to the other seats many times,
+consistently with the played cards, the voids shown by failing to follow (R15, R18) and the cards
+each seat's plays rule out if it plays as a player counting cards (a seat short of its bid that
+ducked a trick did not hold a winner). Each deal is weighted by how likely it makes the others'
+bids given the cards it puts in their hands, and the deals played out are drawn in proportion to
+these weights, as strong Skat and bridge programs do (policy-based inference).
 
 Playouts. In every sampled deal each seat plays to its bid (:func:`fast.play_out_bids`): it
 contests tricks while short and ducks once made, because an overtrick earns 1 point and a set
 costs 10 per bid trick (R19, R20). No seat of a playout looks at another's cards, and the other
-seats play as a player counting cards does: a model of real opponents, who do not see the
-sampled deal either. (When every playout seat read every hand, a bot shown the true deal in play,
-benchmarks/bot_strength.py ``--swap oracle``, gained nothing over sampling: the model of the
-others was the limit. This one gains about 0.4 points per hand at a table of basic bots. At a
-table of strong bots it did not fit: the counting model picked the card a strong bot played in
-59–65% of its follows and 14–25% of its leads, and an oracle shown the true deal lost 1.75 points
-per hand to the sampling bot there, 200 deals; hence the rule for a made bid below.) Seats that
-have not bid yet are given the bid the model expects from their sampled cards. Once few cards
-remain at up to four players, each sampled deal is solved exactly (:func:`fast.solve`) instead
-of played out.
+seats play as a player counting cards (:func:`fast.aim_card`): a model of real opponents, who do
+not see the sampled deal either. Seats that have not bid yet are given the bid the model expects
+from their sampled cards. Once few cards remain at up to four players, each sampled deal is solved
+exactly (:func:`fast.solve`) instead of played out.
 
-Bidding: with the bot contesting every trick, the playouts give the distribution of the tricks
-it can take, hence the chance of making every bid; it bids the best expected score. Playing: each
-legal card is played into every sampled deal (common random numbers), the card with the best
-weighted mean score is chosen, but for the two rules below.
+Bidding: with the bot contesting every trick, the playouts give the distribution of the tricks it
+can take, hence the chance of making every bid; it bids the best expected score. Playing: each
+card held is played into every sampled deal (common random numbers) and scored by its weighted
+mean, but for two rules that make the bot play as the others model it. Once its bid is made it
+plays as the playouts model a made seat: it takes a trick only with a cheap side-suit winner and
+otherwise throws its weakest card. While short it plays the card that model expects unless another
+card scores more than :data:`MODEL_MARGIN` points per hand. That gives up a little at a table of
+basic bots, but a table of strong bots then reads each other: their inference rules out the right
+cards, and their playouts give each seat the tricks it counts on. At four players a basic seat at
+a table of strong bots loses about 2 points per hand; playing on for overtricks it lost 0.35, with
+no margin 1.5.
 
-Once its bid is made, the bot plays as the playouts model a seat that has made its bid
-(:func:`fast.aim_card`): it takes a trick only with a cheap side-suit winner and otherwise throws
-its weakest card. That gives up some overtricks (1 point each, R19), but then a table of strong
-bots plays as each of them models the others, and the short seats get the tricks they are
-counting on. Measured with benchmarks/bot_strength.py, 400 deals, 4 players: a basic seat at a
-table of strong bots gains −1.69 [−2.23, −1.15] points per hand (−0.35 [−0.95, +0.26] when the
-bot still played for overtricks), strong for basic at a basic table +3.04 [+2.58, +3.51] (+3.20).
-
-While short, too, it plays the card that model expects (the cheapest card that may win the
-trick, or its weakest; its strongest lead only with a trump ace or a Bluke) unless another card
-scores more than :data:`MODEL_MARGIN` points per hand over the sampled deals. Where the sampled
-deals hardly tell two cards apart, the card the others expect is worth more at a table that reads
-the bot: their inference then rules out the right cards, and their playouts give the bot the
-tricks it counts on. Measured with benchmarks/bot_strength.py (seed 2026), margin 0, 0.5, 1 and
-1.5 points: a basic seat at a table of strong bots −1.48, −1.88, −2.09 and −2.44 points per hand
-(200 deals; at 1 and 1.5 points −1.97 [−2.43, −1.51] and −2.11 [−2.63, −1.60] over 400), strong
-for basic at a basic table +3.37, +3.19, +3.10 and +3.11 (400 deals). At eight players the
-margin matters as much: a basic seat at a table of strong bots +0.03 [−0.28, +0.33] at margin 0,
-−0.82 [−1.12, −0.51] at 1.5 (200 deals); at a basic table it costs a little (+1.17 at 0, +1.03
-at 1.5, 400 deals). A margin in proportion to the cards dealt (0.14 or 0.2 points a card) did
-no better at eight players (+1.11) and worse at four (+3.01, +3.03).
-
-At eight players the gain is short of the issue's bound (strong for basic +1.09 [+0.89, +1.30]
-points per hand with seed 2026, +0.93 [+0.72, +1.13] with seed 7, 400 deals each; +0.93 [+0.83,
-+1.02] over 1600 deals with seed 31), and a bot shown the true deal gains +1.78 (seed 2026), or
-+1.64 [+1.49, +1.78] over 800 deals with seed 31: by cards dealt, 2 to 6, +0.59, +1.44, +1.83,
-+2.22 and +2.93 against the strong bot's +0.21, +0.70, +0.99, +1.31 and +1.89. Nearly every seat bids 1 there (R13), and the gain is hands saved from a
-set (in 200 deals, 87 of the 1004 seat-hands a basic seat lost, against 17 of the 596 it made). What
-is left is mostly what the hidden cards do not show: with two cards dealt the bot has one choice,
-which its playouts score exactly in every sampled deal, and it gains +0.26 [+0.16, +0.36] there, or
-+0.28 with a near-exact bid model and five times the deals, against +0.58 for the bot shown the true
-deal (``--hand 5``, 400 deals). These did not move the whole figure (seed 2026, then seed 7 after a
-slash): an own seat in the playouts that wins with a card no unseen card can beat before the
-cheapest winner, +1.02, and that with tricks to spare then ducks, +0.86, or plays its strongest,
-+0.97; an own seat that leads as a player counting cards, +1.10, or plays as one altogether, +1.08;
-a near-exact bid model (spread 0.15, three times the deals drawn), +1.01 / +0.86; no margin with
-three times the deals kept, +1.20 / +0.99, at three times the work. With seed 2026 alone: no margin
-with four or six times the deals, +1.21 [+1.00, +1.42] or +1.22 (with four times, seed 31, 800
-deals: +1.05 [+0.91, +1.20]), but then a basic seat at a table of
-strong bots loses nothing (+0.08 [−0.25, +0.41], 200 deals: the margin is what lets strong bots read
-each other); no margin only for the last two or three cards, +1.12 / +1.13 (+1.16 with four times
-the deals); margin 0.5 with four times the deals, +1.17; inferring from plays only by weight (no
-deal ruled out, a factor of 0.1 per play off the model) with no margin and four times the deals,
-+1.08; each of the bot's later cards chosen as the best reply to the counting players in every
-sampled deal, +1.03 (+1.10 for the last three cards only); playing for overtricks once made, +1.11;
-bids scored by playing every bid out, or by a playout in which the bot contests every trick as a
-counting player, +1.01 and +1.02. Paired with benchmarks/bot_variants.py (seed 31, 400 deals,
-against +0.94): no margin and four times the deals for play and bid, +0.19 [+0.07, +0.31] at 3.7
-times the work (eight times the bid's deals, +0.16); four times both at margin 1.5 or 0.75, +0.09
-[−0.01, +0.18] or +0.12 [+0.00, +0.23]; four or eight times the bid's deals alone, +0.04
-or +0.06. The bid is worth seeing clearly (a bot bidding from the true deal and playing as usual,
-``--swap oracle-bids``, gains +1.18 [+0.96, +1.39] on the same deals), but over 1600 deals (seed
-99) no margin with four times the deals for play and bid gains +1.05 [+0.94, +1.16], still short
-of the bound, at a top-deal p95 of 161 ms CPU; and it costs the strong table its read of a basic
-seat, which there gains +0.14 [−0.62, +0.89] (50 deals) against −0.82 at margin 1.5. Not shipped.
-More work stops paying there: paired, with no margin, eight times the deals for play and bid gain
-only +0.16 [+0.04, +0.27] at 7.3 times the work, and replaying only the two best cards over 240
-more deals +0.18 [+0.07, +0.29] at 1.8 times (+0.08 [−0.02, +0.18] at margin 1.5, +0.12 at 0.75). A
-near-exact bid model (spread 0.1, twice the deals drawn) gains +0.02 [−0.09, +0.12], and the bot's
-bid differs from the one the true deal gives in 4% of bids (300 deals, seed 5), so the bid has
-little left to give; in play, where its card differs from that of a bot shown the deal (17% of
-its choices while short), it wins the trick at once 149 times where that bot ducks and ducks 113
-times where that bot wins: no one-sided error to correct, only what the hidden cards hide.
+What each rule and constant is worth, and what was tried at eight players, where the gain stays
+short of the issue's bound, is measured in benchmarks/strong_bot.md.
 
 Limits kept: the bot reads only its seat's view; a fixed number of samples makes decisions
 reproducible for a given random source (the time caps are a safety net only). Timing does not
