@@ -24,8 +24,8 @@ otherwise throws its weakest card. While short it plays the card that model expe
 card scores more than :data:`MODEL_MARGIN` points per hand. That gives up a little at a table of
 basic bots, but a table of strong bots then reads each other: their inference rules out the right
 cards, and their playouts give each seat the tricks it counts on. At four players a basic seat at
-a table of strong bots loses about 2 points per hand; playing on for overtricks it lost 0.35, with
-no margin 1.5.
+a table of strong bots loses about 2 points per hand (0.35 when the bot played on for overtricks
+once made, 1.5 with no margin).
 
 What each rule and constant is worth, and what was tried at eight players, where the gain stays
 short of the issue's bound, is measured in benchmarks/strong_bot.md.
