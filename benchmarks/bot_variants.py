@@ -13,11 +13,7 @@ deals, about ±0.04 points per hand against ±0.14 for each gain alone.
     python benchmarks/bot_variants.py --players 4 "MODEL_MARGIN=0 PLAY_KEPT=160" TOP_DEAL_SHIFT=0.8
 
 CPU time per setting is printed as a ratio to the shipped bot's (the work, not the machine).
-Seed 31, 400 deals at eight players: no model margin gained +0.07 [−0.03, +0.17] points per hand
-over the shipped bot (+0.94), and with four times the deals +0.13 [+0.02, +0.24] at 2.9 times
-the CPU time, +0.19 [+0.07, +0.31] with four times the bid's deals too (``BID_DRAWN=1440
-BID_KEPT=800``, 3.7 times); an own seat that in the playouts waits to win until it must (two more
-plans, the best of three taken per card) changed nothing, −0.007 [−0.049, +0.035] over 600 deals.
+The settings tried so far and their figures are in benchmarks/strong_bot.md.
 """
 
 from __future__ import annotations
