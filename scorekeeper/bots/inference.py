@@ -129,6 +129,15 @@ def view_trump(view: dict[str, Any]) -> int:
     return fast.trump_of(Suit.parse(view["trump"]))
 
 
+def hand_mask(view: dict[str, Any]) -> int:
+    """The cards of the seat's own hand as the fast kernel writes them (a bit mask).
+
+    >>> hand_mask({"hand": ["2S", "3S"]})
+    3
+    """
+    return sum(fast.BIT[fast.card_index(c)] for c in view["hand"])
+
+
 def _history(view: dict[str, Any]) -> list[list[dict[str, Any]]]:
     return [*view["tricks_played"], view["trick"]] if view["trick"] else list(view["tricks_played"])
 
@@ -149,7 +158,7 @@ def sample_worlds(
     nj = rules.new_jersey
     cards = view["cards"]
     lowest = rules.min_bid()
-    mine = sum(fast.BIT[fast.card_index(c)] for c in view["hand"])
+    mine = hand_mask(view)
     seen = mine | (fast.BIT[fast.card_index(view["turn_up"])] if view["turn_up"] else 0)
     counts = [cards] * players
     voids = [0] * players

@@ -47,6 +47,7 @@ from typing import Any
 from ..engine import DECK
 from ..engine import fast
 from ..engine import Rules
+from .inference import hand_mask
 from .inference import sample_worlds
 from .inference import view_trump
 from .inference import Worlds
@@ -141,7 +142,7 @@ def choose_card(view: dict[str, Any], rules: Rules, rng: random.Random) -> str:
     bid = view["bids"][seat] or 0
     trick = [fast.card_index(p["card"]) for p in view["trick"]]
     need = bid - view["tricks_taken"][seat]
-    hand = sum(fast.BIT[fast.card_index(c)] for c in view["hand"])
+    hand = hand_mask(view)
     model = fast.aim_card(hand, trick, trump, rules.new_jersey, need, len(view["hand"]), True)
     if need <= 0:  # made: as the playouts model a made seat (module docstring)
         return str(DECK[model])
