@@ -83,6 +83,14 @@ def error_body(status: int, message: str, rule: str | None = None, code: str | N
     return {"error": {"code": code or CODES.get(status, "server_error"), "rule": rule, "message": message}}
 
 
+def rules_status(error: RulesError) -> tuple[int, str | None, str]:
+    """Status, rule and code of an engine error: 422 naming its rule, or 400 when the engine names
+    none (the input is malformed, not against the rules: an unknown option)."""
+    if not error.rule:
+        return 400, None, "bad_request"
+    return 422, error.rule, "rule_violation"
+
+
 def wants_json() -> bool:
     """API paths (even unknown ones) always answer JSON; pages answer HTML."""
     return request.path == "/api" or request.path.startswith("/api/")
@@ -99,7 +107,8 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(RulesError)
     def rules_error(error: RulesError) -> Any:
-        return _answer(422, rules_message(error), error.rule or None, "rule_violation")
+        status, rule, code = rules_status(error)
+        return _answer(status, rules_message(error), rule, code)
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError) -> Any:

@@ -11,7 +11,6 @@ write through it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from collections.abc import Collection
 from collections.abc import Iterable
@@ -42,6 +41,7 @@ from .errors import WATCH_ONLY
 from .extensions import db
 from .extensions import WRITE
 from .i18n import _
+from .i18n import shown
 from .models import Correction
 from .models import Game
 from .models import HandEntry
@@ -229,12 +229,6 @@ def version_of(game_id: str, token: str | None) -> int:
 
 
 # -- writing -------------------------------------------------------------------------------------
-def shown(value: object, limit: int = 40) -> str:
-    """A value as the client wrote it in JSON (``"3"``, ``true``, ``[1]``), shortened for messages."""
-    text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def whole_version(version: object) -> int | None:
     """The optional ``version`` of a write: a whole number, or ``None`` to skip the check (400)."""
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):

@@ -10,6 +10,7 @@ so the engine stays standard-library only and every language keeps the rule numb
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
@@ -100,6 +101,39 @@ class LocalCard:
         return str(self.card)
 
 
+#: The longest a value a client sent is shown in a message (characters).
+SHOWN = 40
+
+
+def shown(value: object, limit: int = SHOWN) -> str:
+    """A value as the client wrote it in JSON (``"3"``, ``true``, ``[1]``), shortened for messages."""
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Sent:
+    """Any other value inside a sentence: ``{value!r}`` writes what is not text as the client wrote
+    it in JSON (``null``, ``true``, ``[1]``, not Python's ``None``, ``True``), text in quotes
+    (``'4'``, as the sentences quote names), both shortened; ``{value}`` as before."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        if isinstance(self.value, str):
+            text = repr(self.value)
+            return text if len(text) <= SHOWN else text[: SHOWN - 2] + "…" + text[0]
+        return shown(self.value)
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
 def _param(value: object) -> object:
     if isinstance(value, RulesError):  # a rule message inside another (an import's correction)
         return rules_message(value)
@@ -107,7 +141,7 @@ def _param(value: object) -> object:
         return get_translations().gettext(value)
     if isinstance(value, Card):
         return LocalCard(value)
-    return value
+    return Sent(value)
 
 
 def _(template: str, /, **params: Any) -> str:

@@ -27,7 +27,7 @@ class Variant(enum.Enum):
             return cls(text)
         except ValueError:
             raise ConfigError(
-                "{text!r} is not a variant; choose 'standard' or 'new-jersey' (R18).", "R18", text=text
+                "The variant must be 'standard' or 'new-jersey', not {text!r} (R18).", "R18", text=text
             ) from None
 
 
@@ -72,18 +72,15 @@ class Rules:
         options = dict(options or {})
         unknown = sorted(set(options) - set(OPTION_NAMES))
         if unknown:
-            raise ConfigError(
+            raise ConfigError(  # a malformed set-up, not a broken rule: no rule number
                 "Unknown option {name!r}; the options are extended (R9), all_cards_hand (R10) and zero_bids (R13).",
-                "R13",
                 name=unknown[0],
             )
         flags = {}
         for name in OPTION_NAMES:
             value = options.get(name, False)
             if not isinstance(value, bool):
-                raise ConfigError(
-                    "Option {name!r} must be true or false, not {value!r}.", "R13", name=name, value=value
-                )
+                raise ConfigError("Option {name!r} must be true or false, not {value!r}.", name=name, value=value)
             flags[name] = value
         return cls(players, Variant.parse(variant), **flags)
 

@@ -35,9 +35,9 @@ from ..engine.errors import OrderError
 from ..engine.errors import Phrase
 from ..engine.errors import ScheduleError
 from ..errors import BadRequest
-from ..games import shown  # a value as the file wrote it, for messages
 from ..i18n import _
 from ..i18n import N_
+from ..i18n import shown  # a value as the file wrote it, for messages
 from ..models import Game
 from ..models import utcnow
 

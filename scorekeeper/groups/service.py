@@ -24,10 +24,10 @@ from ..games import Attach
 from ..games import clean_name
 from ..games import distinct
 from ..games import name_key
-from ..games import shown
 from ..games import transaction
 from ..i18n import _
 from ..i18n import N_
+from ..i18n import shown
 from ..models import Game
 from ..models import Group
 from ..models import GroupPlayer

@@ -27,10 +27,10 @@ from ..errors import BadRequest
 from ..extensions import db
 from ..games import MAX_CORRECTIONS
 from ..games import rules_of
-from ..games import shown
 from ..games import Write
 from ..games import writing
 from ..i18n import _
+from ..i18n import shown
 from ..models import Correction
 from ..models import Game
 from ..models import HandEntry
@@ -208,9 +208,17 @@ def undo(game_id: str, number: int, version: object = None, whole_hand: bool = T
     """
     with writing(game_id, version, token) as write:
         game = write.change()
+        _check_number(rules_of(game), number)
         latest = max((h for h in game.hands if h.bids is not None), key=lambda h: h.number, default=None)
         if latest is None:
             raise OrderError("Nothing has been recorded yet, so there is nothing to undo (R25).", "R25")
+        if number > latest.number:
+            raise OrderError(
+                "Hand {asked} has no entries to undo; only the latest hand with entries, hand {number}, can be undone (R25).",
+                "R25",
+                number=latest.number,
+                asked=number,
+            )
         if number != latest.number:
             raise OrderError(
                 "Only the latest hand with entries, hand {number}, can be undone; edit hand {asked} instead (R25).",

@@ -21,6 +21,7 @@ from ..engine import Scorecard
 from ..engine.tricks import check_play
 from ..engine.tricks import trick_winner
 from ..errors import error_body as _error_shape
+from ..errors import rules_status
 from ..errors import ServiceError
 from ..i18n import _
 from ..i18n import _n
@@ -87,7 +88,7 @@ def error_body(table: VirtualTable | None, seat: int | None, error: Exception) -
         status, code, rule = error.status, error.code, error.rule
     else:
         assert isinstance(error, RulesError)
-        status, code, rule = 422, "rule_violation", error.rule or None
+        status, rule, code = rules_status(error)
     return status, _error_shape(status, error_message(table, seat, error), rule, code)
 
 

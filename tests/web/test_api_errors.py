@@ -92,8 +92,14 @@ CREATE_CASES = [
     pytest.param({"players": ["Ann", "Be\x00n"]}, 400, None, "cannot be printed", id="control-character"),
     pytest.param({"players": ["Ann", "Ben", " ann "]}, 400, None, "Two players are called 'ann'", id="duplicate-name"),
     pytest.param({"players": ["Straße", "STRASSE"]}, 400, None, "Two players", id="duplicate-casefold"),
-    pytest.param({"players": ANN_BEN, "variant": "bogus"}, 422, "R18", "'bogus' is not a variant", id="variant"),
-    pytest.param({"players": ANN_BEN, "variant": None}, 422, "R18", "not a variant", id="variant-null"),
+    pytest.param(
+        {"players": ANN_BEN, "variant": "bogus"},
+        422,
+        "R18",
+        "The variant must be 'standard' or 'new-jersey', not 'bogus' (R18).",
+        id="variant",
+    ),
+    pytest.param({"players": ANN_BEN, "variant": None}, 422, "R18", "not null (R18)", id="variant-null"),
     pytest.param(
         {"players": ANN_BEN, "options": ["zero_bids"]}, 400, None, "'options' must be an object", id="options-list"
     ),
@@ -101,7 +107,7 @@ CREATE_CASES = [
         {"players": ANN_BEN, "options": {"zero_bids": 1}}, 400, None, "true or false, not 1", id="option-number"
     ),
     pytest.param(
-        {"players": ANN_BEN, "options": {"bogus": True}}, 422, "R13", "Unknown option 'bogus'", id="unknown-option"
+        {"players": ANN_BEN, "options": {"bogus": True}}, 400, None, "Unknown option 'bogus'", id="unknown-option"
     ),
     pytest.param(
         {"players": ["A", "B", "C", "D"], "options": {"extended": True}}, 422, "R9", "only for 2 or 3", id="extended-4"
@@ -387,8 +393,15 @@ HAND_CASES = [
         id="tricks-stale",
     ),
     pytest.param(
-        "delete", "hands/2", None, 422, "R25", "Only the latest hand with entries, hand 1", id="undo-not-latest"
+        "delete",
+        "hands/2",
+        None,
+        422,
+        "R25",
+        "Hand 2 has no entries to undo; only the latest hand with entries, hand 1,",
+        id="undo-past-latest",
     ),
+    pytest.param("delete", "hands/30", None, 422, "R24", "there is no hand 30", id="undo-past-schedule"),
     pytest.param("delete", "hands/x", None, 400, None, "not a hand number", id="undo-word"),
     pytest.param("delete", "hands/1", b"nonsense", 400, None, "not valid JSON", id="undo-bad-body"),
     pytest.param("delete", "hands/1", b"[1]", 400, None, "must be a JSON object", id="undo-list-body"),

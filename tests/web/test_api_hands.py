@@ -188,6 +188,10 @@ def test_undo_removes_the_whole_latest_hand_and_keeps_a_correction(client: Flask
     table = Table(client)
     table.hand(1, [4, 5, 3], [5, 3, 5])
     table.hand(2, [2, 6, 4], [2, 7, 3], trump="C")
+    earlier = table.undo(1)  # not the latest: nothing changes (R25)
+    assert earlier.status_code == 422 and earlier.get_json()["error"]["message"] == (
+        "Only the latest hand with entries, hand 2, can be undone; edit hand 1 instead (R25)."
+    )
     doc = table.undo(2).get_json()
     assert doc["hands"][1] == {
         "number": 2,
@@ -205,7 +209,10 @@ def test_undo_removes_the_whole_latest_hand_and_keeps_a_correction(client: Flask
     table.bids(2, [1, 1, 1])
     doc = table.undo(2, version=7).get_json()  # a hand with bids only goes too
     assert doc["hands"][1]["bids"] is None and doc["version"] == 8
-    assert table.undo(2).status_code == 422  # a repeated undo does not remove hand 1
+    repeated = table.undo(2)  # a repeated undo does not remove hand 1, and says why (R25)
+    assert repeated.status_code == 422 and repeated.get_json()["error"]["message"] == (
+        "Hand 2 has no entries to undo; only the latest hand with entries, hand 1, can be undone (R25)."
+    )
     doc = table.undo(1, query="?version=8").get_json()
     assert doc["hands"][0]["bids"] is None and doc["totals"] == [0, 0, 0]
     history = table.corrections()

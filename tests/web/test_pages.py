@@ -92,7 +92,7 @@ def test_drawing_for_the_deal_names_dealer_and_scorer_and_shows_the_cards(client
             "The extended game is only for 2 or 3 players, not 4 (R9).",
         ),
         ({"names-0": "A", "names-1": "B", "names-2": "C", "names-3": "D", "all_cards_hand": "y"}, "(R10)."),
-        ({"names-0": "A", "names-1": "B", "variant": "bogus"}, "&#39;bogus&#39; is not a variant"),
+        ({"names-0": "A", "names-1": "B", "variant": "bogus"}, "not &#39;bogus&#39; (R18)"),
         ({"names-0": "A", "names-1": "B", "first_dealer": "7"}, "Choose who deals first"),
         ({"names-0": "A", "names-1": "B", "names-2": "", "first_dealer": "2"}, "row 3 has no name"),
         ({"names-0": "A", "names-1": "B", "first_dealer": "x"}, "Choose who deals first"),

@@ -294,7 +294,11 @@ def test_a_blank_sheet_needs_no_stored_game(
         ("players=16", 422, "not 16 (R4)"),
         ("players=Ann,Ben,Cy,Dee&extended=1", 422, "only for 2 or 3 players, not 4 (R9)"),
         ("players=4&all_cards_hand=1", 422, "(R10)"),
-        ("players=3&variant=bridge", 422, "is not a variant; choose &#39;standard&#39; or &#39;new-jersey&#39; (R18)"),
+        (
+            "players=3&variant=bridge",
+            422,
+            "The variant must be &#39;standard&#39; or &#39;new-jersey&#39;, not &#39;bridge&#39; (R18)",
+        ),
         ("players=3&first_dealer=3", 422, "The first dealer must be one of the 3 seats, not 3 (R6)."),
         ("players=3&first_dealer=x", 400, "first_dealer"),
         ("players=3&extended=perhaps", 400, "extended"),

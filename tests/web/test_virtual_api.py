@@ -126,13 +126,15 @@ def _two_humans(client: FlaskClient) -> tuple[str, dict[int, str], dict[str, Any
     [
         (0, "bid", {"bid": 0}, 422, "R13", "from 1 to 13"),
         (0, "bid", {"bid": 14}, 422, "R13", "not 14"),
-        (0, "bid", {"bid": "3"}, 400, None, "whole number"),
-        (0, "bid", {"bid": True}, 400, None, "whole number"),
+        (0, "bid", {"bid": "3"}, 400, None, "whole number of tricks, not '3'."),
+        (0, "bid", {"bid": True}, 400, None, "whole number of tricks, not true."),  # JSON's words, not Python's
+        (0, "bid", {"bid": None}, 400, None, "whole number of tricks, not null."),
         (0, "bid", {}, 400, None, "'bid'"),
         (1, "bid", {"bid": 3}, 422, "R13", "turn"),
         (0, "play", {"card": "AS"}, 422, "R14", "bidding is under way"),
         (0, "play", {"card": "ZZ"}, 422, "R1", "not a card"),
         (0, "play", {"card": 12}, 400, None, "card code"),
+        (0, "play", {"card": None}, 400, None, "not null."),
         (0, "bid", {"bid": 3, "version": 99}, 409, None, "moved on"),
         (0, "bid", {"bid": 3, "version": "1"}, 400, None, "version"),
     ],
@@ -258,6 +260,7 @@ def test_an_unknown_table_is_404(client: FlaskClient) -> None:
         ({"seats": [{"name": "Ann"}, {"name": "Ann"}]}, 400, "Two players"),
         ({"seats": [{"name": "Ann"}, {"name": "R", "bot": "genius"}]}, 400, "bot level"),
         ({"seats": [{"name": "Ann"}, {"name": "Ben"}], "variant": "texas"}, 422, "variant"),
+        ({"seats": [{"name": "Ann"}, {"name": "Ben"}], "options": {"jokers": True}}, 400, "Unknown option 'jokers'"),
         ({"seats": [{"name": "Ann"}, {"name": "Ben"}], "first_dealer": 5}, 422, "first dealer"),
         ({"seats": [{"name": "Ann"}, {"name": "Ben"}], "start": "yes"}, 400, "'start'"),
         ({"seats": [{"name": "Ann"}, {"name": "Ben"}], "seed": -1}, 400, "'seed'"),
@@ -266,7 +269,11 @@ def test_an_unknown_table_is_404(client: FlaskClient) -> None:
 def test_a_bad_table_is_refused(client: FlaskClient, body: dict[str, Any], status: int, words: str) -> None:
     answer = client.post("/api/tables", json=body)
     assert answer.status_code == status
-    assert words in answer.get_json()["error"]["message"]
+    error = answer.get_json()["error"]
+    assert words in error["message"]
+    assert error["code"] == {400: "bad_request", 422: "rule_violation"}[status] and (error["rule"] is None) == (
+        status == 400
+    )
 
 
 def test_a_seed_is_refused_unless_the_app_allows_seeding(tmp_path: Path) -> None:
