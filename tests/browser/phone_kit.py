@@ -27,8 +27,12 @@ def phone(browser: Any, size: str, scheme: str = "light", **options: Any) -> Any
 
 
 def no_sideways_scroll(page: Any, where: str) -> None:
-    width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-    assert width <= inner, f"{where}: the page scrolls sideways ({width} > {inner} px)"
+    """The page is no wider than the phone's screen. Measured against the viewport the context was
+    given, not ``innerWidth``: a mobile browser zooms out to show a page wider than the screen, and
+    ``innerWidth`` then grows with the page."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    screen = page.viewport_size["width"]
+    assert width <= screen, f"{where}: the page scrolls sideways ({width} > {screen} px)"
 
 
 #: Resolves once every finite animation and CSS transition on the page has finished (a tapped

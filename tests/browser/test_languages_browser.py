@@ -1,6 +1,6 @@
 """Every language on a 360 px phone (real Chromium): the hand screen, the scorecard, the game-over
-screen and a virtual table's seat fit without sideways scroll or clipped labels, and the scripts speak
-the page's language."""
+screen, a virtual table's seat and a group's pages fit without sideways scroll or clipped labels,
+every control's spoken name holds the words it shows, and the scripts speak the page's language."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ import requests
 from playwright.sync_api import expect
 
 from scorekeeper.i18n import LANGUAGES
+from tests.web.groups_kit import auth
+from tests.web.groups_kit import export_file
+from tests.web.groups_kit import legal_hands
 
 from .phone_kit import page_checks
 from .phone_kit import phone
@@ -29,15 +32,27 @@ LABELS = (
 
 #: A label inside a region that scrolls sideways on purpose (the scorecard's .sheet-wrap) is reached
 #: by scrolling that region, so only its own box is checked there, not the screen's edge.
-CLIPPED = """sel => {
+CLIPPED = """([sel, screen]) => {
   const scrolls = e => { for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
       if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return true; } return false; };
   return [...document.querySelectorAll(sel)]
     .filter(e => e.offsetParent !== null && e.getClientRects().length)
     .filter(e => { const s = getComputedStyle(e), r = e.getBoundingClientRect();
                    const cut = ['hidden', 'clip'].includes(s.overflowX) && e.scrollWidth > e.clientWidth + 1;
-                   return cut || (!scrolls(e) && (r.right > innerWidth + 0.5 || r.left < -0.5)); })
+                   return cut || (!scrolls(e) && (r.right > screen + 0.5 || r.left < -0.5)); })
     .map(e => `${e.tagName.toLowerCase()}.${e.className}: "${e.textContent.trim().slice(0, 40)}"`); }"""
+
+#: A control whose spoken name (aria-label) does not contain the words it shows: voice control
+#: ("tap Bids") cannot find it (WCAG 2.5.3, label in name). Icons and hidden text are left out.
+NAME_WITHOUT_LABEL = """() => {
+  const words = text => text.replace(/[^\\p{L}\\p{N}]+/gu, ' ').trim().toLowerCase();
+  return [...document.querySelectorAll('a[aria-label], button[aria-label]')]
+    .filter(e => e.offsetParent !== null)
+    .map(e => { const shown = e.cloneNode(true);
+                shown.querySelectorAll('[aria-hidden=true], .sr').forEach(n => n.remove());
+                return [e.getAttribute('aria-label'), shown.textContent]; })
+    .filter(([name, label]) => words(label) && !words(name).includes(words(label)))
+    .map(([name, label]) => `"${label.trim()}" not in "${name}"`); }"""
 
 #: What the hand screen's script writes in each language once the first tap is in (Intl.PluralRules).
 STATUS_AFTER_ONE_BID = {
@@ -53,8 +68,10 @@ STATUS_AFTER_ONE_BID = {
 def fits(page: Any, where: str) -> None:
     """No sideways scroll, 44 px targets, axe-core clean, and no label cut off or pushed off screen."""
     page_checks(page, where)
-    clipped = page.evaluate(CLIPPED, LABELS)
+    clipped = page.evaluate(CLIPPED, [LABELS, page.viewport_size["width"]])
     assert not clipped, f"{where}: labels clipped or off screen: {clipped}"
+    unnamed = page.evaluate(NAME_WITHOUT_LABEL)
+    assert not unnamed, f"{where}: a control's spoken name lacks the words it shows: {unnamed}"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -64,6 +81,9 @@ def test_each_language_fits_a_360_px_phone(browser: Any, server: str, shots: Pat
         ["Anneliese", "Bartholomew", "Cy", "Dee"],
         0,
         [([3, 4, 2, 3], [4, 4, 1, 4]), ([2, 2, 2, 2], [0, 5, 3, 4])],
+    )
+    tricks_step = api_game(
+        server, ["Anneliese", "Bartholomew", "Cy", "Dee"], 0, [([3, 4, 2, 3], [4, 4, 1, 4]), ([2, 2, 2, 2], None)]
     )
     finished = finished_game(server)
     context = phone(browser, "360")
@@ -81,6 +101,11 @@ def test_each_language_fits_a_360_px_phone(browser: Any, server: str, shots: Pat
     first.scroll_into_view_if_needed()
     first.locator("label").nth(0).tap()
     expect(page.locator(".dock .status")).to_have_text(STATUS_AFTER_ONE_BID[lang])
+
+    page.goto(f"{tricks_step['scorer_url']}")  # the bids of hand 2 are in: their step is a link back
+    expect(page.locator("form.hand.tricks")).to_be_visible()
+    expect(page.locator("ol.steps li.done a")).to_be_visible()
+    fits(page, f"{lang}: tricks step")
 
     page.goto(finished["scorer_url"])  # the language stays: the cookie remembers ?lang=
     expect(page.locator("html")).to_have_attribute("lang", lang)
@@ -102,4 +127,26 @@ def test_a_virtual_seat_fits_a_360_px_phone_in_each_language(browser: Any, serve
     expect(page.locator("#vt.vt-myturn")).to_be_visible(timeout=20_000)  # the bots before her have moved
     fits(page, f"{lang}: virtual seat")
     page.screenshot(path=str(shots / f"lang-{lang}-virtual-seat.png"), full_page=True)
+    context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_groups_pages_fit_a_360_px_phone_in_each_language(browser: Any, server: str, lang: str) -> None:
+    """The leaderboard's and a player's column headings wrap in the longer languages, not the page."""
+    players = ["Anneliese", "Bartholomew", "Cy", "Dee", "Eve", "Fay"]
+    created = requests.post(f"{server}/api/groups", json={"name": "Friday", "players": players}, timeout=10).json()
+    game = export_file(players, legal_hands(len(players)))
+    answer = requests.post(
+        f"{server}/api/groups/{created['id']}/import", json=game, headers=auth(created["token"]), timeout=10
+    )
+    assert answer.status_code == 201, answer.text
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(f"{created['url']}&lang={lang}" if "?" in created["url"] else f"{created['url']}?lang={lang}")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    expect(page.locator("table.leaders tbody tr")).to_have_count(len(players))
+    fits(page, f"{lang}: group")
+    page.locator("table.leaders tbody a").first.tap()
+    expect(page.locator("table.figures-table").first).to_be_visible()
+    fits(page, f"{lang}: a group's player")
     context.close()

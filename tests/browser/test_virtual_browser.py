@@ -17,6 +17,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
+from .accessibility import assert_accessible
 from .conftest import serve
 from .phone_kit import no_sideways_scroll
 from .phone_kit import page_checks
@@ -140,6 +141,9 @@ def test_two_phones_play_a_hand_by_tapping(browser: Any, seeded_server: str, sho
         expect(page.locator(".vt-status")).to_contain_text("Your turn", timeout=20_000)
         check_both(f"hand 1 {v['phase']}")
         shot(page, shots, f"{names[seat]}-{v['phase']}")
+        page.evaluate("document.getElementById('vt').classList.add('vt-busy')")  # as while moves replay
+        assert_accessible(page, f"{names[seat]}-{v['phase']}, faded while the moves replay")
+        page.evaluate("document.getElementById('vt').classList.remove('vt-busy')")
         if v["phase"] == "bidding":
             page.locator('.vt-bids button[value="1"]').tap()
         else:
