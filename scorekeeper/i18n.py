@@ -101,8 +101,9 @@ class LocalCard:
         return str(self.card)
 
 
-#: The longest a value a client sent is shown in a message (characters).
-SHOWN = 40
+#: The longest a value a client sent is shown in a message (characters): a name (40) or a
+#: group's name (60) whole, a pasted page not.
+SHOWN = 64
 
 
 def shown(value: object, limit: int = SHOWN) -> str:
@@ -124,7 +125,7 @@ class Sent:
     def __repr__(self) -> str:
         if isinstance(self.value, str):
             text = repr(self.value)
-            return text if len(text) <= SHOWN else text[: SHOWN - 2] + "…" + text[0]
+            return text if len(text) <= SHOWN + 2 else text[:SHOWN] + "…" + text[0]
         return shown(self.value)
 
     def __str__(self) -> str:

@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.engine import Card
 from scorekeeper.engine import RulesError
+from scorekeeper.i18n import _ as say
 from scorekeeper.i18n import card_label
 from scorekeeper.i18n import COOKIE
 from scorekeeper.i18n import LANGUAGES
@@ -457,3 +458,16 @@ def test_a_card_the_seat_cannot_see_is_redacted_in_its_language(app: Flask, lang
         assert redact(rules_message(error.value), visible={"2H"}) == expected
         shown = redact(rules_message(error.value), visible={"2H", "QS"})
         assert card_label(Card.parse("QS")) in shown
+
+
+def test_a_value_a_client_sent_reads_as_json_and_stays_short(app: Flask) -> None:
+    """``{x!r}`` in a sentence: JSON's words for what is not text, whole names, a pasted page cut."""
+    template = "{value!r} is not a bid."
+    with app.test_request_context():
+        assert say(template, value=None) == "null is not a bid."
+        assert say(template, value=True) == "true is not a bid."
+        assert say(template, value=[1, "2"]) == '[1, "2"] is not a bid.'
+        assert say(template, value="x" * 60) == f"'{'x' * 60}' is not a bid."  # a group's name, whole
+        cut = say(template, value="y" * 100_000)
+        assert cut == f"'{'y' * 63}…' is not a bid.", cut
+        assert say("{value} and {value:>3}", value=7) == "7 and   7"  # plain fields as before
