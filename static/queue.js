@@ -42,14 +42,20 @@
   }
   function saved() { return store("readonly", function (s) { return s.index("game").getAll(game.id); }); }
   function keep(entry) { return store("readwrite", function (s) { return s.add(entry); }).then(function (key) { entry.key = key; }); }
-  /* The server took `entry` (now at `version`): it leaves the queue, the rest are based on that version. */
+  /* The server took `entry` (now at `version`): it leaves the queue. The entries after it move on
+     to `version` only when that write was the game's one change since their base (version = base
+     + 1). Had another phone written meanwhile (a repeat of an entry the server already stored is
+     answered with the server's latest version), they keep their base and are refused (409): the
+     scorer then sees both versions of each instead of overwriting what this phone never saw.
+     Resolves to whether this phone still knows the whole game. */
   function settle(entry, version) {
+    var moved = version === entry.base + 1;
     return store("readwrite", function (s) {
       s.delete(entry.key);
-      pending.slice(1).forEach(function (e) { e.base = version; s.put(e); });
-    });
+      pending.slice(1).forEach(function (e) { if (moved && e.base === entry.base) { e.base = version; s.put(e); } });
+    }).then(function () { return moved || version === entry.base; });
   }
-  function forgetAll() { return store("readwrite", function (s) { pending.forEach(function (e) { s.delete(e.key); }); }); }
+  function forget(entry) { return store("readwrite", function (s) { s.delete(entry.key); }); }
 
   /* -- the game as this phone knows it ------------------------------------------------------------ */
   function apply(entry) {
@@ -100,12 +106,12 @@
     if (entry.step === "bids" && entry.trump !== undefined) body.trump = entry.trump;
     request("PUT", "/hands/" + entry.number + "/" + entry.step, body).then(function (answer) {
       if (answer.status === 200) {
-        return settle(entry, answer.data.version).then(function () {
+        return settle(entry, answer.data.version).then(function (known) {
           pending.shift();
-          game.version = answer.data.version;
+          if (known) game.version = answer.data.version;
           busy = false;
           if (pending.length) return send();
-          return sent(answer.data);
+          return sent();
         });
       }
       busy = false;
@@ -116,8 +122,8 @@
   /* Everything is on the server: show its own page again (scorecard and all), unless the scorer is
      tapping the next step drawn here, whose taps would then only wait in the draft; then just note
      the version. */
-  function sent(doc) {
-    document.querySelectorAll("input[name=version]").forEach(function (input) { input.value = doc.version; });
+  function sent() {
+    document.querySelectorAll("input[name=version]").forEach(function (input) { input.value = game.version; });
     if (undoAsked) { undoForm.submit(); return; }  /* still "sending": the poll must not reload the page over the undo */
     delete document.body.dataset.sending;
     if (waited) show(words.all_sent); else show("");
@@ -132,7 +138,9 @@
   /* -- undo: the latest entry, which may still be on this phone ------------------------------------- */
   /* The button names the latest entry of the game as this phone knows it; tapped while entries
      wait, the undo is sent once they are all on the server (without a connection, the page says
-     that nothing was undone: static/app.js). */
+     that nothing was undone: static/app.js). An entry made before then lets that undo go: it no
+     longer names the latest entry, and undoing the new one instead would remove what was just
+     tapped; the button then names the new entry. */
   var undoForm = document.getElementById("undo-form"), undoAsked = false;
   function undoLabel() {
     var hand = game.hands.filter(function (h) { return h.bids; }).pop(), button = document.querySelector("button[form=undo-form]");
@@ -174,12 +182,18 @@
       conflictBox.hidden = false;
       show(R.say(words, "refused", { message: error.message }), true);
       conflictBox.scrollIntoView({ block: "start" });
+      /* The choice is for this entry only: the ones after it are sent on their old base, so any
+         that the server's version also changed comes up here in turn. */
       keepServer.addEventListener("click", function () {
-        forgetAll().then(function () { location.replace(location.pathname); });
+        forget(entry).then(function () {
+          pending.shift();
+          conflictBox.hidden = true;
+          if (pending.length) send(); else location.replace(location.pathname);
+        });
       });
       usePhone.addEventListener("click", function () {
-        pending.forEach(function (e) { e.base = answer.data.version; });
-        store("readwrite", function (s) { pending.forEach(function (e) { s.put(e); }); }).then(function () {
+        entry.base = answer.data.version;
+        store("readwrite", function (s) { s.put(entry); }).then(function () {
           conflictBox.hidden = true;
           send();
         });
@@ -303,6 +317,8 @@
         delete f.dataset.sent;
         return;
       }
+      if (f.dataset.queued) return;  /* a second tap while the first is being kept: one entry */
+      f.dataset.queued = "1";
       var trump = f.querySelector("input[name=trump]:checked");
       var entry = { game: game.id, number: number, step: step, values: list, base: game.version, at: Date.now() };
       /* "none": no trump (null in the API, R12); "": not noted (left out of the request) */
@@ -310,6 +326,7 @@
       if (pending.length) entry.base = pending[0].base;
       keep(entry).then(function () {
         App.forgetDraft(f);
+        undoAsked = false;  /* an undo waiting for the queue named an older entry (above) */
         made++;
         pending.push(entry);
         apply(entry);

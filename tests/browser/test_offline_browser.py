@@ -333,6 +333,106 @@ def test_keeping_the_servers_version_drops_the_phones_entries(browser: Any, live
     )
 
 
+def queued(page: Any) -> int:
+    """How many entries wait in this phone's IndexedDB queue."""
+    count: int = page.evaluate("""new Promise(ok => { const r = indexedDB.open('bluke-scorer', 1);
+        r.onsuccess = () => { const g = r.result.transaction('entries').objectStore('entries').getAll();
+                              g.onsuccess = () => ok(g.result.length); }; })""")
+    return count
+
+
+def test_an_entry_the_server_already_has_does_not_carry_the_rest_over_another_phone(
+    browser: Any, live: LiveServer
+) -> None:
+    """The phone's bids repeat what another phone stored, but that phone also stored other tricks:
+    the phone's tricks must be refused and shown, not written over the ones it never saw."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}"
+    context, page = scorer_phone(browser, game)
+    go_offline(context, live)
+    tap(page, "bid1-4", "bid2-5", "bid0-3")
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    tap(page, "tricks0-4", "tricks1-4")  # Cy's 5 is the remainder
+    page.locator("form.hand button.primary").tap()
+    expect(page.locator("#sync")).to_have_text("Offline — 2 entries waiting")
+    live.plug()  # another scorer: the same bids, then other tricks
+    assert requests.put(url + "/hands/1/bids", json={"bids": [3, 4, 5]}, headers=bearer(game), timeout=10).ok
+    assert requests.put(url + "/hands/1/tricks", json={"tricks": [5, 4, 4]}, headers=bearer(game), timeout=10).ok
+    context.set_offline(False)
+    box = page.locator("#conflict")
+    expect(box).to_be_visible(timeout=15_000)
+    expect(box).to_contain_text("Hand 1, Tricks")
+    expect(box.locator(".theirs")).to_have_text("Ann 5 · Ben 4 · Cy 4")
+    expect(box.locator(".mine")).to_have_text("Ann 4 · Ben 4 · Cy 5")
+    doc = requests.get(url, headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["tricks"] == [5, 4, 4] and doc["version"] == 3  # nothing overwritten
+    with page.expect_navigation():  # the queue is empty: the server's page again
+        box.get_by_role("button", name="Keep the server's").tap()
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")
+    assert requests.get(url, headers=bearer(game), timeout=10).json()["version"] == 3
+    assert queued(page) == 0
+
+
+def test_each_refused_entry_is_chosen_on_its_own(browser: Any, live: LiveServer) -> None:
+    """Two phones score hand 1 differently offline; the second back sees the bids and then the
+    tricks, and what the scorer chooses for one entry decides nothing about the next."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}"
+    context, page = scorer_phone(browser, game)
+    go_offline(context, live)
+    tap(page, "bid1-4", "bid2-5", "bid0-2")
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    tap(page, "tricks0-3", "tricks1-5")  # Cy's 5 is the remainder
+    page.locator("form.hand button.primary").tap()
+    tap(page, "bid2-2", "bid0-3", "bid1-4")  # hand 2: Ben deals, Cy bids first
+    expect(page.locator("#sync")).to_have_text("Offline — 3 entries waiting")
+    live.plug()  # the other phone was back first
+    assert requests.put(url + "/hands/1/bids", json={"bids": [3, 4, 5]}, headers=bearer(game), timeout=10).ok
+    assert requests.put(url + "/hands/1/tricks", json={"tricks": [4, 4, 5]}, headers=bearer(game), timeout=10).ok
+    context.set_offline(False)
+    box = page.locator("#conflict")
+    expect(box).to_contain_text("Hand 1, Bids", timeout=15_000)
+    box.get_by_role("button", name="Use this phone's").tap()  # for the bids only
+    expect(box).to_contain_text("Hand 1, Tricks", timeout=15_000)
+    expect(box.locator(".theirs")).to_have_text("Ann 4 · Ben 4 · Cy 5")
+    doc = requests.get(url, headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [2, 4, 5] and doc["hands"][0]["tricks"] == [4, 4, 5]
+    box.get_by_role("button", name="Keep the server's").tap()  # the tricks stay; hand 2 goes on
+    expect(box).to_contain_text("Hand 2, Bids", timeout=15_000)  # based on a game it had not seen
+    expect(box.locator(".theirs")).to_have_text("nothing recorded")
+    box.get_by_role("button", name="Use this phone's").tap()
+    expect(page.locator("#sync")).to_have_text("All sent", timeout=15_000)
+    doc = requests.get(url, headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["tricks"] == [4, 4, 5] and doc["hands"][1]["bids"] == [3, 4, 2]
+
+
+def test_an_entry_made_after_a_waiting_undo_lets_that_undo_go(browser: Any, live: LiveServer) -> None:
+    """An undo tapped while entries wait is for the latest entry then; once the scorer enters the
+    next step, undoing would remove what was just tapped: the undo is let go, nothing is undone."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}"
+    requests.put(url + "/hands/1/bids", json={"bids": [4, 5, 3]}, headers=bearer(game), timeout=10)
+    requests.put(url + "/hands/1/tricks", json={"tricks": [5, 3, 5]}, headers=bearer(game), timeout=10)
+    context, page = scorer_phone(browser, game)
+    undo = page.locator("button[form=undo-form]")
+    try:
+        go_offline(context, live)
+        tap(page, "bid2-2", "bid0-3", "bid1-4")  # hand 2: Ben deals, Cy bids first
+        expect(undo).to_have_attribute("aria-label", "Undo the bids of hand 2")
+        context.set_offline(False)  # a network again, the server not reached yet
+        undo.tap()
+        expect(page.locator("#sync")).to_have_text("Sending…")
+        tap(page, "tricks2-3", "tricks0-4")  # the scorer goes on; Ben's 5 is the remainder
+        page.locator("form.hand button.primary").tap()
+        expect(undo).to_have_attribute("aria-label", "Undo the tricks of hand 2")
+    finally:
+        live.plug()
+    expect(page.locator("#sync")).to_have_text("All sent", timeout=15_000)
+    doc = requests.get(url, headers=bearer(game), timeout=10).json()
+    assert doc["hands"][1]["bids"] == [3, 4, 2] and doc["hands"][1]["tricks"] == [4, 5, 3]  # none undone
+    assert live.count("POST", f"/g/{game['id']}/undo") == 0
+
+
 # -- nothing tapped is lost ------------------------------------------------------------------------
 def test_taps_survive_a_reload_and_back_and_forward(browser: Any, live: LiveServer) -> None:
     game = new_game(live, ("Ann", "Ben", "Cy"))
