@@ -576,8 +576,14 @@ def save_hand(game_id: str, number: int) -> Any:
         else:
             service.record_bids(game_id, number, form.values(), form.trump_value(), form.version.data)
     except Conflict as conflict:
+        # Another scorer saved first: this page again, with what is stored now and the new
+        # version, and this scorer's taps kept to check and save again (as a refused hand form).
         db.session.expire_all()
-        return render_game(opened, message=conflict.message, status=409)
+        opened = page_access(game_id, write=True)
+        game = opened.game
+        rules, card = games.rules_of(game), games.scorecard_of(game)
+        line = card.hands[number - 1]
+        return again(conflict.message, 409)
     except (RulesError, ServiceError) as error:
         return again(error.message, error.status if isinstance(error, ServiceError) else 422)
     flash(_("Hand {number} corrected; every later total is recomputed.", number=number))

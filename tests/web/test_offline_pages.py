@@ -150,10 +150,11 @@ def save_hand(
     bids: list[int | None],
     tricks: list[int | None],
     trump: str = "",
+    version: int | None = None,
 ) -> object:
     data = {
         "csrf_token": csrf(client, f"/g/{game_id}/hands/{number}"),
-        "version": str(current_version(app, game_id)),
+        "version": str(current_version(app, game_id) if version is None else version),
         "trump": trump,
     }
     data |= {f"bid_{s}": str(v) for s, v in enumerate(bids) if v is not None}
@@ -198,6 +199,25 @@ def test_a_refused_correction_stores_nothing_and_says_why(
     assert answer.status_code == 422  # type: ignore[attr-defined]
     assert message in text(answer)  # type: ignore[arg-type]
     assert document(app, game_id) == before
+
+
+def test_a_correction_refused_as_out_of_date_keeps_the_taps_to_save_again(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    stale = current_version(app, game_id)
+    play(client, app, game_id, 2, [2, 6, 4], [2, 7, 3])  # another scorer, meanwhile
+    before = document(app, game_id)
+    answer = save_hand(client, app, game_id, 1, [3, 5, 3], [4, 4, 5], "H", version=stale)
+    assert answer.status_code == 409  # type: ignore[attr-defined]
+    page = text(answer)  # type: ignore[arg-type]
+    assert "Someone else changed this game first" in page
+    assert document(app, game_id) == before  # nothing stored
+    checked = set(re.findall(r'id="((?:bid|tricks)\d-\d+)"[^>]*checked', page))
+    assert {"bid0-3", "bid1-5", "bid2-3", "tricks0-4", "tricks1-4", "tricks2-5"} <= checked  # the taps, kept
+    assert re.findall(r'name="version" type="hidden" value="(\d+)"', page) == [str(before["version"])]  # the new one
+    answer = save_hand(client, app, game_id, 1, [3, 5, 3], [4, 4, 5], "H")  # checked, saved again
+    assert answer.status_code == 302  # type: ignore[attr-defined]
+    assert document(app, game_id)["hands"][0]["tricks"] == [4, 4, 5]
 
 
 def test_the_bids_of_the_hand_being_played_can_be_corrected_alone(app: Flask, client: FlaskClient) -> None:
