@@ -61,7 +61,8 @@ from ..tokens import token_hash
 #: Seeds are stored in a 32-bit integer column (PostgreSQL ``integer``).
 MAX_SEED = 2**31 - 1
 #: Bots move for at most this long in one request (plus the move under way); the next request or
-#: poll continues, so no request holds a worker or the write lock for long.
+#: poll continues, so no request holds a worker for long (and none holds a lock while bots think:
+#: :func:`settle`).
 BOT_BUDGET_SECONDS = 0.2
 #: A thinking bot's move takes at least this long, so its speed does not show its hand (:func:`_even_out`).
 BOT_MOVE_FLOOR_SECONDS = 0.04
@@ -330,12 +331,15 @@ def _write_hands(row: GameRow, game: Game) -> None:
         games.summarise(row)
 
 
-def _advance(table: VirtualTable, game: Game, record: _Recorder, log: list[dict[str, Any]]) -> bool:
-    """Record, deal and let bots act until a human is to act, the game is over or time is up.
+def _advance(
+    table: VirtualTable, game: Game, record: Callable[[Game], None], log: list[dict[str, Any]], bots: bool = True
+) -> bool:
+    """Record, deal and (unless ``bots`` is false) let bots act until a human is to act, the game
+    is over or time is up.
 
     Returns True when the time budget ran out with a bot still to act: the next request or poll
-    continues (:func:`settle_if_needed`), so no request holds a worker or the write lock for long,
-    not even at a table of bots only.
+    continues (:func:`settle_if_needed`), so no request holds a worker for long, not even at a
+    table of bots only.
     """
     started, moved, longest = time.monotonic(), False, 0.0
     while True:
@@ -347,7 +351,7 @@ def _advance(table: VirtualTable, game: Game, record: _Recorder, log: list[dict[
             return False
         seat = game.to_act
         level = table.seats[seat].get("bot")
-        if not level:
+        if not level or not bots:
             return False
         # Stop before a move that would likely end past the budget (judged by the slowest move so
         # far); at least one move per request, so a slow bot still gets on.
@@ -392,25 +396,43 @@ Change = Callable[[VirtualTable, "Game | None", list[dict[str, Any]]], "Game | N
 
 
 def _run(table_id: str, version: object, change: Change, bump: bool = True) -> None:
-    """Apply ``change(table, game, log)`` in one locked transaction, then let the bots move a little."""
+    """Apply ``change(table, game, log)`` in one locked transaction (and deal what it deals), then,
+    unless it was bookkeeping (``bump`` false), let the bots move a little (:func:`settle`,
+    outside that transaction)."""
     with locked_table(table_id, version, bump) as table:
         game = load_state(table)
         log = log_of(table)
         record = _Recorder(table, game) if game is not None else None
         game = change(table, game, log)
         if game is not None:
-            _advance(table, game, record or _Recorder(table, game), log)
+            _advance(table, game, record or _Recorder(table, game), log, bots=False)
             _save(table, game, log)
+    if bump:
+        settle(table_id)
 
 
 def settle(table_id: str) -> None:
-    """Let pending bots act for one time budget (the next request or poll does the rest)."""
-    with locked_table(table_id) as table:
-        game = load_state(table)
-        if game is not None and bots_pending(table):
-            log = log_of(table)
-            _advance(table, game, _Recorder(table, game), log)
-            _save(table, game, log)
+    """Let pending bots act for one time budget (the next request or poll does the rest).
+
+    The bots think with no lock held, from a read of the table; their moves are then stored in one
+    short locked write, and only if nobody acted meanwhile (the table's version): otherwise they
+    are dropped, the other move stands and the next look works the bots' moves out again. So a
+    table of bots being watched never holds its table, nor on SQLite the whole database, while
+    its bots think.
+    """
+    db.session.rollback()  # a fresh read, outside any transaction
+    table = db.session.get(VirtualTable, table_id)
+    if table is None or not bots_pending(table):
+        return
+    version, start, game, log = table.version, load_state(table), load_state(table), log_of(table)
+    assert start is not None and game is not None  # bots_pending: a game under way
+    _advance(table, game, lambda _: None, log)
+    try:
+        with locked_table(table_id, version) as locked:
+            _Recorder(locked, start)(game)
+            _save(locked, game, log)
+    except Conflict:
+        pass  # a move came first (above)
 
 
 def settle_if_needed(access: TableAccess) -> TableAccess:
@@ -545,7 +567,7 @@ def create_table(
         if start:
             game = Game.start(games.rules_of(row), row.first_dealer, _deal_rng(table, 1))
             log: list[dict[str, Any]] = []
-            _advance(table, game, _Recorder(table, game), log)
+            _advance(table, game, _Recorder(table, game), log, bots=False)
             _save(table, game, log)
         db.session.commit()
     except BaseException:
@@ -553,6 +575,7 @@ def create_table(
         db.session.execute(delete(GameRow).where(GameRow.id == game_id))
         db.session.commit()
         raise
+    settle(table_id)  # bots first to act move now, outside the creating transaction
     return Created(table, host, tokens)
 
 

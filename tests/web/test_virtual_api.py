@@ -397,8 +397,13 @@ def test_two_taps_at_once_never_play_two_cards(app: Flask) -> None:
         t.join()
     assert sorted(answers) == [200, 409]
     after = row(app, table)
-    assert len(after["state"]["hands"][0]) == len(before["state"]["hands"][0]) - 1
-    assert after["version"] == before["version"] + 1
+    seat = v["seat"]
+    assert len(after["state"]["hands"][seat]) == len(before["state"]["hands"][seat]) - 1
+
+    def plays(state: dict[str, Any]) -> int:
+        return sum(1 for e in state["log"] if e["seat"] == seat and "card" in e)
+
+    assert plays(after["state"]) == plays(before["state"]) + 1  # one card, then the bots' moves (their own write)
 
 
 # -- robustness ---------------------------------------------------------------------------------
@@ -461,3 +466,44 @@ def test_a_faulty_bot_is_replaced_by_a_legal_move(
     created = create(client, seats("Ann", "bot", "bot"), seed=6, first_dealer=0)
     v = view(client, created["id"], created["seats"][0]["token"])
     assert v["your_turn"] and None not in v["bids"][1:]
+
+
+def test_bots_think_without_holding_the_database(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a bot decides, another scorer's write (another game) goes through at once: the bots'
+    moves are worked out outside any lock and stored in a short write afterwards (on SQLite one
+    lock covers the whole database, so a bot thinking inside it would hold every game)."""
+    from scorekeeper.virtual import service
+
+    thinking, go_on = threading.Event(), threading.Event()
+    real = service.decide
+
+    def slow(level: str, view: dict[str, Any], rules: Any, rng: random.Random) -> int | str:
+        thinking.set()
+        assert go_on.wait(30), "the test never let the bot go on"
+        return real(level, view, rules, rng)
+
+    monkeypatch.setattr(service, "decide", slow)
+    monkeypatch.setattr(service, "BOT_BUDGET_SECONDS", 0.0)  # one move per request
+    client = app.test_client()
+    bots = client.post("/api/tables", json={"seats": seats("Ann", "bot", "bot"), "start": False}).get_json()
+    game = client.post("/api/games", json={"players": ["Ann", "Ben", "Cy"]}).get_json()
+    host = auth(bots["host_token"])
+    results: dict[str, int] = {}
+
+    def start() -> None:  # the host deals; seat 1, a bot, bids first and thinks
+        results["start"] = app.test_client().post(f"/api/tables/{bots['id']}/start", headers=host).status_code
+
+    starter = threading.Thread(target=start)
+    starter.start()
+    try:
+        assert thinking.wait(30), "the bot never started to think"
+        write = app.test_client().put(
+            f"/api/games/{game['id']}/hands/1/bids", json={"bids": [4, 5, 3]}, headers=auth(game["scorer_token"])
+        )
+        assert write.status_code == 200 and not go_on.is_set()  # stored while the bot still thinks
+    finally:
+        go_on.set()
+        starter.join(30)
+    assert results["start"] == 200
+    v = view(client, bots["id"], bots["seats"][0]["token"])
+    assert v["bids"][1] is not None  # the bot's bid, stored after its thinking
