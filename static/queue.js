@@ -148,6 +148,7 @@
     var text = App.say(hand.tricks ? words.undo_tricks : words.undo_bids, { number: hand.number });
     button.title = text;
     button.setAttribute("aria-label", text);
+    button.hidden = false;  /* a new game's first entry, still on this phone, can be undone too */
     undoForm.querySelector("input[name=number]").value = hand.number;
   }
   if (undoForm) undoForm.addEventListener("submit", function (event) {

@@ -307,7 +307,8 @@ def render_game(
         if step == "bids" and not panel.trump:  # after an undo, the trump that went with the bids
             panel.trump = screens.trump_choice(request.args.get("trump"))
     latest = max((h.number for h in card.hands if h.bids is not None), default=None)
-    undo = UndoForm(formdata=None, version=game.version, number=latest) if latest else None
+    # Without entries the undo waits hidden: an entry kept on the phone shows it (static/queue.js).
+    undo = UndoForm(formdata=None, version=game.version, number=latest)
     return render_template(
         "game.html",
         game=game,

@@ -235,6 +235,8 @@ def test_an_offline_hand_reaches_the_server_exactly_once(browser: Any, live: Liv
     game = new_game(live)
     context, page = scorer_phone(browser, game)
     sync = page.locator("#sync")
+    undo = page.locator("button[form=undo-form]")
+    expect(undo).to_be_hidden()  # nothing to undo yet
     try:
         go_offline(context, live)
         tap(page, "t1H", "bid1-4", "bid2-3", "bid3-2", "bid0-3")  # Ben bids first (Ann deals); Ann's bid saves
@@ -242,6 +244,8 @@ def test_an_offline_hand_reaches_the_server_exactly_once(browser: Any, live: Liv
         expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
         expect(page.locator(".hand-meta").nth(1)).to_contain_text("12 bid for 13 cards")
         expect(sync).to_have_text("Offline — 1 entry waiting")
+        expect(undo).to_be_visible()  # the first entry, still on this phone
+        expect(undo).to_have_attribute("aria-label", "Undo the bids of hand 1")
         tap(page, "tricks0-5", "tricks1-4", "tricks2-3")  # Dee's 1 is the remainder
         expect(page.locator("#tricks3-1")).to_be_checked()
         expect(page.locator("#tricks0 .pts")).to_have_text("+32")
