@@ -42,12 +42,9 @@
   }
   function saved() { return store("readonly", function (s) { return s.index("game").getAll(game.id); }); }
   function keep(entry) { return store("readwrite", function (s) { return s.add(entry); }).then(function (key) { entry.key = key; }); }
-  /* The server took `entry` (now at `version`): it leaves the queue. The entries after it move on
-     to `version` only when that write was the game's one change since their base (version = base
-     + 1). Had another phone written meanwhile (a repeat of an entry the server already stored is
-     answered with the server's latest version), they keep their base and are refused (409): the
-     scorer then sees both versions of each instead of overwriting what this phone never saw.
-     Resolves to whether this phone still knows the whole game. */
+  /* The server took `entry` (now at `version`): it leaves the queue. The rest move on to `version`
+     only if that write was the one change since their base; else another phone wrote, and they
+     are refused (409) and shown. Resolves to whether this phone still knows the game. */
   function settle(entry, version) {
     var moved = version === entry.base + 1;
     return store("readwrite", function (s) {
@@ -138,9 +135,7 @@
   /* -- undo: the latest entry, which may still be on this phone ------------------------------------- */
   /* The button names the latest entry of the game as this phone knows it; tapped while entries
      wait, the undo is sent once they are all on the server (without a connection, the page says
-     that nothing was undone: static/app.js). An entry made before then lets that undo go: it no
-     longer names the latest entry, and undoing the new one instead would remove what was just
-     tapped; the button then names the new entry. */
+     that nothing was undone: static/app.js). An entry made before then lets that undo go. */
   var undoForm = document.getElementById("undo-form"), undoAsked = false;
   function undoLabel() {
     var hand = game.hands.filter(function (h) { return h.bids; }).pop(), button = document.querySelector("button[form=undo-form]");
@@ -148,7 +143,7 @@
     var text = App.say(hand.tricks ? words.undo_tricks : words.undo_bids, { number: hand.number });
     button.title = text;
     button.setAttribute("aria-label", text);
-    button.hidden = false;  /* a new game's first entry, still on this phone, can be undone too */
+    button.hidden = false;
     undoForm.querySelector("input[name=number]").value = hand.number;
   }
   if (undoForm) undoForm.addEventListener("submit", function (event) {
@@ -183,8 +178,7 @@
       conflictBox.hidden = false;
       show(R.say(words, "refused", { message: error.message }), true);
       conflictBox.scrollIntoView({ block: "start" });
-      /* The choice is for this entry only: the ones after it are sent on their old base, so any
-         that the server's version also changed comes up here in turn. */
+      /* The choice is for this entry only; a later one refused comes up in turn. */
       keepServer.addEventListener("click", function () {
         forget(entry).then(function () {
           pending.shift();
@@ -318,16 +312,16 @@
         delete f.dataset.sent;
         return;
       }
-      if (f.dataset.queued) return;  /* a second tap while the first is being kept: one entry */
+      if (f.dataset.queued) return;  /* a second tap */
       f.dataset.queued = "1";
       var trump = f.querySelector("input[name=trump]:checked");
       var entry = { game: game.id, number: number, step: step, values: list, base: game.version, at: Date.now() };
       /* "none": no trump (null in the API, R12); "": not noted (left out of the request) */
       if (step === "bids" && trump && trump.value) entry.trump = trump.value === "none" ? null : trump.value;
-      if (pending.length) entry.base = pending[0].base;
+      if (pending.length) entry.base = pending[pending.length - 1].base;
       keep(entry).then(function () {
         App.forgetDraft(f);
-        undoAsked = false;  /* an undo waiting for the queue named an older entry (above) */
+        undoAsked = false;
         made++;
         pending.push(entry);
         apply(entry);
