@@ -345,6 +345,22 @@ def queued(page: Any) -> int:
     return count
 
 
+def offline_hand_1(page: Any, bids: tuple[str, ...], tricks: tuple[str, ...]) -> None:
+    """Hand 1's bids, then its tricks, tapped on a phone (Ann deals: Ben bids first, Cy's tricks
+    are the remainder)."""
+    tap(page, *bids)
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    tap(page, *tricks)
+    page.locator("form.hand button.primary").tap()
+
+
+def other_scorer(live: LiveServer, game: dict[str, Any], bids: list[int], tricks: list[int]) -> None:
+    """A second scorer, online, records hand 1 through the API."""
+    url = f"{live.url}/api/games/{game['id']}/hands/1"
+    assert requests.put(url + "/bids", json={"bids": bids}, headers=bearer(game), timeout=10).ok
+    assert requests.put(url + "/tricks", json={"tricks": tricks}, headers=bearer(game), timeout=10).ok
+
+
 def test_an_entry_the_server_already_has_does_not_carry_the_rest_over_another_phone(
     browser: Any, live: LiveServer
 ) -> None:
@@ -354,14 +370,10 @@ def test_an_entry_the_server_already_has_does_not_carry_the_rest_over_another_ph
     url = f"{live.url}/api/games/{game['id']}"
     context, page = scorer_phone(browser, game)
     go_offline(context, live)
-    tap(page, "bid1-4", "bid2-5", "bid0-3")
-    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
-    tap(page, "tricks0-4", "tricks1-4")  # Cy's 5 is the remainder
-    page.locator("form.hand button.primary").tap()
+    offline_hand_1(page, ("bid1-4", "bid2-5", "bid0-3"), ("tricks0-4", "tricks1-4"))
     expect(page.locator("#sync")).to_have_text("Offline — 2 entries waiting")
-    live.plug()  # another scorer: the same bids, then other tricks
-    assert requests.put(url + "/hands/1/bids", json={"bids": [3, 4, 5]}, headers=bearer(game), timeout=10).ok
-    assert requests.put(url + "/hands/1/tricks", json={"tricks": [5, 4, 4]}, headers=bearer(game), timeout=10).ok
+    live.plug()
+    other_scorer(live, game, [3, 4, 5], [5, 4, 4])  # the same bids, other tricks
     context.set_offline(False)
     box = page.locator("#conflict")
     expect(box).to_be_visible(timeout=15_000)
@@ -384,15 +396,11 @@ def test_each_refused_entry_is_chosen_on_its_own(browser: Any, live: LiveServer)
     url = f"{live.url}/api/games/{game['id']}"
     context, page = scorer_phone(browser, game)
     go_offline(context, live)
-    tap(page, "bid1-4", "bid2-5", "bid0-2")
-    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
-    tap(page, "tricks0-3", "tricks1-5")  # Cy's 5 is the remainder
-    page.locator("form.hand button.primary").tap()
+    offline_hand_1(page, ("bid1-4", "bid2-5", "bid0-2"), ("tricks0-3", "tricks1-5"))
     tap(page, "bid2-2", "bid0-3", "bid1-4")  # hand 2: Ben deals, Cy bids first
     expect(page.locator("#sync")).to_have_text("Offline — 3 entries waiting")
-    live.plug()  # the other phone was back first
-    assert requests.put(url + "/hands/1/bids", json={"bids": [3, 4, 5]}, headers=bearer(game), timeout=10).ok
-    assert requests.put(url + "/hands/1/tricks", json={"tricks": [4, 4, 5]}, headers=bearer(game), timeout=10).ok
+    live.plug()
+    other_scorer(live, game, [3, 4, 5], [4, 4, 5])  # the other phone was back first
     context.set_offline(False)
     box = page.locator("#conflict")
     expect(box).to_contain_text("Hand 1, Bids", timeout=15_000)
@@ -415,8 +423,7 @@ def test_an_entry_made_after_a_waiting_undo_lets_that_undo_go(browser: Any, live
     next step, undoing would remove what was just tapped: the undo is let go, nothing is undone."""
     game = new_game(live, ("Ann", "Ben", "Cy"))
     url = f"{live.url}/api/games/{game['id']}"
-    requests.put(url + "/hands/1/bids", json={"bids": [4, 5, 3]}, headers=bearer(game), timeout=10)
-    requests.put(url + "/hands/1/tricks", json={"tricks": [5, 3, 5]}, headers=bearer(game), timeout=10)
+    other_scorer(live, game, [4, 5, 3], [5, 3, 5])
     context, page = scorer_phone(browser, game)
     undo = page.locator("button[form=undo-form]")
     try:
