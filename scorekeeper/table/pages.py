@@ -579,10 +579,8 @@ def save_hand(game_id: str, number: int) -> Any:
     except Conflict as conflict:
         # Another scorer saved first: this page again, with what is stored now and the new
         # version, and this scorer's taps kept to check and save again (as a refused hand form).
-        db.session.expire_all()
-        opened = page_access(game_id, write=True)
-        game = opened.game
-        rules, card = games.rules_of(game), games.scorecard_of(game)
+        db.session.expire_all()  # the game reads afresh; its set-up (the rules) cannot change
+        card = games.scorecard_of(game)
         line = card.hands[number - 1]
         return again(conflict.message, 409)
     except (RulesError, ServiceError) as error:
