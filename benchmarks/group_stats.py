@@ -72,6 +72,7 @@ def measure(url: str, games: int, repeat: int) -> dict[str, list[float]]:
         "group home (leaderboard)": f"/groups/{group_id}",
         "player page (Ann)": f"/groups/{group_id}/players/{player}",
         "GET /api/groups/<id>/stats": f"/api/groups/{group_id}/stats",
+        "GET /api/groups/<id>/export.json": f"/api/groups/{group_id}/export.json",
     }
     times: dict[str, list[float]] = {}
     for name, path in pages.items():

@@ -58,10 +58,12 @@ def _secret_key(instance: Path) -> str:
 def hosts(text: str | None) -> list[str] | None:
     """``SCOREKEEPER_TRUSTED_HOSTS``: comma-separated host names (``None``: any host is answered).
 
-    >>> hosts("bluke.example, .bluke.example"), hosts(""), hosts(None)
+    Host names are compared as browsers send them, in lower case.
+
+    >>> hosts("Bluke.example, .bluke.example"), hosts(""), hosts(None)
     (['bluke.example', '.bluke.example'], None, None)
     """
-    names = [name.strip() for name in (text or "").split(",") if name.strip()]
+    names = [name.strip().lower() for name in (text or "").split(",") if name.strip()]
     return names or None
 
 

@@ -328,6 +328,8 @@ def test_export_json_holds_every_game_importable_one_by_one(client: FlaskClient)
     data = json.loads(answer.data)
     assert data["format"] == "bluke-scorekeeper-group" and data["group"]["name"] == "Friday night"
     assert len(data["games"]) == 3
+    lines = answer.get_data(as_text=True).splitlines()  # one game a line, to read or compare by eye
+    assert [json.loads(line.rstrip(",")) for line in lines[1:-1]] == data["games"]
     copy = new_group(client, "Copy")
     for exported in data["games"]:
         again = client.post(f"/api/groups/{copy['id']}/import", json=exported, headers=auth(copy["token"]))

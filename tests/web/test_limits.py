@@ -155,6 +155,17 @@ def test_pdf_rendering_has_a_budget_with_or_without_a_token(limited: Flask) -> N
     assert_limited(client.get(f"/api/games/{game['id']}/scorecard.pdf", headers=headers), "printouts")
 
 
+def test_a_whole_groups_export_has_a_budget_of_its_own(limited: Flask) -> None:
+    client = limited.test_client()
+    group = client.post("/api/groups", json={"name": "Fridays"}).get_json()
+    headers = {"Authorization": f"Bearer {group['token']}"}
+    for _ in range(2):
+        assert client.get(f"/api/groups/{group['id']}/export.json", headers=headers).status_code == 200
+    assert_limited(client.get(f"/api/groups/{group['id']}/export.json", headers=headers), "Too many requests")
+    assert client.get("/scorecards/blank.pdf?players=3").status_code == 200  # printouts count apart
+    assert client.get(f"/api/groups/{group['id']}/stats", headers=headers).status_code == 200
+
+
 def test_the_counts_live_in_redis_and_hold_for_another_server_process(
     limited: Flask, store: redis.Redis, redis_url: str
 ) -> None:

@@ -146,7 +146,7 @@ def test_a_trusted_host_builds_the_links(guarded: FlaskClient) -> None:
 
 
 def test_trusted_hosts_come_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("SCOREKEEPER_TRUSTED_HOSTS", "bluke.example, www.bluke.example")
+    monkeypatch.setenv("SCOREKEEPER_TRUSTED_HOSTS", "Bluke.Example, www.bluke.example")  # browsers send lower case
     app = create_app(
         {
             "SECRET_KEY": "x",
@@ -155,6 +155,7 @@ def test_trusted_hosts_come_from_the_environment(monkeypatch: pytest.MonkeyPatch
         }
     )
     assert app.config["TRUSTED_HOSTS"] == ["bluke.example", "www.bluke.example"]
+    assert app.test_client().get("/", headers={"Host": "bluke.example"}).status_code == 200
 
 
 def test_without_trusted_hosts_any_host_is_answered(client: FlaskClient) -> None:
