@@ -100,9 +100,12 @@ def create_table(group_id: str) -> Any:
 @bp.post("/<group_id>/import")
 @limits.importing
 def import_game(group_id: str) -> Any:
-    """As ``POST /api/games/import``, into the group."""
+    """As ``POST /api/games/import``, into the group; a game of the group's export.json keeps its
+    seats' players by their ``group_players`` ids."""
     group = opened(group_id)
-    return created(*exchange.import_game(body(), service.seat_players(group.id)))
+    data = body()
+    known = data.get("group_players") if isinstance(data, dict) else None
+    return created(*exchange.import_game(data, service.seat_players(group.id, known)))
 
 
 @bp.patch("/<group_id>/players/<player_id>")

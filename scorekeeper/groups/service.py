@@ -113,12 +113,16 @@ def _player(group: Group, player_id: object) -> GroupPlayer:
     return found
 
 
-def seat_players(group_id: str) -> Attach:
+def seat_players(group_id: str, known: object = None) -> Attach:
     """Seat a new game's players in the group: each name is a roster player, or joins the roster.
 
     Returned as the hook that :func:`scorekeeper.games.create_game` runs inside the game's own
     transaction, so the game and its seats are stored together or not at all. Seats played by
     bots are no roster players: they get no seat in the group and count for nobody.
+
+    ``known`` is an imported game's ``group_players`` (the group's export.json): the roster
+    player id of each seat, ``""`` for a seat that counted for nobody. A seat whose id is a player
+    of this group is that player whatever the name now says (renamed, merged); other seats go by name.
     """
 
     def attach(game: Game, bots: Collection[int]) -> None:
@@ -131,26 +135,62 @@ def seat_players(group_id: str) -> Attach:
                     count=count,
                 )
             )
-        roster = {p.key: p for p in group.players}
-        people = [(seat, name) for seat, name in enumerate(game.players) if seat not in bots]
-        new = [name for _seat, name in people if name_key(name) not in roster]
-        if len(roster) + len(new) > MAX_ROSTER:
-            raise BadRequest(
-                _(
-                    "This group already keeps {count} players, the most it can; merge the ones entered twice, or start a new group.",
-                    count=len(roster),
-                )
-            )
-        for name in new:
-            roster[name_key(name)] = GroupPlayer(id=new_id(), name=name, key=name_key(name))
-            group.players.append(roster[name_key(name)])
-        game.group_id = group.id
-        db.session.flush()  # the new players exist before their seats point at them
-        db.session.add_all(
-            GroupSeat(game_id=game.id, seat=seat, player_id=roster[name_key(name)].id) for seat, name in people
-        )
+        ids = _known_ids(known, len(game.players))
+        _seat(group, game, [seat for seat in range(len(game.players)) if seat not in bots and ids[seat] != ""], ids)
 
     return attach
+
+
+def seat_person(game: Game, seat: int) -> None:
+    """A seat of a group's virtual table that a bot held, handed to a person: they join the game's
+    players in the group (a roster player of that name, or a new one), as if seated from the start."""
+    if game.group_id is not None and db.session.get(GroupSeat, (game.id, seat)) is None:
+        _seat(_locked(game.group_id), game, [seat])
+
+
+def _known_ids(known: object, players: int) -> list[str | None]:
+    """``group_players`` checked: one roster player id (or ``""``) per seat, none twice; ``None`` each when absent."""
+    if known is None:
+        return [None] * players
+    if not isinstance(known, list) or len(known) != players or not all(isinstance(k, str) for k in known):
+        raise BadRequest(
+            _("'group_players' must list one roster player id per seat, as the group's export.json gives it.")
+        )
+    named = [k for k in known if k]
+    if len(set(named)) != len(named):
+        raise BadRequest(_("'group_players' names a player at two seats; a player holds one seat (R4)."))
+    return list(known)
+
+
+def _seat(group: Group, game: Game, seats: list[int], ids: list[str | None] | None = None) -> None:
+    """Give each of ``seats`` its roster player: by id where ``ids`` names one of this group's players,
+    else by the seat's name (a new name joins the roster). A player already at the game is not
+    seated twice (a later seat whose name another player took by a rename counts for nobody)."""
+    by_key = {p.key: p for p in group.players}
+    by_id = {p.id: p for p in group.players}
+    sitting = set(db.session.scalars(select(GroupSeat.player_id).where(GroupSeat.game_id == game.id)))
+    chosen: dict[int, GroupPlayer | None] = {seat: by_id.get(ids[seat] or "") if ids else None for seat in seats}
+    sitting |= {p.id for p in chosen.values() if p is not None}
+    new = [s for s in seats if chosen[s] is None and name_key(game.players[s]) not in by_key]
+    if len(group.players) + len(new) > MAX_ROSTER:
+        raise BadRequest(
+            _(
+                "This group already keeps {count} players, the most it can; merge the ones entered twice, or start a new group.",
+                count=len(group.players),
+            )
+        )
+    for seat in new:
+        name = game.players[seat]
+        by_key[name_key(name)] = GroupPlayer(id=new_id(), name=name, key=name_key(name))
+        group.players.append(by_key[name_key(name)])
+    for seat in (s for s in seats if chosen[s] is None):
+        named = by_key[name_key(game.players[seat])]
+        if named.id not in sitting:
+            chosen[seat] = named
+            sitting.add(named.id)
+    game.group_id = group.id
+    db.session.flush()  # the new players exist before their seats point at them
+    db.session.add_all(GroupSeat(game_id=game.id, seat=seat, player_id=p.id) for seat, p in chosen.items() if p)
 
 
 def rename(group_id: str, player_id: str, name: object) -> None:

@@ -44,8 +44,9 @@ class Played:
     """One game of the group and its summary (``games.summary_of``).
 
     ``seats`` holds the roster player of each seat, ``""`` for a seat that counts for nobody
-    (a bot's); ``bots`` the bot level of each seat a bot plays (a virtual table's, as its
-    scorecard marks them).
+    (a bot's that no person ever opened: a person's seat handed to a bot for a while still counts
+    for that person); ``bots`` the bot level of each seat a bot plays now (a virtual table's, as
+    its scorecard marks them).
     """
 
     game: Game
@@ -285,6 +286,7 @@ def load(group: Group, *loading: ORMOption) -> list[Played]:
     for game_id, seat, player_id in db.session.execute(query_seats):
         seats.setdefault(game_id, {})[seat] = player_id
     bots: dict[str, dict[int, str]] = {}
+    absent: dict[str, set[int]] = {}  # seats a bot plays that no person ever opened
     if any(g.mode == "virtual" for g in rows):
         query_bots = (
             select(VirtualTable.game_id, VirtualTable.seats)
@@ -293,6 +295,7 @@ def load(group: Group, *loading: ORMOption) -> list[Played]:
         )
         for game_id, table_seats in db.session.execute(query_bots):
             bots[game_id] = {i: str(s["bot"]) for i, s in enumerate(table_seats) if s.get("bot")}
+            absent[game_id] = {i for i, s in enumerate(table_seats) if s.get("bot") and not s.get("joined")}
     summaries = {g.id: g.summary for g in rows if g.summary and g.summary.get("version") == g.version}
     stale = [g for g in rows if g.id not in summaries]
     if stale:
@@ -305,10 +308,9 @@ def load(group: Group, *loading: ORMOption) -> list[Played]:
             summaries[game.id] = summary_of(card, game.version)
     played = []
     for g in rows:
-        robots = bots.get(g.id, {})
-        people = seats.get(g.id, {})
-        who = ["" if s in robots else people.get(s, "") for s in range(len(g.players))]
-        played.append(Played(g, summaries[g.id], who, robots))
+        people, nobody = seats.get(g.id, {}), absent.get(g.id, set())
+        who = ["" if s in nobody else people.get(s, "") for s in range(len(g.players))]
+        played.append(Played(g, summaries[g.id], who, bots.get(g.id, {})))
     return played
 
 

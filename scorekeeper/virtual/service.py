@@ -666,6 +666,9 @@ def set_bot(access: TableAccess, seat: object, level: object, version: object = 
         info = dict(table.seats[number], bot=bot)
         if bot is None and not info.get("token_hash"):
             info, _token = _issue(info, access.token, table.id, number)
+            from ..groups.service import seat_person  # imported here: groups' routes import this package
+
+            seat_person(table.game, number)  # at a group's table, the person joins its players
         table.seats = [info if i == number else s for i, s in enumerate(table.seats)]
         return game
 

@@ -150,6 +150,44 @@ def test_an_import_into_a_group_answers_like_an_import(client: FlaskClient) -> N
     assert [g["id"] for g in group_doc(client, group)["games"]] == [game["id"]]
 
 
+def test_a_game_of_the_groups_export_comes_back_to_the_same_players(client: FlaskClient) -> None:
+    """``group_players`` keeps a renamed or merged player's seat; a seat for nobody stays so."""
+    group = new_group(client)
+    import_into(client, group, ["Ann", "Annie"], legal_hands(2, 3))
+    import_into(client, group, ["Annie", "Ben", "Robo"], legal_hands(3, 3))
+    ids = roster(group_doc(client, group))
+    headers = auth(group["token"])
+    client.patch(f"/api/groups/{group['id']}/players/{ids['Ben']}", json={"name": "Benjamin"}, headers=headers)
+    exported = client.get(f"/api/groups/{group['id']}/export.json", headers=headers).get_json()["games"][0]
+    exported["group_players"][2] = ""  # as a bot's seat is written
+    again = client.post(f"/api/groups/{group['id']}/import", json=exported, headers=headers)
+    assert again.status_code == 201, again.get_json()
+    doc = group_doc(client, group)
+    assert sorted(roster(doc)) == ["Ann", "Annie", "Benjamin", "Robo"]  # no second Ben
+    (game,) = [g for g in doc["games"] if g["id"] == again.get_json()["id"]]
+    assert [p["player_id"] for p in game["players"]] == [ids["Annie"], ids["Ben"], ""]
+
+
+@pytest.mark.parametrize(
+    ("group_players", "message"),
+    [
+        ("x", "'group_players' must list one roster player id per seat"),
+        (["", ""], "'group_players' must list one roster player id per seat"),
+        (["p", "p", ""], "'group_players' names a player at two seats"),
+    ],
+)
+def test_bad_group_players_are_refused_and_store_nothing(
+    app: Flask, client: FlaskClient, group_players: object, message: str
+) -> None:
+    group = new_group(client)
+    body = export_file(["Ann", "Ben", "Cy"], legal_hands(3, 2)) | {"group_players": group_players}
+    answer = client.post(f"/api/groups/{group['id']}/import", json=body, headers=auth(group["token"]))
+    assert answer.status_code == 400 and message in answer.get_json()["error"]["message"]
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 0
+        assert db.session.scalar(select(func.count()).select_from(GroupPlayer)) == 0
+
+
 @pytest.mark.parametrize(
     ("call", "body", "status", "code"),
     [

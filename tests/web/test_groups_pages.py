@@ -108,7 +108,7 @@ def test_a_bad_new_group_shows_the_form_again_with_a_sentence(
 ) -> None:
     answer = client.post("/groups/new", data={"csrf_token": csrf(client, "/groups/new"), **data})
     assert answer.status_code == status and message in text(answer)
-    assert 'name="name"' in text(answer)
+    assert 'name="name"' in text(answer) and text(answer).count('role="alert"') == 1  # said once, by the form
 
 
 def test_roster_chips_fill_the_new_game_screen_and_the_game_joins_the_group(app: Flask, client: FlaskClient) -> None:
@@ -271,6 +271,7 @@ def test_a_player_is_renamed_and_merged_from_their_page(client: FlaskClient) -> 
     url = f"/groups/{group['id']}/players/{ids['Anne']}"
     answer = client.post(url, data={"csrf_token": csrf(client, url), "name": "Ann", "into": ""})
     assert answer.status_code == 400 and "already a player of this group" in text(answer)
+    assert text(answer).count('role="alert"') == 1
     answer = client.post(
         f"/groups/{group['id']}/players/{ids['Ben']}", data={"csrf_token": csrf(client, url), "into": ids["Ann"]}
     )

@@ -211,3 +211,52 @@ def test_the_statistics_read_a_fixed_number_of_queries_however_many_games(app: F
     for seed in range(2, 8):
         import_into(client, group, ["Ann", "Ben", "Cy"], legal_hands(3, 4, seed=seed))
     assert queries() == one
+
+
+@pytest.mark.usefixtures("patient_bots")
+def test_a_seat_counts_for_the_person_who_opened_it_whoever_plays_it_now(client: FlaskClient) -> None:
+    """Ben plays hand 1 and leaves a bot his seat; Cy never opens hers: the game is Ben's, not Cy's."""
+    group = new_group(client)
+    table = client.post(
+        f"/api/groups/{group['id']}/tables",
+        headers=auth(group["token"]),
+        json={"seats": [{"name": "Ann"}, {"name": "Ben"}, {"name": "Cy"}, {"name": "Robo", "bot": "random"}]},
+    ).get_json()
+    tokens = {seat: table["seats"][seat]["token"] for seat in (0, 1)}
+    host = auth(table["host_token"])
+
+    def to_a_bot(seat: int) -> None:
+        answer = client.put(f"/api/tables/{table['id']}/seats/{seat}", json={"bot": "basic"}, headers=host)
+        assert answer.status_code == 200, answer.get_json()
+
+    to_a_bot(2)
+    finish(client, table["id"], tokens, until=lambda view: view["hand_number"] == 2)
+    to_a_bot(1)
+    finish(client, table["id"], {0: tokens[0]})
+    doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
+    ids = {p["name"]: p["id"] for p in doc["players"]}
+    (game,) = doc["games"]
+    assert [(s["player_id"], s["bot"]) for s in game["players"]] == [
+        (ids["Ann"], None),
+        (ids["Ben"], "basic"),
+        ("", "basic"),
+        ("", "random"),
+    ]
+    by_name = {p["name"]: p for p in stats_of(client, group)["players"]}
+    hands = len(schedule(4))
+    assert (by_name["Ben"]["games"], by_name["Ben"]["finished"], by_name["Ben"]["hands"]) == (1, 1, hands)
+    assert (by_name["Cy"]["games"], by_name["Cy"]["hands"]) == (0, 0)
+
+
+def test_a_bots_seat_handed_to_a_person_in_the_lobby_joins_the_roster(client: FlaskClient) -> None:
+    group = new_group(client, players=["Ann"])
+    table = client.post(
+        f"/api/groups/{group['id']}/tables",
+        headers=auth(group["token"]),
+        json={"seats": [{"name": "Ann"}, {"name": "Dee", "bot": "basic"}], "start": False},
+    ).get_json()
+    answer = client.put(f"/api/tables/{table['id']}/seats/1", json={"bot": None}, headers=auth(table["host_token"]))
+    assert answer.status_code == 200, answer.get_json()
+    doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
+    ids = {p["name"]: p["id"] for p in doc["players"]}
+    assert [(s["player_id"], s["bot"]) for s in doc["games"][0]["players"]] == [(ids["Ann"], None), (ids["Dee"], None)]

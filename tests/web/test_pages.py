@@ -104,7 +104,7 @@ def test_a_bad_set_up_is_explained_and_stores_nothing(
     data = {"csrf_token": csrf(client), "first_dealer": "0", "action": "start", **fields}
     answer = client.post("/new", data=data)
     assert answer.status_code == 422
-    assert message in text(answer)
+    assert message in text(answer) and text(answer).count('role="alert"') == 1
     assert 'value="A"' in text(answer) or 'value="Ann"' in text(answer) or "P15" in text(answer)
     assert games_stored(app) == 0
 

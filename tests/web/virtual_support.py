@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -48,14 +49,17 @@ def api_view(client: FlaskClient, table: str, token: str) -> dict[str, Any]:
     return dict(answer.get_json())
 
 
-def finish(client: FlaskClient, table: str, tokens: dict[int, str]) -> dict[str, Any]:
-    """Play the table to its end through the API, every human taking a random legal move."""
+def finish(
+    client: FlaskClient, table: str, tokens: dict[int, str], until: Callable[[dict[str, Any]], bool] | None = None
+) -> dict[str, Any]:
+    """Play the table to its end (or until a view meets ``until``) through the API, every human
+    taking a random legal move."""
     rng = random.Random(0)
     v: dict[str, Any] = {}
     for _ in range(2000):
         views = [api_view(client, table, t) for t in tokens.values()]
         v = views[0]
-        if v["phase"] == "finished":
+        if v["phase"] == "finished" or (until is not None and until(v)):
             return v
         mover = next(((s, w) for s, w in zip(tokens, views) if w["your_turn"]), None)
         if mover is None:
