@@ -23,6 +23,9 @@ keepalive = 5
 # Bounded requests: a request line of at most 4 KB (paths are short), 60 headers of 8 KB.
 limit_request_line = 4094
 limit_request_fields = 60
+# gunicorn believes no forwarded scheme by itself (by default it trusts X-Forwarded-Proto from
+# 127.0.0.1): the app believes its proxies' headers only with SCOREKEEPER_PROXIES (ProxyFix).
+secure_scheme_headers: dict[str, str] = {}
 # The access log goes to standard output (journald, docker logs), without any token in it.
 accesslog = "-"
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'

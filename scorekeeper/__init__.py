@@ -6,10 +6,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from flask import request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .config import instance_path
 from .config import load_config
+from .tokens import redact
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -17,7 +19,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     ``config["INSTANCE_PATH"]`` (or ``SCOREKEEPER_INSTANCE_PATH``) moves the instance folder.
     """
-    app = Flask(
+    app = App(
         __name__,
         instance_path=instance_path(config),
         instance_relative_config=True,
@@ -33,6 +35,25 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
+class App(Flask):
+    """Flask, with an error log that names the request's path without a join link's token."""
+
+    def log_exception(self, exc_info: Any) -> None:
+        self.logger.error("Exception on %s [%s]", redact(request.path), request.method, exc_info=exc_info)
+
+
+def lower_host(wsgi_app: Any) -> Any:
+    """The ``Host`` in lower case, as browsers send it: host names are case-insensitive (RFC 9110),
+    and ``TRUSTED_HOSTS`` (lower case too) is compared exactly."""
+
+    def app(environ: dict[str, Any], start_response: Any) -> Any:
+        if "HTTP_HOST" in environ:
+            environ["HTTP_HOST"] = environ["HTTP_HOST"].lower()
+        return wsgi_app(environ, start_response)
+
+    return app
+
+
 def register_serving(app: Flask) -> None:
     """Behind ``PROXIES`` reverse proxies, believe their forwarded address, scheme and host.
 
@@ -42,8 +63,11 @@ def register_serving(app: Flask) -> None:
     from .web import SecureWhenHttps
     from .web import security_headers
 
+    app.wsgi_app = lower_host(app.wsgi_app)  # type: ignore[method-assign]
     if hops := app.config["PROXIES"]:
-        proxied = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops)
+        # The port and a path prefix are not believed: the proxies set neither (deploy/Caddyfile),
+        # so a client could forge them and have links built to another port or site.
+        proxied = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=0, x_prefix=0)
         app.wsgi_app = proxied  # type: ignore[method-assign]
     app.session_interface = SecureWhenHttps()
     app.after_request(security_headers)

@@ -3,12 +3,12 @@
 A join link carries its token in the path (``/g/<id>/join/<token>?w=<watch token>``) so that it
 works as a plain link without JavaScript; whoever reads the access log must not be able to take
 over a game from it. :class:`TokenFreeLogger` writes ``/join/…`` and ``w=…`` instead, and never
-writes an ``Authorization`` or ``Cookie`` header, whatever log format an operator picks.
+writes an ``Authorization`` or ``Cookie`` header, whatever log format an operator picks; the
+app's own error log names the path the same way (``scorekeeper.App``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import MutableMapping
 from datetime import timedelta
 from typing import Any
@@ -19,22 +19,13 @@ from gunicorn.glogging import Logger
 from gunicorn.http import Request
 from gunicorn.http.wsgi import Response
 
+from .tokens import HIDDEN
+from .tokens import redact
+
 if TYPE_CHECKING:
     from gunicorn.glogging import _AtomsDict
 
-HIDDEN = "…"
-JOIN = re.compile(r"(/join/)[^/?#\s\"]+")
-QUERY = re.compile(r"([?&](?:w|token)=)[^&#\s\"]+")
 SECRET_HEADERS = ("{authorization}i", "{cookie}i", "{set-cookie}o")
-
-
-def redact(text: str) -> str:
-    """A path, request line or Referer without the tokens it may carry.
-
-    >>> redact("GET /g/3f2a9c1b0d5e6f70/join/Zm9vYmFyYmF6cXV4?w=c2VjcmV0 HTTP/1.1")
-    'GET /g/3f2a9c1b0d5e6f70/join/…?w=… HTTP/1.1'
-    """
-    return QUERY.sub(r"\1" + HIDDEN, JOIN.sub(r"\1" + HIDDEN, text))
 
 
 class TokenFreeLogger(Logger):

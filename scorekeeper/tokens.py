@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
+from urllib.parse import unquote
 
 
 def new_token() -> str:
@@ -28,3 +30,24 @@ def new_id() -> str:
     Not a secret (the tokens are), but long enough that two games never draw the same id.
     """
     return secrets.token_hex(8)
+
+
+# -- logs: a join link carries its token in the path (``/g/<id>/join/<token>?w=<watch token>``)
+HIDDEN = "…"
+JOIN = re.compile(r"(/join/)[^/?#\s\"]+")
+QUERY = re.compile(r"((?:^|[?&])(?:w|token)=)[^&#\s\"]+")  # ^: gunicorn's %(q)s has no "?"
+
+
+def redact(text: str) -> str:
+    """A path, query, request line or Referer without the tokens it may carry.
+
+    Percent-escapes are decoded first, as the app decodes them before routing: ``/joi%6E/…``
+    opens the same join link.
+
+    >>> redact("GET /g/3f2a9c1b0d5e6f70/join/Zm9vYmFyYmF6cXV4?w=c2VjcmV0 HTTP/1.1")
+    'GET /g/3f2a9c1b0d5e6f70/join/…?w=… HTTP/1.1'
+    >>> redact("/g/3f2a/joi%6E/Zm9v"), redact("w=c2Vj&x=1")
+    ('/g/3f2a/join/…', 'w=…&x=1')
+    """
+    text = unquote(text) if "%" in text else text
+    return QUERY.sub(r"\1" + HIDDEN, JOIN.sub(r"\1" + HIDDEN, text))

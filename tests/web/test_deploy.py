@@ -36,3 +36,17 @@ def test_every_way_to_serve_uses_the_one_gunicorn_configuration() -> None:
     config = read("deploy/gunicorn.conf.py")
     assert 'worker_class = "gthread"' in config
     assert 'logger_class = "scorekeeper.serving.TokenFreeLogger"' in config
+
+
+def test_every_way_to_serve_compiles_the_translations() -> None:
+    """git holds only the catalogs' sources: a server that does not compile them speaks English only."""
+    assert "pybabel compile -d scorekeeper/translations" in read("deploy/Dockerfile")
+    assert "pybabel compile -d scorekeeper/translations" in read("deploy/scorekeeper.service")
+    assert re.search(r"^serve: .*compile-catalogs", read("Makefile"), re.M)
+
+
+def test_the_example_settings_leave_the_secrets_to_set() -> None:
+    """compose refuses an empty required value (``${NAME:?…}``), so a forgotten edit cannot start."""
+    example = dict(line.split("=", 1) for line in read("deploy/bluke.env.example").splitlines() if "=" in line[:40])
+    for name in ("POSTGRES_PASSWORD", "SCOREKEEPER_SECRET_KEY"):
+        assert example[name] == "" and f"${{{name}:?" in read("deploy/compose.yaml")

@@ -22,7 +22,7 @@ import redis
 import requests
 
 from scorekeeper.extensions import db
-from scorekeeper.serving import redact
+from scorekeeper.tokens import redact
 
 from ..conftest import make_app
 from .servers import gunicorn
@@ -75,11 +75,26 @@ def test_the_access_log_never_holds_a_token(server: Server) -> None:
     log = server.output()
     assert scorer not in log and watch not in log
     assert f'"GET /g/{game["id"]}/join/…?w=… HTTP/1.1" 302' in log
+    escaped = requests.get(f"{server.base}/g/{game['id']}/joi%6E/{scorer}", timeout=10, allow_redirects=False)
+    assert escaped.status_code == 302  # the same join link, spelt with a percent-escape
+    wait_for(lambda: server.output().count(f"/g/{game['id']}/join/…") >= 2, "the escaped join in the access log")
+    assert scorer not in server.output()
+
+
+def test_without_a_proxy_a_forwarded_https_is_not_believed_even_from_the_same_machine(server: Server) -> None:
+    answer = requests.post(
+        f"{server.base}/api/games", json={"players": ["Ann", "Ben"]}, headers={"X-Forwarded-Proto": "https"}, timeout=10
+    )
+    assert answer.status_code == 201 and answer.json()["scorer_url"].startswith("http://")
+    assert "Strict-Transport-Security" not in answer.headers
 
 
 def test_tokens_are_taken_out_of_every_field() -> None:
     line = "GET /t/abc/join/SECRET?x=1&w=WATCH HTTP/1.1"
     assert "SECRET" not in redact(line) and "WATCH" not in redact(line) and "x=1" in redact(line)
+    assert redact("w=WATCH&x=1") == "w=…&x=1"  # gunicorn's %(q)s: the query without its "?"
+    assert redact("/groups/abc/join/SECRET") == "/groups/abc/join/…"
+    assert redact("/g/abc/join%2FSECRET%3Fw%3DWATCH") == "/g/abc/join/…?w=…"
 
 
 def test_two_slow_clients_do_not_stop_the_server(server: Server) -> None:

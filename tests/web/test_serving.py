@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -109,6 +110,19 @@ def test_a_server_error_carries_the_headers_too(tmp_path: Path) -> None:
     assert answer.headers["Referrer-Policy"] == "no-referrer"
 
 
+def test_the_error_log_names_a_join_links_path_without_its_token(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = make_app(f"sqlite:///{tmp_path / 'log.sqlite'}")
+    with app.test_request_context("/g/abc/join/SECRET?w=WATCH"), caplog.at_level("ERROR"):
+        try:
+            raise RuntimeError("a bug")
+        except RuntimeError:
+            app.log_exception(sys.exc_info())
+    assert "Exception on /g/abc/join/… [GET]" in caplog.text
+    assert "SECRET" not in caplog.text and "WATCH" not in caplog.text
+
+
 def test_a_pdf_may_use_the_browsers_viewer_but_not_be_framed(client: FlaskClient) -> None:
     policy = client.get("/scorecards/blank.pdf?players=3").headers["Content-Security-Policy"]
     assert "object-src 'none'" not in policy and "frame-ancestors 'none'" in policy
@@ -158,6 +172,13 @@ def test_trusted_hosts_come_from_the_environment(monkeypatch: pytest.MonkeyPatch
     assert app.test_client().get("/", headers={"Host": "bluke.example"}).status_code == 200
 
 
+@pytest.mark.parametrize("host", ["Bluke.Example", "BLUKE.EXAMPLE:8443"])
+def test_a_trusted_host_is_answered_in_any_case(guarded: FlaskClient, host: str) -> None:
+    answer = guarded.post("/api/games", json=PLAYERS, headers={"Host": host})
+    assert answer.status_code == 201
+    assert answer.get_json()["scorer_url"].startswith(f"http://{host.lower()}/g/")
+
+
 def test_without_trusted_hosts_any_host_is_answered(client: FlaskClient) -> None:
     assert client.get("/", headers={"Host": "anything.example"}).status_code == 200
 
@@ -194,6 +215,14 @@ def test_behind_a_tls_proxy_links_are_https_and_cookies_secure(proxied: FlaskCli
     form = proxied.get("/new", headers=FORWARDED_HTTPS)  # the session cookie carries the CSRF token
     assert [c for c in cookies_of(form) if c.startswith("session=")]
     assert all("Secure" in c for c in cookies_of(form))
+
+
+def test_a_forwarded_port_or_path_prefix_is_never_believed(proxied: FlaskClient) -> None:
+    forged = {**FORWARDED_HTTPS, "X-Forwarded-Port": "6666", "X-Forwarded-Prefix": "//evil.example"}
+    game = proxied.post("/api/games", json=PLAYERS, headers=forged).get_json()
+    assert game["scorer_url"].startswith(f"https://bluke.example/g/{game['id']}/join/")
+    joined = proxied.get(f"/g/{game['id']}/join/{game['scorer_token']}", headers=forged)
+    assert joined.status_code == 302 and joined.headers["Location"] == f"/g/{game['id']}"
 
 
 def test_over_plain_http_cookies_are_not_secure_and_there_is_no_hsts(proxied: FlaskClient) -> None:
@@ -248,8 +277,8 @@ def test_the_examples_in_the_serving_helpers_hold() -> None:
 
     from scorekeeper import config
     from scorekeeper import limits
-    from scorekeeper import serving
+    from scorekeeper import tokens
 
-    for module in (config, limits, serving):
+    for module in (config, limits, tokens):
         result = doctest.testmod(module)
         assert result.attempted and not result.failed, module.__name__
