@@ -33,6 +33,12 @@ PDF_POLICY = "default-src 'self'; frame-ancestors 'none'"
 HSTS = "max-age=31536000"
 
 
+def token_cookie(**more: Any) -> dict[str, Any]:
+    """The options of every cookie that holds a token, set or cleared: HttpOnly, SameSite=Lax,
+    and Secure over HTTPS (README, "Running it on the internet")."""
+    return {"httponly": True, "samesite": "Lax", "secure": request.is_secure, **more}
+
+
 def cookie_token(game_id: str) -> str | None:
     """The token this browser holds for a game (set by :func:`join`)."""
     return request.cookies.get(COOKIE_PREFIX + game_id)

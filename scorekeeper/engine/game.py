@@ -113,7 +113,7 @@ class Game:
     def deal(self, rng: random.Random) -> None:
         """Shuffle and deal the next hand, turn up trump (R12); bidding starts left of the dealer."""
         if self.phase != "dealing":
-            raise OrderError("The cards can only be dealt between hands.", "R25")
+            raise OrderError("The cards can only be dealt between hands (R25).", "R25")
         self.number += 1
         n, cards = self.rules.players, self.cards
         deck = list(DECK)
@@ -219,7 +219,7 @@ class Game:
         every player sees; never another seat's unplayed cards or the undealt cards.
         """
         if not 0 <= seat < self.rules.players:
-            raise PlayError("There is no seat {seat} at this table.", "R4", seat=seat)
+            raise PlayError("There is no seat {seat} at this table (R4).", "R4", seat=seat)
         legal = self.legal_actions() if self.to_act == seat else []
         live = self.phase in ("bidding", "playing")
         return {

@@ -54,13 +54,20 @@ def check_play(
 ) -> None:
     """Raise :class:`PlayError` naming the rule when ``card`` may not be played."""
     if card not in hand:
-        raise PlayError("{card.label} is not in your hand (R15).", "R15", card=card)
+        raise PlayError("{card.label} is not in your hand (R14).", "R14", card=card)
     if card in legal_plays(hand, led, trump, new_jersey):
         return
     assert led is not None
     suit = effective_suit(led, trump, new_jersey)
     name = Phrase("trumps") if suit == trump else _suit_name(suit)
     if new_jersey:
+        if card.is_bluke and trump is None:  # R18's Decision: without trump the Blukes are a suit
+            raise PlayError(
+                "You hold {name}, so you must follow with one; in a New Jersey hand without trump the Blukes "
+                "are a suit of their own and cannot replace them (R18).",
+                "R18",
+                name=name,
+            )
         if card.is_bluke:
             raise PlayError(
                 "You hold {name}, so you must follow with one; in New Jersey a Bluke counts as trump "

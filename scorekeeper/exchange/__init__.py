@@ -473,9 +473,11 @@ def check_figures(rules: Rules, imported: Imported, data: Mapping[str, Any]) -> 
                     damaged=DAMAGED,
                 )
             if seat is None:
+                rule = "R26" if key == "outcomes" else "R19"
                 raise RulesError(
-                    "Hand {n}: the file's {key} {claimed} should be {expected}. {damaged}",
-                    "R26" if key == "outcomes" else "R19",
+                    "Hand {n}: the file's {key} {claimed} should be {expected} ({rule}). {damaged}",
+                    rule,
+                    rule=rule,
                     n=n,
                     key=key,
                     claimed=shown(claimed),

@@ -40,6 +40,7 @@ from ..tokens import matches
 from ..web import COOKIE_AGE
 from ..web import COOKIE_PREFIX
 from ..web import qr_svg
+from ..web import token_cookie
 from . import service
 from . import stats
 
@@ -78,14 +79,7 @@ def page_group(group_id: str) -> Group:
 
 def remember(response: BaseResponse, group_id: str, token: str) -> BaseResponse:
     """Keep a group's token in an HttpOnly cookie that the home page can read."""
-    response.set_cookie(
-        service.GROUP_COOKIE + group_id,
-        token,
-        max_age=COOKIE_AGE,
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure,
-    )
+    response.set_cookie(service.GROUP_COOKIE + group_id, token, **token_cookie(max_age=COOKIE_AGE))
     return response
 
 
@@ -192,7 +186,7 @@ def forget(group_id: str) -> Any:
     """Take a group off this phone's list: the cookie goes, the group stays."""
     response = redirect(url_for("pages.home"))
     if FlaskForm().validate_on_submit():
-        response.delete_cookie(service.GROUP_COOKIE + group_id)
+        response.delete_cookie(service.GROUP_COOKIE + group_id, **token_cookie())
     else:
         flash(_(OUT_OF_DATE))
     return response

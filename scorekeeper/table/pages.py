@@ -46,6 +46,7 @@ from ..tokens import matches
 from ..web import COOKIE_AGE
 from ..web import COOKIE_PREFIX
 from ..web import cookie_token
+from ..web import token_cookie
 from ..web import WATCH_PREFIX
 from . import screens
 from . import service
@@ -78,10 +79,9 @@ def page_access(game_id: str, write: bool = False) -> Access:
 
 def remember(response: BaseResponse, game_id: str, token: str, watch: str | None = None) -> BaseResponse:
     """Keep a game's token (and, for the scorer, the watch token) in HttpOnly cookies."""
-    options: dict[str, Any] = {"max_age": COOKIE_AGE, "httponly": True, "samesite": "Lax", "secure": request.is_secure}
-    response.set_cookie(COOKIE_PREFIX + game_id, token, **options)
+    response.set_cookie(COOKIE_PREFIX + game_id, token, **token_cookie(max_age=COOKIE_AGE))
     if watch:
-        response.set_cookie(WATCH_PREFIX + game_id, watch, path=f"/g/{game_id}/", **options)
+        response.set_cookie(WATCH_PREFIX + game_id, watch, **token_cookie(max_age=COOKIE_AGE, path=f"/g/{game_id}/"))
     return response
 
 
@@ -238,16 +238,9 @@ def forget(game_id: str) -> Any:
     token, watch = cookie_token(game_id), request.cookies.get(WATCH_PREFIX + game_id)
     if token:
         kept = token + (":" + watch if watch else "")
-        response.set_cookie(
-            FORGOTTEN_PREFIX + game_id,
-            kept,
-            max_age=UNDO_SECONDS,
-            httponly=True,
-            samesite="Lax",
-            secure=request.is_secure,
-        )
-    response.delete_cookie(COOKIE_PREFIX + game_id)
-    response.delete_cookie(WATCH_PREFIX + game_id, path=f"/g/{game_id}/")
+        response.set_cookie(FORGOTTEN_PREFIX + game_id, kept, **token_cookie(max_age=UNDO_SECONDS))
+    response.delete_cookie(COOKIE_PREFIX + game_id, **token_cookie())
+    response.delete_cookie(WATCH_PREFIX + game_id, **token_cookie(path=f"/g/{game_id}/"))
     return response
 
 
@@ -259,7 +252,7 @@ def unforget(game_id: str) -> Any:
     token, _, watch = (request.cookies.get(FORGOTTEN_PREFIX + game_id) or "").partition(":")
     opened = games.open_game(game_id, token or None)  # 404 once the undo has expired
     response = redirect(url_for(".home"))
-    response.delete_cookie(FORGOTTEN_PREFIX + game_id)
+    response.delete_cookie(FORGOTTEN_PREFIX + game_id, **token_cookie())
     return remember(response, opened.game.id, token, watch if opened.can_write and watch else None)
 
 

@@ -32,6 +32,7 @@ from ..i18n import N_
 from ..web import COOKIE_AGE
 from ..web import COOKIE_PREFIX
 from ..web import qr_svg
+from ..web import token_cookie
 from . import bp
 from . import service
 from . import views
@@ -44,7 +45,7 @@ MAX_SEATS, MIN_SEATS, DEFAULT_SEATS = 15, 2, 4
 
 # -- cookies and access --------------------------------------------------------------------------
 def _set_cookie(response: Response, name: str, token: str) -> None:
-    response.set_cookie(name, token, max_age=COOKIE_AGE, httponly=True, samesite="Lax", secure=request.is_secure)
+    response.set_cookie(name, token, **token_cookie(max_age=COOKIE_AGE))
 
 
 def page_access(table_id: str, host: bool = False) -> TableAccess:

@@ -240,7 +240,7 @@ def test_a_card_not_in_hand_is_refused_and_changes_nothing() -> None:
     before = snapshot(game)
     with pytest.raises(PlayError) as error:
         game.play(1, stranger)
-    assert str(error.value) == f"{stranger.label} is not in your hand (R15)."
+    assert str(error.value) == f"{stranger.label} is not in your hand (R14)."
     assert snapshot(game) == before
 
 

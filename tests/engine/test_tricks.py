@@ -154,7 +154,15 @@ def test_a_bluke_instead_of_the_led_suit_in_new_jersey_names_r18() -> None:
     assert error.value.rule == "R18"
 
 
-def test_a_card_not_in_hand_is_refused() -> None:
+def test_a_bluke_instead_of_the_led_suit_in_a_new_jersey_hand_without_trump_says_why() -> None:
+    with pytest.raises(PlayError) as error:
+        check_play(card("LB"), cards("LB 2H"), card("KH"), None, new_jersey=True)
+    assert error.value.rule == "R18"
+    assert "without trump the Blukes are a suit of their own" in str(error.value)
+    assert "counts as trump" not in str(error.value)
+
+
+def test_a_card_not_in_hand_is_refused_naming_r14() -> None:
     with pytest.raises(PlayError) as error:
         check_play(card("AS"), cards("2S"), None, Suit.SPADES)
-    assert "not in your hand" in str(error.value)
+    assert "not in your hand (R14)" in str(error.value) and error.value.rule == "R14"

@@ -285,6 +285,8 @@ TAMPERED: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str
         "Hand 1: Ben bid 5 and took 3, which scores -50 (R20), but the file says -40.",
     ),
     ("points as text", change("hands.0.points.0", "41"), 422, "R19", 'but the file says "41"'),
+    ("points cut short", change("hands.0.points", [41, -50]), 422, "R19", "should be [41, -50, 32] (R19)."),
+    ("outcomes cut short", change("hands.0.outcomes", ["O"]), 422, "R26", "(R26). The file was changed"),
     ("running total", change("hands.1.totals.2", -7), 422, "R19", "Hand 2: Cy's running total is -8"),
     ("outcome", change("hands.1.outcomes.0", "O"), 422, "R26", 'which is P (R26), but the file says "O"'),
     ("game totals", change("totals.0", 999), 422, "R19", "Ann's total is"),

@@ -442,9 +442,9 @@ def test_the_page_scripts_get_plural_forms_for_each_cldr_category(client: FlaskC
 @pytest.mark.parametrize(
     "lang, expected",
     [
-        ("en", "That card is not in your hand (R15)."),
-        ("ru", "Эта карта — не из вашей руки (R15)."),
-        ("eo", "Tiu karto ne estas en via mano (R15)."),
+        ("en", "That card is not in your hand (R14)."),
+        ("ru", "Эта карта — не из вашей руки (R14)."),
+        ("eo", "Tiu karto ne estas en via mano (R14)."),
     ],
 )
 def test_a_card_the_seat_cannot_see_is_redacted_in_its_language(app: Flask, lang: str, expected: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from collections.abc import Callable
@@ -223,6 +224,18 @@ def test_a_forwarded_port_or_path_prefix_is_never_believed(proxied: FlaskClient)
     assert game["scorer_url"].startswith(f"https://bluke.example/g/{game['id']}/join/")
     joined = proxied.get(f"/g/{game['id']}/join/{game['scorer_token']}", headers=forged)
     assert joined.status_code == 302 and joined.headers["Location"] == f"/g/{game['id']}"
+
+
+def test_behind_a_tls_proxy_a_forgotten_games_cookies_are_cleared_as_they_were_set(proxied: FlaskClient) -> None:
+    game = proxied.post("/api/games", json=PLAYERS, headers=FORWARDED_HTTPS).get_json()
+    proxied.get(f"/g/{game['id']}/join/{game['scorer_token']}?w={game['watch_token']}", headers=FORWARDED_HTTPS)
+    page = proxied.get("/", headers=FORWARDED_HTTPS).get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert token
+    forgot = proxied.post(f"/g/{game['id']}/forget", data={"csrf_token": token.group(1)}, headers=FORWARDED_HTTPS)
+    cleared = [c for c in cookies_of(forgot) if "Max-Age=0" in c or "expires=Thu, 01 Jan 1970" in c]
+    assert len(cleared) == 2  # the scorer's and the watch token's cookies
+    assert all("Secure" in c and "HttpOnly" in c and "SameSite=Lax" in c for c in cleared)
 
 
 def test_over_plain_http_cookies_are_not_secure_and_there_is_no_hsts(proxied: FlaskClient) -> None:

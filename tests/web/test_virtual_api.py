@@ -198,7 +198,7 @@ def test_a_card_in_another_hand_is_refused_without_naming_it(app: Flask, client:
     answer = client.post(f"/api/tables/{table}/play", json={"card": other}, headers=auth(token))
     assert answer.status_code == 422
     error = answer.get_json()["error"]
-    assert error["rule"] == "R15" and "not in your hand" in error["message"]
+    assert error["rule"] == "R14" and "not in your hand" in error["message"]
     assert not leaks(answer.get_data(as_text=True), state, 0), error["message"]
     assert row(app, table) == before
 
