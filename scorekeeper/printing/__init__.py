@@ -9,6 +9,7 @@ app's own static files: player names are untrusted and never become URLs.
 from __future__ import annotations
 
 import math
+import re
 import threading
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -296,6 +297,10 @@ def build_chart(names: Sequence[str], card: Scorecard) -> Chart:
     for seat in ends:  # push end labels apart so that equal totals stay readable
         label_ys[seat] = max(y(lines[seat][-1]) + 4, previous + 14)
         previous = label_ys[seat]
+    following = float(bottom)  # and back up from the chart's foot, so that none falls off it
+    for seat in reversed(ends):  # (15 labels take 210 units of the chart's 610)
+        label_ys[seat] = min(label_ys[seat], following)
+        following = label_ys[seat] - 14
     series = [
         Series(
             name=names[seat],
@@ -342,19 +347,40 @@ class Printer:
             paper: CSS(string=f"@page {{ size: {size} }}", font_config=self.font_config)
             for paper, size in PAPER_SIZES.items()
         }
+        self.footers: dict[str, Any] = {}  # by its text: one per language
         self.lock = threading.Lock()
 
     def pdf(self, html: str, paper: str) -> bytes:
         """Render one HTML document to PDF bytes."""
+        from weasyprint import CSS
         from weasyprint import HTML
 
         with self.lock:
+            footer = page_footer()
+            if footer not in self.footers:
+                rule = f"@page {{ @bottom-right {{ content: {footer} }} }}"
+                self.footers[footer] = CSS(string=rule, font_config=self.font_config)
             document = HTML(string=html, base_url=self.base_url, url_fetcher=self.fetcher)
-            pdf = document.write_pdf(
-                stylesheets=[self.stylesheet, self.page_sizes[paper]], font_config=self.font_config
-            )
+            sheets = [self.stylesheet, self.page_sizes[paper], self.footers[footer]]
+            pdf = document.write_pdf(stylesheets=sheets, font_config=self.font_config)
         assert isinstance(pdf, bytes)
         return pdf
+
+
+def page_footer() -> str:
+    """The footer's page count in the reader's language, as a CSS ``content`` value.
+
+    >>> page_footer()
+    '"page " counter(page) " of " counter(pages)'
+    """
+    counters = {"\x00": "counter(page)", "\x01": "counter(pages)"}
+    words = []
+    for part in re.split("(\x00|\x01)", _("page {page} of {pages}", page="\x00", pages="\x01")):
+        if part in counters:
+            words.append(counters[part])
+        elif part:
+            words.append('"' + part.replace("\\", "\\\\").replace('"', '\\"') + '"')
+    return " ".join(words)
 
 
 def static_fetcher(static_folder: str) -> Any:

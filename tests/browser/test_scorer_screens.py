@@ -106,6 +106,26 @@ def test_the_header_keeps_every_name_whole_and_the_legend_explains_every_mark(br
     context.close()
 
 
+def test_fifteen_long_names_leave_the_bar_short_and_the_save_button_free(browser: Any, server: str) -> None:
+    names = [f"Player {i:02} Wolfeschlegelsteinhausenbergerdorff"[:40] for i in range(15)]  # 40 characters (R4: 15)
+    made = api_game(server, names, 0)
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(made["scorer_url"])
+    page.mouse.wheel(0, 600)
+    bar = page.evaluate("document.querySelector('.bar').getBoundingClientRect().height")
+    assert bar <= 120, f"the top bar is {bar:.0f} px high"
+    button = page.locator(".dock button.primary")
+    expect(button).to_have_text("Save bids")
+    assert page.evaluate(
+        """b => { const r = b.getBoundingClientRect();
+                  return b.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }""",
+        button.element_handle(),
+    ), "something covers the Save bids button"
+    page_checks(page, "a game of 15 long names")
+    context.close()
+
+
 def test_the_home_page_keeps_its_buttons_out_of_sentences(browser: Any, server: str) -> None:
     context = phone(browser, "360")
     page = context.new_page()

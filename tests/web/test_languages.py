@@ -271,6 +271,14 @@ SCHEDULES = {
     "eo": "25 rondoj: 13 → 1 → 13",
     "id": "25 babak: 13 → 1 → 13",
 }
+PAGE_COUNTS = {
+    "en": "page 1 of 1",
+    "ru": "страница 1 из 1",
+    "be": "старонка 1 з 1",
+    "it": "pagina 1 di 1",
+    "eo": "paĝo 1 el 1",
+    "id": "halaman 1 dari 1",
+}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -280,6 +288,7 @@ def test_the_pdf_scorecard_is_in_the_chosen_language(client: FlaskClient, lang: 
     assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
     text = page_texts(pdf.data)[0]
     assert SHEET_TITLES[lang] in text and SCHEDULES[lang] in text
+    assert PAGE_COUNTS[lang] in text and (lang == "en" or "page 1 of 1" not in text)
 
 
 # -- the catalogs --------------------------------------------------------------------------------------

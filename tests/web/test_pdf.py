@@ -18,6 +18,8 @@ import pytest
 from flask import Flask
 
 from scorekeeper import printing
+from scorekeeper.engine import build_scorecard
+from scorekeeper.engine import HandRecord
 from scorekeeper.engine import Rules
 from scorekeeper.figures import minus
 
@@ -199,6 +201,18 @@ def test_paper_is_a4_landscape_unless_letter_is_asked(games: Games, query: str, 
     (page,) = pages(games.pdf("worked-finished", query))
     width, height = size(page)
     assert (width, height) == expected and width > height
+
+
+def test_end_labels_of_equal_totals_stay_apart_and_inside_the_chart() -> None:
+    """Twelve of fifteen players end on the same lowest total: every label shows, none off the foot."""
+    rules = Rules(15)
+    bids = tuple([1] * 15)
+    records = [HandRecord(bids, tuple([1] * cards + [0] * (15 - cards))) for cards in rules.schedule]
+    card = build_scorecard(rules, 0, records)
+    chart = printing.build_chart([f"P{i}" for i in range(15)], card)
+    ys = sorted(s.label_y for s in chart.series)
+    assert chart.top <= ys[0] and ys[-1] <= chart.bottom
+    assert all(b - a >= 14 for a, b in zip(ys, ys[1:]))
 
 
 def test_the_chart_adds_a_score_progression_page_with_every_final_total(games: Games) -> None:

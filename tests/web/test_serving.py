@@ -285,13 +285,15 @@ def test_flask_db_upgrade_creates_a_private_file(tmp_path: Path) -> None:
 
 
 def test_the_examples_in_the_serving_helpers_hold() -> None:
-    """Doctests of the settings, rate-limit and access-log helpers (pytest collects the engine's only)."""
+    """Doctests of the settings, rate-limit, static-file, printing and access-log helpers (pytest collects the engine's only)."""
     import doctest
 
+    from scorekeeper import assets
     from scorekeeper import config
     from scorekeeper import limits
+    from scorekeeper import printing
     from scorekeeper import tokens
 
-    for module in (config, limits, tokens):
+    for module in (assets, config, limits, printing, tokens):
         result = doctest.testmod(module)
         assert result.attempted and not result.failed, module.__name__
