@@ -247,7 +247,9 @@ def _script_messages(lang: str) -> dict[str, str | dict[str, str]]:
         "move_down": get_translations().gettext("Move player %(n)s down"),
         "copied": _("Copied"),
         "play_failed": _("Something went wrong; nothing was played. Tap again."),
-        "offline": _("No connection: nothing was sent. Tap again."),
+        "offline": _(
+            "No connection: your tap may not have reached the table. The table will show what it got; tap again only if it is still your turn."
+        ),
         # static/virtual.js, replaying the table's moves
         "seat": _("Seat {seat}"),
         "hand": get_translations().gettext("Hand %(number)s"),

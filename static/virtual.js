@@ -154,6 +154,9 @@
       .then(function () { replaying = false; });
   }
 
+  // This link no longer opens the table (the host gave the seat a new one): the page says so.
+  function gone() { location.reload(); return null; }
+
   function poll() {
     clearTimeout(pollTimer);
     var r = root();
@@ -162,7 +165,7 @@
     pollTimer = setTimeout(poll, next);
     if (busy || replaying) return;
     fetch(r.getAttribute("data-version-url"), { credentials: "same-origin", cache: "no-store" })
-      .then(function (res) { return res.ok ? res.json() : null; })
+      .then(function (res) { return res.status === 403 ? gone() : res.ok ? res.json() : null; })
       .then(function (data) {
         if (data && !busy && !replaying && String(data.stamp) !== attr("data-stamp")) return sync();
       })
@@ -246,10 +249,11 @@
     }).then(function (res) {
       return res.text().then(function (html) {
         busy = false;
+        if (res.status === 403) return gone();
         if (res.ok && form.hasAttribute("data-vt-replay")) return sync();  // our move, then the bots' answers
         if (!swap(html)) toast(say("play_failed"));
       });
-    }).catch(function () { toast(say("offline")); })
+    }).catch(function () { toast(say("offline")); })  // it may have arrived: the next poll shows the table
       .then(function () {
         busy = false;
         var r = root();

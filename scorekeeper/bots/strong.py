@@ -77,8 +77,6 @@ EXACT_DEALS = 30
 #: counting cards, :func:`fast.aim_card`) unless another card scores more than this many points
 #: per hand in the sampled deals (module docstring).
 MODEL_MARGIN = 1.5
-#: Deals drawn and kept to play the two best cards again (0: no second round).
-REPLAY_DRAWN, REPLAY_KEPT = 0, 0
 
 
 def _sizes(drawn: int, kept: int, players: int) -> tuple[int, int]:
@@ -155,51 +153,32 @@ def choose_card(view: dict[str, Any], rules: Rules, rng: random.Random) -> str:
     # cards held and the deals drawn, which every seat knows, not on how many cards may follow
     # suit; a single legal card takes as long as any other decision at this point of the hand.
     shadows = [c for c in (fast.card_index(h) for h in view["hand"]) if c not in candidates]
+    totals = [0.0] * len(candidates)
     worlds: Worlds = sample_worlds(view, rules, rng, *_sizes(PLAY_DRAWN, PLAY_KEPT, rules.players), DRAW_TIME)
     exact = len(view["hand"]) <= EXACT_CARDS.get(rules.players, 1)
     if exact:
         worlds = worlds[:EXACT_DEALS]
     taken_now = view["tricks_taken"]
     deadline = time.thread_time() + PLAY_TIME
-
-    def score(deals: Worlds, cards: list[int]) -> tuple[list[float], int]:
-        """Each card's summed points over ``deals`` (each played into every deal), and the deals played."""
-        sums, played = [0.0] * len(cards), 0
-        for hands, bids, weight in deals:
-            for i, card in enumerate(cards):
-                held = list(hands)
-                held[seat] ^= fast.BIT[card]
-                if exact:
-                    taken = fast.solve(held, leader, trick + [card], trump, rules.new_jersey, bids, taken_now)
-                else:
-                    taken = fast.play_out_bids(
-                        held, leader, trick + [card], trump, rules.new_jersey, bids, taken_now, seat
-                    )
-                sums[i] += weight * fast.points(bid, taken[seat])
-            played += 1
-            if time.thread_time() > deadline:  # a safety net on a far slower machine only
-                break
-        return sums, played
-
-    sums, played = score(worlds, candidates + shadows)
-    totals, counts = sums[: len(candidates)], [played] * len(candidates)
-    if REPLAY_KEPT and not exact:
-        # The two best cards again over fresh deals: the choice between them is where the noise
-        # is. Always two cards (a card held but not playable stands in): the work shows nothing.
-        best = sorted(range(len(candidates)), key=lambda i: -totals[i])[:2]
-        more = sample_worlds(view, rules, rng, *_sizes(REPLAY_DRAWN, REPLAY_KEPT, rules.players), DRAW_TIME)
-        extra, replayed = score(more, [candidates[i] for i in best] + shadows[: 2 - len(best)])
-        for j, i in enumerate(best):
-            totals[i] += extra[j]
-            counts[i] += replayed
-    means = [t / max(n, 1) for t, n in zip(totals, counts)]
+    for hands, bids, weight in worlds:
+        for i, card in enumerate(candidates + shadows):
+            held = list(hands)
+            held[seat] ^= fast.BIT[card]
+            if exact:
+                taken = fast.solve(held, leader, trick + [card], trump, rules.new_jersey, bids, taken_now)
+            else:
+                taken = fast.play_out_bids(held, leader, trick + [card], trump, rules.new_jersey, bids, taken_now, seat)
+            if i < len(candidates):
+                totals[i] += weight * fast.points(bid, taken[seat])
+        if time.thread_time() > deadline:  # a safety net on a far slower machine only
+            break
     # Short: the model's card unless another is clearly better (module docstring); ties between
     # the others go to the cheapest card (lowest rank, Blukes dearest): keep the strong ones for later.
     modelled = candidates.index(model)
-    if means[modelled] >= max(means) - MODEL_MARGIN:
+    if totals[modelled] >= max(totals) - MODEL_MARGIN * len(worlds):
         return legal[modelled]
     cost = [c % 13 if c < fast.LO_BLUKE else c for c in candidates]
-    return legal[max(range(len(candidates)), key=lambda i: (means[i], -cost[i]))]
+    return legal[max(range(len(candidates)), key=lambda i: (totals[i], -cost[i]))]
 
 
 def strong_bot(view: dict[str, Any], rules: Rules, rng: random.Random) -> int | str:

@@ -128,7 +128,8 @@ def create_from(data: dict[str, Any], attach: Attach | None = None) -> Any:
 
 
 def new_table(created: service.Created) -> Any:
-    """201 for a new table: its host token and link, each human seat's link, the host's view."""
+    """201 for a new table (200 for a rematch asked again): its host token and link, each human
+    seat's link, the host's view."""
     access = TableAccess(created.table, None, created.host_token)
     g.vt_access = access
     view = answer(access)
@@ -142,7 +143,7 @@ def new_table(created: service.Created) -> Any:
             "seats": [link(access, seat, token) for seat, token in sorted(created.seat_tokens.items())],
             "view": view,
         }
-    ), 201
+    ), 200 if created.again else 201
 
 
 @bp.get("/<table_id>/view")

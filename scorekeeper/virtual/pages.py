@@ -170,6 +170,7 @@ def join(table_id: str, token: str) -> Any:
 
 def seat_or_host(table_id: str) -> TableAccess:
     """This browser's seat at the table, else its host link, whichever role it holds (404 with neither)."""
+    replaced: Forbidden | None = None
     for cookie in (SEAT_COOKIE, HOST_COOKIE):
         token = request.cookies.get(cookie + table_id)
         if token:
@@ -177,8 +178,13 @@ def seat_or_host(table_id: str) -> TableAccess:
                 access = service.open_table(table_id, token)
             except NotFound:
                 continue
+            except Forbidden as error:  # a seat link the host replaced: the host's may still be here
+                replaced = error
+                continue
             g.vt_access = access
             return access
+    if replaced is not None:
+        raise replaced
     raise NotFound(_("No table with that link: check the address, or ask the host for a new link."))
 
 

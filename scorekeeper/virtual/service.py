@@ -512,6 +512,7 @@ class Created:
     table: VirtualTable
     host_token: str
     seat_tokens: dict[int, str]
+    again: bool = False  # an existing table asked for again (a rematch whose answer was lost)
 
 
 def create_table(
@@ -740,14 +741,22 @@ def rematch(access: TableAccess, allow_seed: bool = False) -> Created:
     """A new table with the same seats, rules and bots once the game is over (host).
 
     The deal moves one seat to the left (R5). The old table remembers the new one, so each
-    player moves over from their finished screen with their old link (:func:`follow_rematch`).
+    player moves over from their finished screen with their old link (:func:`follow_rematch`),
+    and keeps the new host link sealed for this host: asked again (the answer was lost on the
+    way, or a second tap), it answers the same rematch with the same links.
     """
     table = access.table
     game = load_state(table)
     if game is None or game.phase != "finished":
         raise Conflict(_("A rematch can start once this game is over."))
-    if (table.state or {}).get("rematch"):
-        raise Conflict(_("The rematch has already been set up: open it from the table."))
+    pad = _pad(access.token, table.id, -1, 0)  # seat -1: the rematch's host link
+    state = table.state or {}
+    if state.get("rematch"):
+        if not state.get("rematch_host"):
+            raise Conflict(_("The rematch has already been set up: open it from the table."))
+        host = _unseal(state["rematch_host"], pad)
+        opened = open_table(state["rematch"], host)
+        return Created(opened.table, host, seat_tokens(opened), again=True)
     rules = rules_of(table)
     seats = [{"name": s["name"], "bot": s.get("bot")} for s in table.seats]
     humans = sum(1 for s in seats if not s["bot"])
@@ -765,7 +774,7 @@ def rematch(access: TableAccess, allow_seed: bool = False) -> Created:
         attach=seat_players(group) if group else None,
     )
     with locked_table(table.id, bump=False) as locked:
-        locked.state = dict(locked.state or {}, rematch=created.table.id)
+        locked.state = dict(locked.state or {}, rematch=created.table.id, rematch_host=_seal(created.host_token, pad))
     return created
 
 

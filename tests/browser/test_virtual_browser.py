@@ -498,3 +498,54 @@ def test_a_stale_tab_says_what_happened_without_version_numbers(
     assert "version" not in error.inner_text().lower() and not re.search(r"\d", error.inner_text())
     assert table.view(0)["version"] == version, "the old screen's tap played nothing"
     context.close()
+
+
+# -- a phone on a bad connection ------------------------------------------------------------------------
+def one_against_bots(server: str) -> dict[str, Any]:
+    """Ann (seat 0) bids first, against two random bots."""
+    seats = [{"name": "Ann"}, {"name": "Robo", "bot": "random"}, {"name": "Dot", "bot": "random"}]
+    answer = requests.post(f"{server}/api/tables", json={"seats": seats, "seed": 5, "first_dealer": 2}, timeout=10)
+    assert answer.status_code == 201, answer.text
+    return dict(answer.json())
+
+
+def test_a_bid_whose_answer_is_lost_is_shown_once_the_table_answers(browser: Any, seeded_server: str) -> None:
+    """The bid reaches the table but its answer never reaches the phone: the phone does not claim
+    that nothing was sent, and its next look at the table shows the bid (made once)."""
+    table = one_against_bots(seeded_server)
+    context = phone(browser, "light")
+    page = context.new_page()
+    page.goto(table["seats"][0]["url"].replace("http://localhost", seeded_server))
+    expect(page.locator(".vt-status")).to_contain_text("Your turn")
+
+    def arrives_but_the_answer_is_lost(route: Any) -> None:
+        route.fetch()  # the table gets the bid …
+        route.abort()  # … and the phone hears nothing back
+
+    page.route(f"**/t/{table['id']}/bid", arrives_but_the_answer_is_lost)
+    page.locator(".vt-bids button").first.tap()
+    expect(page.locator("#vt-toast")).to_contain_text("may not have reached the table")
+    expect(page.locator(".vt-bid")).to_have_count(0)  # the next look shows the bid made: no bid to tap
+    view = requests.get(
+        f"{seeded_server}/api/tables/{table['id']}/view",
+        headers={"Authorization": f"Bearer {table['seats'][0]['token']}"},
+        timeout=10,
+    ).json()
+    assert view["bids"][0] == 1
+    context.close()
+
+
+def test_a_seat_screen_whose_link_was_replaced_says_so_by_itself(browser: Any, seeded_server: str) -> None:
+    table = one_against_bots(seeded_server)
+    context = phone(browser, "light")
+    page = context.new_page()
+    page.goto(table["seats"][0]["url"].replace("http://localhost", seeded_server))
+    expect(page.locator(".vt-status")).to_contain_text("Your turn")
+    relinked = requests.post(
+        f"{seeded_server}/api/tables/{table['id']}/seats/0/link",
+        headers={"Authorization": f"Bearer {table['host_token']}"},
+        timeout=10,
+    )
+    assert relinked.status_code == 200, relinked.text
+    expect(page.locator("body")).to_contain_text("The host has given this seat a new link", timeout=10_000)
+    context.close()

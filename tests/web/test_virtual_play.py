@@ -155,7 +155,10 @@ def test_a_rematch_seats_everyone_again(app: Flask, client: FlaskClient) -> None
     assert [p["bot"] for p in new["view"]["players"]] == [s.get("bot") for s in spec]
     assert new["view"]["first_dealer"] == (end["first_dealer"] + 1) % 14  # the deal moves left (R5)
     assert new["view"]["phase"] == "lobby"  # two people: the host deals when both are there
-    assert client.post(f"/api/tables/{table}/rematch", headers=auth(host)).status_code == 409
+    asked_again = client.post(f"/api/tables/{table}/rematch", headers=auth(host))  # the first answer was lost
+    assert asked_again.status_code == 200
+    same = asked_again.get_json()
+    assert (same["id"], same["host_token"], same["seats"]) == (new["id"], new["host_token"], new["seats"])
     # Ben follows from his finished screen: the same seat, a fresh link of his own
     ben = phone(app, created["seats"][1]["url"])
     finished = text(ben.get(f"/t/{table}"))
@@ -169,6 +172,21 @@ def test_a_rematch_seats_everyone_again(app: Flask, client: FlaskClient) -> None
     # Ann through the API
     ann = client.post(f"/api/tables/{table}/rematch/seat", headers=auth(tokens[0])).get_json()
     assert ann["id"] == new["id"] and ann["seat"] == 0 and api_view(client, new["id"], ann["token"])["name"] == "Ann"
+
+
+def test_a_host_who_also_held_a_replaced_seat_link_still_follows_the_table(app: Flask, client: FlaskClient) -> None:
+    created = create(client, seats("Ann", "bot"), seed=3)
+    table = created["id"]
+    browser = phone(app, created["seats"][0]["url"])  # the host played Ann's seat on this phone …
+    browser.get(created["host_url"].replace("http://localhost", ""))  # … and is the host here too
+    relinked = client.post(f"/api/tables/{table}/seats/0/link", headers=auth(created["host_token"]))
+    assert relinked.status_code == 200
+    assert browser.get(f"/t/{table}/version").status_code == 200  # as the host
+    assert browser.get(f"/t/{table}/scorecard").status_code == 302
+    only_seat = app.test_client()  # a phone that held the old seat link alone: told it was replaced
+    only_seat.set_cookie(f"vt_{table}", created["seats"][0]["token"])
+    refused = only_seat.get(f"/t/{table}/version")
+    assert refused.status_code == 403 and "new link" in refused.get_data(as_text=True)
 
 
 def test_home_lists_virtual_tables_and_the_scorecard_leads_back(app: Flask, client: FlaskClient) -> None:
