@@ -3,8 +3,9 @@
 What costs the server storage or much work is limited: creating games and tables, importing,
 rendering PDFs and exporting a whole group. Playing is not: a scorer's writes, watchers' polls
 and a seat's moves are cheap, and a table of phones often shares one address (the venue's
-Wi-Fi), so a game at play speed is never limited. A route opts in with a decorator, and routes that share a decorator
-share one budget per address (a new game by the API or by the form counts alike)::
+Wi-Fi), so a game at play speed is never limited. A route opts in with a decorator, and routes
+that share a decorator share one budget per address (a new game by the API or by the form
+counts alike)::
 
     @bp.post("/api/groups")
     @limits.creating

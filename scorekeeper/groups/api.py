@@ -104,8 +104,7 @@ def import_game(group_id: str) -> Any:
     seats' players by their ``group_players`` ids."""
     group = opened(group_id)
     data = body()
-    known = data.get("group_players") if isinstance(data, dict) else None
-    return created(*exchange.import_game(data, service.seat_players(group.id, known)))
+    return created(*exchange.import_game(data, service.seat_players(group.id, data.get("group_players"))))
 
 
 @bp.patch("/<group_id>/players/<player_id>")
