@@ -39,6 +39,22 @@ def token_cookie(**more: Any) -> dict[str, Any]:
     return {"httponly": True, "samesite": "Lax", "secure": request.is_secure, **more}
 
 
+def cookies_with(prefixes: tuple[str, ...], most: int) -> list[tuple[str, str, str]]:
+    """``(prefix, id, token)`` of this browser's first ``most`` cookies named with one of ``prefixes``.
+
+    The home page opens each with a database lookup, so it looks at no more than ``most``,
+    however many cookies a request carries (valid or not).
+    """
+    found: list[tuple[str, str, str]] = []
+    for name, token in request.cookies.items():
+        prefix = next((p for p in prefixes if name.startswith(p)), None)
+        if prefix is not None:
+            found.append((prefix, name[len(prefix) :], token))
+            if len(found) == most:
+                break
+    return found
+
+
 def cookie_token(game_id: str) -> str | None:
     """The token this browser holds for a game (set by :func:`join`)."""
     return request.cookies.get(COOKIE_PREFIX + game_id)

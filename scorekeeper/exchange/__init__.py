@@ -34,6 +34,7 @@ from ..engine import Suit
 from ..engine.errors import OrderError
 from ..engine.errors import Phrase
 from ..engine.errors import ScheduleError
+from ..engine.rules import MAX_PLAYERS
 from ..errors import BadRequest
 from ..i18n import _
 from ..i18n import N_
@@ -211,6 +212,8 @@ def read_header(data: object) -> Mapping[str, Any]:
 def read_players(data: Mapping[str, Any]) -> list[str]:
     """``players``: ``[{"seat": 0, "name": "Ann"}, …]`` in seat order."""
     players = _get(data, "players", (list,), "", _('a list such as [{"seat": 0, "name": "Ann"}, …]'))
+    if len(players) > MAX_PLAYERS:
+        Rules(len(players))  # the engine refuses so many (R4) before each is read: a long list costs nothing
     names = []
     for index, player in enumerate(players):
         if not isinstance(player, Mapping):
@@ -234,9 +237,11 @@ def read_players(data: Mapping[str, Any]) -> list[str]:
     return games.clean_names(names)
 
 
-def read_hands(data: Mapping[str, Any]) -> list[HandRecord]:
+def read_hands(data: Mapping[str, Any], rules: Rules) -> list[HandRecord]:
     """``hands`` as engine records; ``cards`` and ``dealer`` are kept as claims the engine checks (R24)."""
     hands = _get(data, "hands", (list,), "", _("the list of hands"))
+    if len(hands) > rules.hand_count:
+        rules.cards_in_hand(len(hands))  # the engine refuses a hand past the schedule (R24) before each is read
     records = []
     for index, hand in enumerate(hands):
         where = f"hands[{index}]."
@@ -405,7 +410,7 @@ def read_export(data: object) -> Imported:
         variant=variant,
         options=options,
         first_dealer=first_dealer,
-        records=read_hands(data),
+        records=read_hands(data, rules),
         created_at=_time(_get(data, "created_at", (str,), "", _("a date and time"), required=False), "created_at"),
         corrections=read_corrections(data, rules, names),
     )

@@ -39,6 +39,7 @@ from ..models import Group
 from ..tokens import matches
 from ..web import COOKIE_AGE
 from ..web import COOKIE_PREFIX
+from ..web import cookies_with
 from ..web import qr_svg
 from ..web import token_cookie
 from . import service
@@ -93,12 +94,11 @@ def private(response: Response) -> Response:
 def opened_groups() -> list[Group]:
     """The groups whose cookies this phone holds (for the home page), newest first."""
     found: list[Group] = []
-    for cookie, token in request.cookies.items():
-        if cookie.startswith(service.GROUP_COOKIE) and len(found) < HOME_LIMIT:
-            try:
-                found.append(service.open_group(cookie[len(service.GROUP_COOKIE) :], token))
-            except NotFound:
-                continue
+    for _prefix, group_id, token in cookies_with((service.GROUP_COOKIE,), HOME_LIMIT):
+        try:
+            found.append(service.open_group(group_id, token))
+        except NotFound:
+            continue
     return sorted(found, key=lambda g: g.created_at, reverse=True)
 
 

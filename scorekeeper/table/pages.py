@@ -46,6 +46,7 @@ from ..tokens import matches
 from ..web import COOKIE_AGE
 from ..web import COOKIE_PREFIX
 from ..web import cookie_token
+from ..web import cookies_with
 from ..web import token_cookie
 from ..web import WATCH_PREFIX
 from . import screens
@@ -126,18 +127,17 @@ def home_page(message: str | None = None, status: int = 200) -> Any:
     """The home page: this device's games, newest first, and those just forgotten (to undo)."""
     opened_games: list[tuple[Access, Any]] = []
     forgotten: list[Access] = []
-    for name, token in request.cookies.items():
-        if name.startswith(COOKIE_PREFIX) and len(opened_games) < 100:
-            try:
-                opened = games.open_game(name[len(COOKIE_PREFIX) :], token)
-            except NotFound:
-                continue
-            opened_games.append((opened, games.scorecard_of(opened.game)))
-        elif name.startswith(FORGOTTEN_PREFIX) and len(forgotten) < 10:
-            try:
-                forgotten.append(games.open_game(name[len(FORGOTTEN_PREFIX) :], token.partition(":")[0]))
-            except NotFound:
-                continue
+    for _prefix, game_id, token in cookies_with((COOKIE_PREFIX,), 100):
+        try:
+            opened = games.open_game(game_id, token)
+        except NotFound:
+            continue
+        opened_games.append((opened, games.scorecard_of(opened.game)))
+    for _prefix, game_id, token in cookies_with((FORGOTTEN_PREFIX,), 10):
+        try:
+            forgotten.append(games.open_game(game_id, token.partition(":")[0]))
+        except NotFound:
+            continue
     opened_games.sort(key=lambda pair: pair[0].game.updated_at, reverse=True)
     return render_template(
         "home.html",

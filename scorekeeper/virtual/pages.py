@@ -31,6 +31,7 @@ from ..i18n import _
 from ..i18n import N_
 from ..web import COOKIE_AGE
 from ..web import COOKIE_PREFIX
+from ..web import cookies_with
 from ..web import qr_svg
 from ..web import token_cookie
 from . import bp
@@ -358,14 +359,9 @@ def tables_on_this_phone() -> list[dict[str, Any]]:
     At most 100 cookies are looked at, so a request stays cheap whatever a browser sends.
     """
     found: dict[str, dict[str, Any]] = {}
-    looked = 0
-    for name, token in request.cookies.items():
-        prefix = SEAT_COOKIE if name.startswith(SEAT_COOKIE) else HOST_COOKIE if name.startswith(HOST_COOKIE) else None
-        if prefix is None or looked >= 100:
-            continue
-        looked += 1
+    for _prefix, table_id, token in cookies_with((SEAT_COOKIE, HOST_COOKIE), 100):
         try:
-            access = service.open_table(name[len(prefix) :], token)
+            access = service.open_table(table_id, token)
         except ServiceError:
             continue
         table = access.table

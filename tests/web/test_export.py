@@ -239,6 +239,15 @@ TAMPERED: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str
     ("name not text", change("players.1.name", 7), 400, None, "'players[1].name' should be the player's name"),
     ("same name twice", change("players.1.name", "ann"), 400, None, "Two players are called"),
     ("one player", change("players", [{"seat": 0, "name": "Ann"}]), 422, "R4", "2 to 15 players, not 1 (R4)"),
+    # Long lists are refused before any entry is read (a 2 MB list once took seconds).
+    ("100000 players", change("players", [{"seat": 0}] * 100_000), 422, "R4", "2 to 15 players, not 100000 (R4)"),
+    (
+        "100000 hands",
+        change("hands", [{}] * 100_000),
+        422,
+        "R24",
+        "hands 1 to 25; there is no hand 100000 (R7, R8, R24)",
+    ),
     ("unknown variant", change("variant", "bridge"), 422, "R18", "The variant must be"),
     ("option not boolean", change("options", {"extended": "yes"}), 400, None, "must be true or false"),
     ("unknown option", change("options", {"jokers": True}), 400, None, "Unknown option"),
@@ -268,7 +277,7 @@ TAMPERED: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str
         lambda d: d["hands"].append({**d["hands"][0], "number": 26}),
         422,
         "R24",
-        "This game has 25 hands, not 26",
+        "This game has hands 1 to 25; there is no hand 26 (R7, R8, R24).",
     ),
     (
         "points made",

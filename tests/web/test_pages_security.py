@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -210,3 +211,22 @@ def test_a_finished_game_with_hostile_names_draws_its_chart_safely(app: Flask, c
     page = text(client.get(f"/g/{game_id}"))
     assert '<svg class="chart"' in page and "<script>alert" not in page
     assert "Ben" in page and "wins" in page
+
+
+def test_the_home_page_looks_at_a_bounded_number_of_cookies_however_many_are_sent(app: Flask) -> None:
+    """Each game, group or table cookie costs a lookup: thousands of made-up ones cost no more than about 230."""
+    client = app.test_client(use_cookies=False)  # the header below is sent as it is
+    fake = [f"{prefix}{i:016x}=x" for prefix in ("sk_", "skf_", "skg_", "vt_", "vth_") for i in range(2000)]
+    statements = 0
+
+    def counted(*_args: object) -> None:
+        nonlocal statements
+        statements += 1
+
+    with app.app_context():
+        sa.event.listen(db.engine, "before_cursor_execute", counted)
+        try:
+            assert client.get("/", headers={"Cookie": "; ".join(fake)}).status_code == 200
+        finally:
+            sa.event.remove(db.engine, "before_cursor_execute", counted)
+    assert statements <= 100 + 10 + 20 + 100 + 5  # games, forgotten, groups, tables; the page's own few
