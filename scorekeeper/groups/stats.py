@@ -19,7 +19,6 @@ from functools import cached_property
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm.interfaces import ORMOption
 
 from ..engine import build_scorecard
 from ..engine import PlayerStats
@@ -269,13 +268,11 @@ def roster(group: Group) -> list[GroupPlayer]:
     return sorted(group.players, key=lambda p: (p.key, p.id))
 
 
-def load(group: Group, *loading: ORMOption) -> list[Played]:
+def load(group: Group) -> list[Played]:
     """The group's games with their summaries, seats and bots, newest first, in at most four
     queries for any number of games: the games, their seats, the bot seats of virtual games,
-    and the hands of any game whose stored summary is not of its version (scored again here).
-    ``loading`` options load more of every game with it (``selectinload(Game.hands)``: one
-    query more, not one per game)."""
-    query = select(Game).options(*loading).where(Game.group_id == group.id).order_by(Game.created_at.desc(), Game.id)
+    and the hands of any game whose stored summary is not of its version (scored again here)."""
+    query = select(Game).where(Game.group_id == group.id).order_by(Game.created_at.desc(), Game.id)
     rows = db.session.execute(query).scalars().all()
     seats: dict[str, dict[int, str]] = {}
     query_seats = (
