@@ -76,8 +76,9 @@ exporting = limiter.shared_limit(lambda: _budget("RATELIMIT_RENDER"), scope="exp
 
 
 def retry_after() -> int:
-    """Whole seconds until the breached limit lets this client in again (at least 1)."""
+    """Whole seconds until the breached limit lets this client in again (at least 1, at most its
+    window: the limiter's reset time is rounded up a second past it)."""
     current = limiter.current_limit
     if current is None:
         return 60
-    return max(1, math.ceil(current.reset_at - time.time()))
+    return min(current.limit.get_expiry(), max(1, math.ceil(current.reset_at - time.time())))
