@@ -39,17 +39,17 @@ def token_cookie(**more: Any) -> dict[str, Any]:
     return {"httponly": True, "samesite": "Lax", "secure": request.is_secure, **more}
 
 
-def cookies_with(prefixes: tuple[str, ...], most: int) -> list[tuple[str, str, str]]:
-    """``(prefix, id, token)`` of this browser's first ``most`` cookies named with one of ``prefixes``.
+def cookies_with(prefixes: tuple[str, ...], most: int) -> list[tuple[str, str]]:
+    """``(id, token)`` of this browser's first ``most`` cookies named with one of ``prefixes``.
 
     The home page opens each with a database lookup, so it looks at no more than ``most``,
     however many cookies a request carries (valid or not).
     """
-    found: list[tuple[str, str, str]] = []
+    found: list[tuple[str, str]] = []
     for name, token in request.cookies.items():
         prefix = next((p for p in prefixes if name.startswith(p)), None)
         if prefix is not None:
-            found.append((prefix, name[len(prefix) :], token))
+            found.append((name[len(prefix) :], token))
             if len(found) == most:
                 break
     return found

@@ -94,7 +94,7 @@ def private(response: Response) -> Response:
 def opened_groups() -> list[Group]:
     """The groups whose cookies this phone holds (for the home page), newest first."""
     found: list[Group] = []
-    for _prefix, group_id, token in cookies_with((service.GROUP_COOKIE,), HOME_LIMIT):
+    for group_id, token in cookies_with((service.GROUP_COOKIE,), HOME_LIMIT):
         try:
             found.append(service.open_group(group_id, token))
         except NotFound:

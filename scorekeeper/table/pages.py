@@ -127,13 +127,13 @@ def home_page(message: str | None = None, status: int = 200) -> Any:
     """The home page: this device's games, newest first, and those just forgotten (to undo)."""
     opened_games: list[tuple[Access, Any]] = []
     forgotten: list[Access] = []
-    for _prefix, game_id, token in cookies_with((COOKIE_PREFIX,), 100):
+    for game_id, token in cookies_with((COOKIE_PREFIX,), 100):
         try:
             opened = games.open_game(game_id, token)
         except NotFound:
             continue
         opened_games.append((opened, games.scorecard_of(opened.game)))
-    for _prefix, game_id, token in cookies_with((FORGOTTEN_PREFIX,), 10):
+    for game_id, token in cookies_with((FORGOTTEN_PREFIX,), 10):
         try:
             forgotten.append(games.open_game(game_id, token.partition(":")[0]))
         except NotFound:

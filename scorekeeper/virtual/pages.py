@@ -359,7 +359,7 @@ def tables_on_this_phone() -> list[dict[str, Any]]:
     At most 100 cookies are looked at, so a request stays cheap whatever a browser sends.
     """
     found: dict[str, dict[str, Any]] = {}
-    for _prefix, table_id, token in cookies_with((SEAT_COOKIE, HOST_COOKIE), 100):
+    for table_id, token in cookies_with((SEAT_COOKIE, HOST_COOKIE), 100):
         try:
             access = service.open_table(table_id, token)
         except ServiceError:

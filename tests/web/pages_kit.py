@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event
 from werkzeug.test import TestResponse
 
 from scorekeeper import games
@@ -14,6 +17,23 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+@contextmanager
+def statements(app: Flask) -> Iterator[list[str]]:
+    """Every SQL statement the app sends while the block runs, in order."""
+    sent: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
+        sent.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield sent
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
 
 
 def csrf(client: FlaskClient, url: str = "/new") -> str:

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
@@ -27,6 +26,7 @@ from .groups_kit import import_into
 from .groups_kit import legal_hands
 from .groups_kit import new_group
 from .pages_kit import csrf
+from .pages_kit import statements
 from .pages_kit import text
 
 
@@ -326,29 +326,16 @@ def test_stats_csv_has_one_row_per_player_with_the_statistics(client: FlaskClien
 def test_the_export_reads_each_batch_of_games_in_a_fixed_number_of_queries(app: Flask, client: FlaskClient) -> None:
     group = new_group(client)
 
-    def statements() -> int:
-        count = 0
-
-        def counted(*_args: object) -> None:
-            nonlocal count
-            count += 1
-
-        with app.app_context():
-            event.listen(db.engine, "before_cursor_execute", counted)
-            try:
-                assert (
-                    client.get(f"/api/groups/{group['id']}/export.json", headers=auth(group["token"])).status_code
-                    == 200
-                )
-            finally:
-                event.remove(db.engine, "before_cursor_execute", counted)
-        return count
+    def queries() -> int:
+        with statements(app) as sent:
+            assert client.get(f"/api/groups/{group['id']}/export.json", headers=auth(group["token"])).status_code == 200
+        return len(sent)
 
     import_into(client, group, ["Ann", "Ben"], legal_hands(2, 3, seed=1))
-    one = statements()
+    one = queries()
     for seed in range(2, 9):
         import_into(client, group, ["Ann", "Ben", "Cy"], legal_hands(3, 4, seed=seed))
-    assert statements() == one  # not two more a game (its hands, its corrections)
+    assert queries() == one  # not two more a game (its hands, its corrections)
 
 
 def test_export_json_holds_every_game_importable_one_by_one(client: FlaskClient) -> None:

@@ -8,9 +8,6 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
-
-from scorekeeper.extensions import db
 
 from .groups_kit import auth
 from .groups_kit import expected_season
@@ -18,6 +15,7 @@ from .groups_kit import import_into
 from .groups_kit import legal_hands
 from .groups_kit import new_group
 from .groups_kit import schedule
+from .pages_kit import statements
 from .virtual_support import finish
 from .virtual_support import patient_bots  # noqa: F401 (a fixture)
 
@@ -190,20 +188,10 @@ def test_the_statistics_read_a_fixed_number_of_queries_however_many_games(app: F
     group = new_group(client, players=["Ann", "Ben", "Cy"])
 
     def queries() -> int:
-        count = 0
-
-        def seen(*_args: Any) -> None:
-            nonlocal count
-            count += 1
-
-        with app.app_context():
-            event.listen(db.engine, "before_cursor_execute", seen)
-            try:
-                assert client.get(f"/api/groups/{group['id']}/stats", headers=auth(group["token"])).status_code == 200
-                assert client.get(f"/groups/{group['id']}").status_code == 200
-            finally:
-                event.remove(db.engine, "before_cursor_execute", seen)
-        return count
+        with statements(app) as sent:
+            assert client.get(f"/api/groups/{group['id']}/stats", headers=auth(group["token"])).status_code == 200
+            assert client.get(f"/groups/{group['id']}").status_code == 200
+        return len(sent)
 
     client.set_cookie(f"skg_{group['id']}", group["token"])
     import_into(client, group, ["Ann", "Ben"], legal_hands(2, 3, seed=1))

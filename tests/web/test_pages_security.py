@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -20,6 +19,7 @@ from .pages_kit import document
 from .pages_kit import new_game
 from .pages_kit import play
 from .pages_kit import post_hand
+from .pages_kit import statements
 from .pages_kit import text
 
 HOSTILE = '<script>alert("x")</script>'
@@ -217,16 +217,6 @@ def test_the_home_page_looks_at_a_bounded_number_of_cookies_however_many_are_sen
     """Each game, group or table cookie costs a lookup: thousands of made-up ones cost no more than about 230."""
     client = app.test_client(use_cookies=False)  # the header below is sent as it is
     fake = [f"{prefix}{i:016x}=x" for prefix in ("sk_", "skf_", "skg_", "vt_", "vth_") for i in range(2000)]
-    statements = 0
-
-    def counted(*_args: object) -> None:
-        nonlocal statements
-        statements += 1
-
-    with app.app_context():
-        sa.event.listen(db.engine, "before_cursor_execute", counted)
-        try:
-            assert client.get("/", headers={"Cookie": "; ".join(fake)}).status_code == 200
-        finally:
-            sa.event.remove(db.engine, "before_cursor_execute", counted)
-    assert statements <= 100 + 10 + 20 + 100 + 5  # games, forgotten, groups, tables; the page's own few
+    with statements(app) as sent:
+        assert client.get("/", headers={"Cookie": "; ".join(fake)}).status_code == 200
+    assert len(sent) <= 100 + 10 + 20 + 100 + 5  # games, forgotten, groups, tables; the page's own few

@@ -2,31 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
-
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 
-from scorekeeper.extensions import db
-
-
-@contextmanager
-def statements(app: Flask) -> Iterator[list[str]]:
-    sent: list[str] = []
-
-    def record(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
-        sent.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield sent
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
+from .pages_kit import statements
 
 
 def test_a_poll_without_change_reads_no_hands(app: Flask, client: FlaskClient) -> None:
