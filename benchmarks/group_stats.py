@@ -14,6 +14,7 @@ statistics page in under 200 ms on this machine (2 cores, possibly shared: the l
 printed).
 
     .venv/bin/python benchmarks/group_stats.py                       # SQLite only
+    .venv/bin/python benchmarks/group_stats.py --sizes 1000 --roster 300 --seats 15 --repeat 3   # at the caps
     .venv/bin/python benchmarks/group_stats.py --pg postgresql+psycopg://postgres@127.0.0.1:5432/test_issue8
 
 The PostgreSQL database given is emptied (its tables dropped and made again) by the run.
@@ -54,24 +55,27 @@ def records(rng: random.Random, players: int) -> list[HandRecord]:
     return out
 
 
-def measure(url: str, games: int, repeat: int) -> dict[str, list[float]]:
+def measure(url: str, games: int, repeat: int, roster: int = 0, seats: int = 0) -> dict[str, list[float]]:
+    """Each page's times; ``roster`` players named P000… instead of the regulars, ``seats`` of them at every game."""
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "TESTING": True})
+    regulars = [f"P{i:03}" for i in range(roster)] if roster else REGULARS
     with app.app_context():
         db.drop_all()
         db.create_all()
-        group, token = service.create_group("Friday night", REGULARS)
+        group, token = service.create_group("Friday night", regulars)
         rng = random.Random(games)
         for _ in range(games):
-            names = rng.sample(REGULARS, rng.choice((3, 4, 6)))
+            names = rng.sample(regulars, seats or rng.choice((3, 4, 6)))
             import_game(names, "standard", 0, {}, records(rng, len(names)), attach=service.seat_players(group.id))
-        player = next(p.id for p in group.players if p.name == "Ann")
+        player = next(p.id for p in group.players if p.name == regulars[0])
         group_id = group.id
     client = app.test_client()
     client.set_cookie(f"skg_{group_id}", token)
     pages = {
         "group home (leaderboard)": f"/groups/{group_id}",
-        "player page (Ann)": f"/groups/{group_id}/players/{player}",
+        "player page": f"/groups/{group_id}/players/{player}",
         "GET /api/groups/<id>/stats": f"/api/groups/{group_id}/stats",
+        "GET /api/groups/<id>/stats.csv": f"/api/groups/{group_id}/stats.csv",
         "GET /api/groups/<id>/export.json": f"/api/groups/{group_id}/export.json",
     }
     times: dict[str, list[float]] = {}
@@ -103,6 +107,8 @@ def main() -> None:
     parser.add_argument("--pg", help="a PostgreSQL URL whose tables the run may drop")
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--sizes", type=int, nargs="+", default=[50, 200])
+    parser.add_argument("--roster", type=int, default=0, help="players in the group (default: 8 regulars)")
+    parser.add_argument("--seats", type=int, default=0, help="players at every game (default: 3, 4 or 6)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         backends = {"sqlite": f"sqlite:///{Path(folder) / 'bench.sqlite'}"} | (
@@ -111,7 +117,7 @@ def main() -> None:
         rows = []
         for backend, url in backends.items():
             for size in args.sizes:
-                times = measure(url, size, args.repeat)
+                times = measure(url, size, args.repeat, args.roster, args.seats)
                 for page, samples in times.items():
                     if page.endswith(", cpu"):
                         continue

@@ -225,12 +225,12 @@ class Pair:
 
 @dataclass
 class Season:
-    """Everything a group page shows: its games (newest first), each player's tally, head-to-head."""
+    """Everything a group page shows: its games (newest first) and each player's tally, in roster
+    order; head-to-head (:attr:`pairs`, :meth:`against`) is worked out only where a page shows it."""
 
     group: Group
     played: list[Played]
     tallies: list[Tally]
-    pairs: list[Pair]
 
     @property
     def with_bots(self) -> bool:
@@ -244,15 +244,42 @@ class Season:
         """Most wins first, then the better made rate, then more points per hand."""
         return sorted(self.tallies, key=lambda t: (-t.wins, -t.hands.made_rate, -t.points_per_hand, t.player.key))
 
+    @cached_property
+    def pairs(self) -> list[Pair]:
+        """Every two roster players who finished a game together, in roster order."""
+        return self._face_offs(self.played)
+
     def against(self, player_id: str) -> list[tuple[GroupPlayer, int, int, int]]:
-        """Head-to-head from one player's side: (opponent, games, ahead, behind)."""
+        """Head-to-head from one player's side: (opponent, games, ahead, behind), from their games
+        alone (at 1000 games of 15 seats, every pair of the group is 105,000 meetings)."""
+        tally = self.tally(player_id)
         out = []
-        for pair in self.pairs:
+        for pair in self._face_offs([a.played for a in tally.appearances] if tally else []):
             if pair.a.id == player_id:
                 out.append((pair.b, pair.games, pair.a_ahead, pair.b_ahead))
             elif pair.b.id == player_id:
                 out.append((pair.a, pair.games, pair.b_ahead, pair.a_ahead))
         return out
+
+    def _face_offs(self, played: list[Played]) -> list[Pair]:
+        """Every pair at each finished game of ``played``: who ended with the higher total (R21; a
+        tie counts for neither)."""
+        order = {t.player.id: (index, t.player) for index, t in enumerate(self.tallies)}
+        pairs: dict[tuple[int, int], Pair] = {}
+        for game in played:
+            if not game.finished:
+                continue
+            seated = sorted((order[p], seat) for seat, p in enumerate(game.seats) if p in order)
+            totals = game.totals
+            for i, ((a, player_a), seat_a) in enumerate(seated):
+                for (b, player_b), seat_b in seated[i + 1 :]:
+                    pair = pairs.get((a, b))
+                    if pair is None:
+                        pair = pairs[a, b] = Pair(player_a, player_b)
+                    pair.games += 1
+                    pair.a_ahead += totals[seat_a] > totals[seat_b]
+                    pair.b_ahead += totals[seat_b] > totals[seat_a]
+        return [pairs[key] for key in sorted(pairs)]
 
     def to_dict(self) -> dict[str, Any]:
         """The statistics answer of API.md."""
@@ -316,17 +343,12 @@ def season(group: Group) -> Season:
     played = load(group)
     players = roster(group)
     tallies = {p.id: Tally(p) for p in players}
-    order = {p.id: index for index, p in enumerate(players)}
-    pairs: dict[tuple[str, str], Pair] = {}
     for game in reversed(played):  # oldest first, so each player's appearances read in time order
         for seat, player_id in enumerate(game.seats):
             tally = tallies.get(player_id)
             if tally is not None:
                 _count(tally, game, seat)
-        if game.finished:
-            _face_off(game, tallies, order, pairs)
-    ordered = sorted(pairs.values(), key=lambda p: (order[p.a.id], order[p.b.id]))
-    return Season(group, played, [tallies[p.id] for p in players], ordered)
+    return Season(group, played, [tallies[p.id] for p in players])
 
 
 def _count(tally: Tally, game: Played, seat: int) -> None:
@@ -343,20 +365,6 @@ def _count(tally: Tally, game: Played, seat: int) -> None:
     tally.points += game.totals[seat]  # the sum of the hand points (R19, R20)
     tally.hands.add(stats.set, stats.over, stats.perfect)  # complete hands only (R25)
     tally.appearances.append(Appearance(game, seat, stats))
-
-
-def _face_off(
-    game: Played, tallies: dict[str, Tally], order: dict[str, int], pairs: dict[tuple[str, str], Pair]
-) -> None:
-    """Every pair at a finished game: who ended with the higher total (R21; a tie counts for neither)."""
-    seated = sorted((order[p], seat, p) for seat, p in enumerate(game.seats) if p in order)
-    totals = game.totals
-    for i, (_, seat_a, a) in enumerate(seated):
-        for _, seat_b, b in seated[i + 1 :]:
-            pair = pairs.setdefault((a, b), Pair(tallies[a].player, tallies[b].player))
-            pair.games += 1
-            pair.a_ahead += totals[seat_a] > totals[seat_b]
-            pair.b_ahead += totals[seat_b] > totals[seat_a]
 
 
 CSV_COLUMNS = (

@@ -9,6 +9,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.extensions import db
+from scorekeeper.groups import stats
+from scorekeeper.models import Group
+
 from .groups_kit import auth
 from .groups_kit import expected_season
 from .groups_kit import import_into
@@ -120,6 +124,19 @@ def test_every_statistic_matches_the_rule_book(client: FlaskClient) -> None:
     # Pairs list each pair once, in roster order (alphabetical).
     order = [p["player_id"] for p in answer["players"]]
     assert all(order.index(h["a"]) < order.index(h["b"]) for h in answer["head_to_head"])
+    # A player's page works out their head-to-head from their own games alone: the same figures.
+    with client.application.app_context():
+        season = stats.season(db.session.get(Group, group["id"]))
+        for name, player_id in ids.items():
+            mine = {
+                (names_of[other.id], games, ahead, behind) for other, games, ahead, behind in season.against(player_id)
+            }
+            assert mine == {
+                (other, pair["games"], pair[name], pair[other])
+                for key, pair in pairs.items()
+                if name in key
+                for other in key - {name}
+            }, name
 
 
 def test_a_player_without_complete_hands_has_zero_rates(client: FlaskClient) -> None:
