@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Blueprint
@@ -11,7 +13,10 @@ from flask import url_for
 
 from .. import games
 from .. import limits
+from ..engine import RulesError
 from ..errors import BadRequest
+from ..errors import Forbidden
+from ..errors import WATCH_ONLY
 from ..extensions import csrf
 from ..games import Access
 from ..i18n import _
@@ -30,7 +35,7 @@ def version_of(data: dict[str, Any]) -> object:
     query = request.args.get("version")
     if query is None:
         return data.get("version")
-    if not (query.isascii() and query.isdigit()):
+    if not (query.isascii() and query.isdigit() and len(query) <= 20):
         raise BadRequest(_("'version' must be the whole number from the game document, not {query!r}.", query=query))
     if "version" in data and data["version"] != int(query):
         raise BadRequest(_("The body and the address give two different versions; send one."))
@@ -57,6 +62,24 @@ def writer(game_id: str) -> str:
     if token is None and (token := cookie_token(game_id)) is not None:
         csrf.protect()
     return token or ""
+
+
+@contextmanager
+def scorer_only(game_id: str) -> Iterator[str]:
+    """A write's token (:func:`writer`), and what is wrong with its request told to the scorer alone.
+
+    A request refused for its body, address or rules (400, 422) is answered so only once its
+    token proves to be the scorer's: another of the game's tokens gets 403, any other token or
+    an unknown game 404, whatever else is wrong (API.md, "Access"). A write that succeeds pays
+    nothing for this: its token is checked on the locked game.
+    """
+    token = writer(game_id)
+    try:
+        yield token
+    except (BadRequest, RulesError):
+        if not games.open_game(game_id, token).can_write:
+            raise Forbidden(_(WATCH_ONLY)) from None
+        raise
 
 
 def links(game_id: str, scorer: str, watch: str) -> dict[str, str]:
@@ -110,26 +133,29 @@ def get_history(game_id: str) -> Any:
 
 @bp.put("/games/<game_id>/hands/<n>/bids")
 def put_bids(game_id: str, n: str) -> Any:
-    data = body()
-    if "bids" not in data:
-        raise BadRequest(_("The body needs 'bids': one number per player, in seat order."))
-    trump = data["trump"] if "trump" in data else service.KEEP
-    game = service.record_bids(game_id, hand_number(n), data["bids"], trump, version_of(data), writer(game_id))
+    with scorer_only(game_id) as token:
+        data = body()
+        if "bids" not in data:
+            raise BadRequest(_("The body needs 'bids': one number per player, in seat order."))
+        trump = data["trump"] if "trump" in data else service.KEEP
+        game = service.record_bids(game_id, hand_number(n), data["bids"], trump, version_of(data), token)
     return jsonify(games.document(game))
 
 
 @bp.put("/games/<game_id>/hands/<n>/tricks")
 def put_tricks(game_id: str, n: str) -> Any:
-    data = body()
-    if "tricks" not in data:
-        raise BadRequest(_("The body needs 'tricks': one number per player, in seat order."))
-    game = service.record_tricks(game_id, hand_number(n), data["tricks"], version_of(data), writer(game_id))
+    with scorer_only(game_id) as token:
+        data = body()
+        if "tricks" not in data:
+            raise BadRequest(_("The body needs 'tricks': one number per player, in seat order."))
+        game = service.record_tricks(game_id, hand_number(n), data["tricks"], version_of(data), token)
     return jsonify(games.document(game))
 
 
 @bp.delete("/games/<game_id>/hands/<n>")
 def delete_hand(game_id: str, n: str) -> Any:
     """Undo the latest hand with entries, bids and tricks together; ``n`` must be that hand (R25)."""
-    data = body(required=False)
-    game = service.undo(game_id, hand_number(n), version_of(data), token=writer(game_id))
+    with scorer_only(game_id) as token:
+        data = body(required=False)
+        game = service.undo(game_id, hand_number(n), version_of(data), token=token)
     return jsonify(games.document(game))

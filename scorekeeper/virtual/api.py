@@ -185,7 +185,7 @@ def play(table_id: str) -> Any:
 @bp.post("/<table_id>/start")
 def start(table_id: str) -> Any:
     access = as_host(table_id)
-    data = body() if _has_body() else {}
+    data = body(required=False)
     service.start(table_id, _version(data))
     return jsonify(answer(access))
 
@@ -204,6 +204,7 @@ def seat(table_id: str, seat: int) -> Any:
 def relink(table_id: str, seat: int) -> Any:
     """The host gives a seat a new link; the old one stops working (answers the new link)."""
     access = as_host(table_id)
+    body(required=False)
     token = service.reissue(access, seat)
     return jsonify(link(service.open_table(table_id, access.token), seat, token))
 
@@ -213,13 +214,15 @@ def relink(table_id: str, seat: int) -> Any:
 def rematch(table_id: str) -> Any:
     """The host starts a new game with the same seats once this one is over (201, as a new table)."""
     access = as_host(table_id)
-    return new_table(service.rematch(access))
+    data = body(required=False)
+    return new_table(service.rematch(access, data.get("seed"), current_app.config.get("ALLOW_SEED", False)))
 
 
 @bp.post("/<table_id>/rematch/seat")
 def follow(table_id: str) -> Any:
     """A seat of the finished table gets its own link to the same seat at the rematch."""
     access = as_seat(table_id)
+    body(required=False)
     moved = service.follow_rematch(access)
     g.vt_access = moved
     return jsonify(
@@ -231,7 +234,3 @@ def follow(table_id: str) -> Any:
             "view": answer(moved),
         }
     )
-
-
-def _has_body() -> bool:
-    return bool(request.get_data(cache=True))

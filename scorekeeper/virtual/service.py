@@ -476,6 +476,14 @@ def parse_seats(seats: object) -> tuple[list[str], list[str | None]]:
         s.get("name") if s.get("name") is not None or bot is None else bot_name(i)
         for i, (s, bot) in enumerate(zip(seats, bots))
     ]
+    for i, name in enumerate(names):
+        if not isinstance(name, str):
+            raise BadRequest(
+                _(
+                    'Seat {seat} needs a name, such as {{"name": "Ann"}}, or a bot level, such as {{"bot": "basic"}}.',
+                    seat=i,
+                )
+            )
     return games.clean_names(names), bots
 
 
@@ -737,8 +745,9 @@ def mark_joined(access: TableAccess) -> None:
     _run(access.table.id, None, change, bump=False)
 
 
-def rematch(access: TableAccess, allow_seed: bool = False) -> Created:
-    """A new table with the same seats, rules and bots once the game is over (host).
+def rematch(access: TableAccess, seed: object = None, allow_seed: bool = False) -> Created:
+    """A new table with the same seats, rules and bots once the game is over (host); ``seed`` as
+    for :func:`create_table`.
 
     The deal moves one seat to the left (R5). The old table remembers the new one, so each
     player moves over from their finished screen with their old link (:func:`follow_rematch`),
@@ -771,6 +780,8 @@ def rematch(access: TableAccess, allow_seed: bool = False) -> Created:
         rules.options,
         (first_dealer(table) + 1) % rules.players,
         start=humans <= 1,
+        seed=seed,
+        allow_seed=allow_seed,
         attach=seat_players(group) if group else None,
     )
     with locked_table(table.id, bump=False) as locked:

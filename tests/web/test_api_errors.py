@@ -408,6 +408,16 @@ HAND_CASES = [
     pytest.param("delete", "hands/1", {"version": 1}, 409, None, "you had version 1", id="undo-stale"),
     pytest.param("delete", "hands/1?version=2", None, 409, None, "you had version 2", id="undo-stale-query"),
     pytest.param("delete", "hands/1?version=one", None, 400, None, "'version' must be", id="undo-query-word"),
+    pytest.param("delete", "hands/1?version=" + "1" * 4400, None, 400, None, "'version' must be", id="undo-query-huge"),
+    pytest.param(
+        "put",
+        "hands/2/tricks?version=" + "9" * 5000,
+        {"tricks": [1] * 3},
+        400,
+        None,
+        "'version' must be",
+        id="tricks-query-huge",
+    ),
 ]
 
 
@@ -439,6 +449,40 @@ def test_a_bad_hand_write_is_refused_with_its_rule_and_stores_nothing(
         assert_error(response, status, rule, fragment)
     assert client.get(f"/api/games/{game['id']}", headers=watch).get_json() == before
     assert client.get(f"/api/games/{game['id']}/history", headers=watch).get_json() == history
+
+
+REFUSED = [case for case in HAND_CASES if case.values[3] in (400, 422)]
+
+
+@pytest.mark.parametrize(("method", "where", "sent", "status", "rule", "fragment"), REFUSED)
+@pytest.mark.parametrize("who", ["watch", "wrong-token", "unknown-game"])
+def test_what_is_wrong_with_a_write_is_told_to_the_scorer_alone(
+    client: FlaskClient,
+    game: dict[str, Any],
+    method: str,
+    where: str,
+    sent: Any,
+    status: int,
+    rule: str | None,
+    fragment: str,
+    who: str,
+) -> None:
+    """A bad body or address with another token is 403 or 404 first, as API.md's "Access" says."""
+    game_id = "0" * 16 if who == "unknown-game" else game["id"]
+    headers = auth(game["watch_token"] if who == "watch" else game["scorer_token"][:-2] + "xx")
+    watch = auth(game["watch_token"])
+    before = client.get(f"/api/games/{game['id']}", headers=watch).get_json()
+    path = f"/api/games/{game_id}/{where}"
+    if isinstance(sent, bytes):
+        response = getattr(client, method)(path, data=sent, content_type="application/json", headers=headers)
+    else:
+        response = getattr(client, method)(path, json=sent, headers=headers)
+    if who == "watch":
+        assert_error(response, 403, None, "only watch")
+    else:
+        reference = client.get(f"/api/games/{'f' * 16}", headers=watch).get_json()["error"]
+        assert assert_error(response, 404) == reference
+    assert client.get(f"/api/games/{game['id']}", headers=watch).get_json() == before
 
 
 def test_undo_with_nothing_recorded_names_r25(client: FlaskClient) -> None:

@@ -257,6 +257,8 @@ def test_an_unknown_table_is_404(client: FlaskClient) -> None:
     [
         ({"seats": [{"name": "Ann"}]}, 422, "2 to 15"),
         ({"seats": "Ann"}, 400, "'seats'"),
+        ({"seats": [{}, {"name": "Ben"}]}, 400, "Seat 0 needs a name"),
+        ({"seats": [{"name": "Ann"}, {"name": 7}]}, 400, "Seat 1 needs a name"),
         ({"seats": [{"name": "Ann"}, {"name": "Ann"}]}, 400, "Two players"),
         ({"seats": [{"name": "Ann"}, {"name": "R", "bot": "genius"}]}, 400, "bot level"),
         ({"seats": [{"name": "Ann"}, {"name": "Ben"}], "variant": "texas"}, 422, "variant"),
@@ -282,7 +284,14 @@ def test_a_seed_is_refused_unless_the_app_allows_seeding(tmp_path: Path) -> None
         client = app.test_client()
         answer = client.post("/api/tables", json={"seats": seats("Ann", "bot"), "seed": 4})
         assert answer.status_code == 400 and "SCOREKEEPER_ALLOW_SEED" in answer.get_json()["error"]["message"]
-        assert client.post("/api/tables", json={"seats": seats("Ann", "bot")}).status_code == 201
+        created = client.post("/api/tables", json={"seats": seats("Ann", "Ben")}).get_json()
+        host, seat = auth(created["host_token"]), auth(created["seats"][0]["token"])
+        # Calls that need no body refuse a seed or a broken one all the same, and change nothing.
+        for path, headers in (("seats/1/link", host), ("rematch", host), ("rematch/seat", seat)):
+            for sent in ({"data": '{"seed": 4}'}, {"data": "{{{"}):
+                answer = client.post(f"/api/tables/{created['id']}/{path}", headers=headers, **sent)
+                assert answer.status_code == 400, (path, sent, answer.get_json())
+        assert view(client, created["id"], created["seats"][1]["token"])["version"] == created["view"]["version"]
     finally:
         dispose(app)
 

@@ -174,6 +174,18 @@ def test_a_rematch_seats_everyone_again(app: Flask, client: FlaskClient) -> None
     assert ann["id"] == new["id"] and ann["seat"] == 0 and api_view(client, new["id"], ann["token"])["name"] == "Ann"
 
 
+def test_a_rematch_deals_from_its_own_seed_where_seeding_is_allowed(client: FlaskClient) -> None:
+    spec = [{"name": "Ann"}] + [{"name": f"B{i}", "bot": "random"} for i in range(13)]
+    hands = []
+    for first in (9, 10):  # two different games, each followed by a rematch with seed 4
+        created = create(client, spec, seed=first)
+        finish(client, created["id"], {0: created["seats"][0]["token"]})
+        new = client.post(f"/api/tables/{created['id']}/rematch", json={"seed": 4}, headers=auth(created["host_token"]))
+        assert new.status_code == 201
+        hands.append(api_view(client, new.get_json()["id"], new.get_json()["seats"][0]["token"])["hand"])
+    assert hands[0] and hands[0] == hands[1]
+
+
 def test_a_host_who_also_held_a_replaced_seat_link_still_follows_the_table(app: Flask, client: FlaskClient) -> None:
     created = create(client, seats("Ann", "bot"), seed=3)
     table = created["id"]
