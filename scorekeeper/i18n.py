@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
+from babel import negotiate_locale
 from flask import Flask
 from flask import has_request_context
 from flask import request
@@ -58,7 +59,11 @@ def select_locale() -> str:
     for asked in (request.args.get("lang"), request.cookies.get(COOKIE)):
         if asked in LANGUAGES:
             return asked
-    return request.accept_languages.best_match(LANGUAGES) or DEFAULT
+    # The first language asked for that we speak, a region tag by its language (ru-RU is ru):
+    # Werkzeug's best_match would take a lower-ranked exact tag ("en;q=0.8") before "ru-RU".
+    wanted = [tag for tag, quality in request.accept_languages if quality > 0]
+    found = negotiate_locale(wanted, LANGUAGES, sep="-", aliases={})
+    return found.lower() if found and found.lower() in LANGUAGES else DEFAULT
 
 
 def current() -> str:
@@ -70,13 +75,15 @@ def current() -> str:
 
 
 def remember(response: Response) -> Response:
-    """A page opened with a valid ``?lang=`` keeps that language in a cookie for the next pages."""
+    """A page opened with a valid ``?lang=`` keeps that language in a cookie for the next pages;
+    every answer names its language (``Content-Language``)."""
     asked = request.args.get("lang")
     if asked in LANGUAGES and request.cookies.get(COOKIE) != asked:
         response.set_cookie(
             COOKIE, asked, max_age=COOKIE_AGE, path="/", samesite="Lax", httponly=True, secure=request.is_secure
         )
     response.vary.update(("Accept-Language", "Cookie"))
+    response.content_language.add(current())  # the service worker keeps its offline page in it (templates/sw.js)
     return response
 
 

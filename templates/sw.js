@@ -36,12 +36,24 @@ function fromStatic(request) {
   });
 }
 
+// The offline page in the language of the last page opened: a player who changed language
+// (or whose phone did) reads "no connection" in the new one.
+function offlineIn(language) {
+  return caches.open(CACHE).then(function (cache) {
+    return cache.match(OFFLINE).then(function (kept) {
+      if (kept && kept.headers.get("Content-Language") === language) return;
+      return fetch(OFFLINE).then(function (response) { if (keepable(response)) return cache.put(OFFLINE, response); });
+    });
+  }).catch(function () {});
+}
+
 function page(request) {
   return fetch(request).then(function (response) {
     if (keepable(response)) {
       var copy = response.clone();
       caches.open(PAGES).then(function (cache) { cache.put(request.url, copy); });
     }
+    if (response.ok && response.headers.get("Content-Language")) offlineIn(response.headers.get("Content-Language"));
     return response;
   }, function () {
     return caches.open(PAGES).then(function (cache) { return cache.match(request.url, { ignoreVary: true }); })

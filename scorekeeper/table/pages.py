@@ -577,7 +577,7 @@ def save_hand(game_id: str, number: int) -> Any:
         line = card.hands[number - 1]
         return again(conflict.message, 409)
     except (RulesError, ServiceError) as error:
-        return again(error.message, error.status if isinstance(error, ServiceError) else 422)
+        return again(error_message(error), error.status if isinstance(error, ServiceError) else 422)
     flash(_("Hand {number} corrected; every later total is recomputed.", number=number))
     return redirect(url_for(".game", game_id=game_id))
 

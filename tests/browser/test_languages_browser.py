@@ -112,6 +112,11 @@ def test_each_language_fits_a_360_px_phone(browser: Any, server: str, shots: Pat
     expect(page.locator(".final")).to_be_visible()
     fits(page, f"{lang}: game over")
     page.screenshot(path=str(shots / f"lang-{lang}-final.png"), full_page=True)
+
+    short = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0, [([3, 4, 2, 3], [4, 4, 1, 4])])
+    page.goto(short["scorer_url"])  # four short names: the whole scorecard shows, with no sideways scroll
+    sheet = page.locator(".sheet-wrap")
+    assert sheet.evaluate("e => e.scrollWidth - e.clientWidth") <= 0, f"{lang}: the scorecard of four scrolls sideways"
     context.close()
 
 

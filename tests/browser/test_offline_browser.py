@@ -156,6 +156,20 @@ def test_a_page_never_opened_shows_the_offline_page_not_the_browser_error(browse
         go_online(context, live)
 
 
+def test_the_offline_page_speaks_the_language_of_the_last_page_opened(browser: Any, live: LiveServer) -> None:
+    context, page = scorer_phone(browser, new_game(live))  # the worker kept the offline page in English
+    try:
+        page.goto(live.url + "/?lang=ru")  # the player changes language
+        page.wait_for_function(
+            "caches.match('/offline').then(kept => kept && kept.headers.get('Content-Language') === 'ru')"
+        )
+        go_offline(context, live)
+        page.goto(live.url + "/new")
+        expect(page.locator("h1")).to_have_text("Нет связи")
+    finally:
+        go_online(context, live)
+
+
 def test_a_repeat_visit_asks_the_server_only_for_the_page(browser: Any, live: LiveServer) -> None:
     game = new_game(live)
     for workers in ("allow", "block"):

@@ -57,6 +57,14 @@ def test_english_is_the_default(client: FlaskClient) -> None:
         ("id-ID,id;q=0.8", "id"),
         ("de-DE,fr;q=0.8", "en"),
         ("fr, it;q=0.3", "it"),
+        # A region tag ranked first wins over a bare language ranked lower, and the reverse.
+        ("ru-RU,en;q=0.8", "ru"),
+        ("en-US,ru;q=0.9", "en"),
+        ("be-BY,ru;q=0.5", "be"),
+        ("it-IT,en;q=0.5", "it"),
+        ("RU-ru", "ru"),
+        ("en;q=0, id", "id"),
+        ("*", "en"),
     ],
 )
 def test_accept_language_picks_the_best_language_we_speak(client: FlaskClient, header: str, expected: str) -> None:

@@ -201,6 +201,15 @@ def test_a_refused_correction_stores_nothing_and_says_why(
     assert document(app, game_id) == before
 
 
+def test_a_refused_correction_says_why_in_the_players_language(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    client.get("/?lang=ru")
+    answer = save_hand(client, app, game_id, 1, [3, 5, 3], [6, 3, 5])
+    assert answer.status_code == 422  # type: ignore[attr-defined]
+    assert "Взяток в сумме 14, а в раздаче 1 сдано карт: 13 (R23)." in text(answer)  # type: ignore[arg-type]
+
+
 def test_a_correction_refused_as_out_of_date_keeps_the_taps_to_save_again(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
