@@ -258,6 +258,7 @@ def _script_messages(lang: str) -> dict[str, str | dict[str, str]]:
             "No connection: your tap may not have reached the table. The table will show what it got; tap again only if it is still your turn."
         ),
         # static/virtual.js, replaying the table's moves
+        "sent": _("Done — the table plays on…"),
         "seat": _("Seat {seat}"),
         "hand": get_translations().gettext("Hand %(number)s"),
         "bid_chip": get_translations().gettext("bid %(bid)s"),

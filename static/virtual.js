@@ -130,26 +130,34 @@
     return true;
   }
 
-  function refresh() {
-    var url = attr("data-partial-url");
-    if (!url) return Promise.resolve();
-    return fetch(url, { headers: { "X-Partial": "1" }, credentials: "same-origin", cache: "no-store" })
-      .then(function (res) { return res.ok ? res.text() : null; })
-      .then(function (html) { if (html) swap(html); });
-  }
-
-  function sync() {
-    var url = attr("data-moves-url");
-    if (!url || replaying) return Promise.resolve();
-    replaying = true;
-    var from = seen();
-    return fetch(url + "?since=" + from, { credentials: "same-origin", cache: "no-store" })
+  // The moves since ``from`` one by one, then the screen of the state they lead to. Moves made
+  // meanwhile (another phone, the bots) are replayed before that screen too, not skipped.
+  function catchUp(from, rounds) {
+    var moves = attr("data-moves-url"), partial = attr("data-partial-url");
+    return fetch(moves + "?since=" + from, { credentials: "same-origin", cache: "no-store" })
       .then(function (res) { return res.ok ? res.json() : null; })
       .then(function (data) {
         if (!data) return null;
-        return replay(data.moves, data.seat, data.labels).then(function () { remember(data.seq); });
-      })
-      .then(refresh)
+        return replay(data.moves, data.seat, data.labels).then(function () {
+          remember(data.seq);
+          return fetch(partial, { headers: { "X-Partial": "1" }, credentials: "same-origin", cache: "no-store" });
+        }).then(function (res) { return res.ok ? res.text() : null; })
+          .then(function (html) {
+            if (!html) return;
+            var holder = document.createElement("div");
+            holder.innerHTML = html;
+            var fresh = holder.querySelector("#vt");
+            var seq = fresh ? parseInt(fresh.getAttribute("data-seq") || "0", 10) : 0;
+            if (seq > data.seq && rounds > 0) return catchUp(data.seq, rounds - 1);
+            swap(html);
+          });
+      });
+  }
+
+  function sync() {
+    if (!attr("data-moves-url") || replaying) return Promise.resolve();
+    replaying = true;
+    return catchUp(seen(), 3)
       .catch(function () { /* offline for a moment: the next poll tries again */ })
       .then(function () { replaying = false; });
   }
@@ -238,7 +246,7 @@
     var form = event.target;
     if (!form.matches("#vt form[data-vt-action]")) return;
     event.preventDefault();
-    if (busy) return;  // a second tap while the first is on its way plays nothing
+    if (busy || replaying) return;  // a second tap while the first is on its way, or replayed, plays nothing
     busy = true;
     var data = new FormData(form);
     var by = event.submitter;
@@ -250,7 +258,7 @@
       return res.text().then(function (html) {
         busy = false;
         if (res.status === 403) return gone();
-        if (res.ok && form.hasAttribute("data-vt-replay")) return sync();  // our move, then the bots' answers
+        if (res.ok && form.hasAttribute("data-vt-replay")) { sent(form, by); return sync(); }  // our move, then the bots' answers
         if (!swap(html)) toast(say("play_failed"));
       });
     }).catch(function () { toast(say("offline")); })  // it may have arrived: the next poll shows the table
@@ -260,6 +268,18 @@
         if (r) r.classList.remove("vt-busy");
       });
   });
+
+  // The table took our move: say so at once, and take the card from the hand, while the others'
+  // moves are replayed (the screen of the new state comes after them).
+  function sent(form, by) {
+    var r = root();
+    r.classList.remove("vt-myturn");
+    var status = r.querySelector(".vt-status");
+    if (status) status.textContent = say("sent");
+    if (by && by.name === "card") by.remove();
+    if (form.matches(".vt-bid")) form.hidden = true;
+    else form.classList.add("vt-sent");  // no tap plays into a trick not shown yet
+  }
 
   // "New table" form: Enter in a name moves on to the next name instead of submitting.
   document.addEventListener("keydown", function (event) {

@@ -378,6 +378,41 @@ window.__hide = function () {
 """
 
 
+#: Every state of the seat's screen while it changes: the status line, and whether ``card`` is in the hand.
+WATCH_SCREEN = """card => { window.__seen = [];
+  new MutationObserver(() => window.__seen.push([
+      (document.querySelector('.vt-status') || {}).textContent || '',
+      !!document.querySelector(`.vt-hand .vt-card[value="${card}"]`)]))
+    .observe(document.body, { childList: true, subtree: true, characterData: true }); }"""
+
+
+def test_a_played_card_leaves_the_hand_at_once_while_the_others_answer(browser: Any, seeded_server: str) -> None:
+    """Ben plays; the table's answer comes with the bots' moves after his, replayed one by one. From
+    the table's answer on, his screen says his move is in and no longer shows the card in his hand
+    or "Your turn", and no tap plays into a trick not shown yet."""
+    table = Table(seeded_server, 5)
+    for _ in range(60):
+        seat, v = table.to_act()
+        if seat == 1 and v["phase"] == "playing":
+            break
+        table.act(seat, v)
+    else:
+        raise AssertionError("Ben never came to play a card")
+    context = phone(browser, "light")
+    page = context.new_page()
+    page.goto(table.data["seats"][1]["url"].replace("http://localhost", seeded_server))
+    expect(page.locator(".vt-status")).to_contain_text("Your turn")
+    card = v["legal"][0]
+    page.evaluate(WATCH_SCREEN, card)
+    page.locator(f'.vt-card[value="{card}"]').tap()
+    page.wait_for_function("() => window.__seen.some(([status]) => status.startsWith('Done'))")
+    page.wait_for_function("() => !document.querySelector('.vt-status').textContent.startsWith('Done')")  # replayed
+    seen = page.evaluate("window.__seen")
+    after = seen[next(i for i, (status, _) in enumerate(seen) if status.startswith("Done")) :]
+    assert not [s for s in after if s[1] or "Your turn: play" in s[0]], after
+    context.close()
+
+
 def test_your_turn_reaches_a_tab_in_the_background(browser: Any, seeded_server: str) -> None:
     """Ann turns on vibration and sound, bids, and puts the tab in the background; polling goes on,
     every 5 s instead of every second, and when Ben's bid makes it her turn the title changes, the
