@@ -247,6 +247,7 @@ def _script_messages(lang: str) -> dict[str, str | dict[str, str]]:
         "too_many": plural_forms("{n} trick too many", "{n} tricks too many"),
         "placed_rest": _("All tricks are placed — tap 0 for the rest"),
         "placed": plural_forms("The {n} trick is placed", "All {n} tricks are placed"),
+        "placed_auto": _("{placed} — {name} gets the rest: {t}"),
         "saving": _("Saving the bids…"),
         "player": get_translations().gettext("Player %(n)s"),
         "deals_first": get_translations().gettext("Player %(n)s deals first"),

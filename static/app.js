@@ -80,9 +80,13 @@
         ready = !left;
       } else {
         var rest = cards - sum;
+        var auto = rows.filter(function (row) { return row.classList.contains("auto"); })[0];
         text = rest > 0 ? say("to_place", { n: rest })
           : rest < 0 ? say("too_many", { n: -rest })
           : left ? say("placed_rest") : say("placed", { n: cards });
+        if (auto && !left && rest === 0) {  /* the filled-in row may sit under the dock: name it here */
+          text = say("placed_auto", { placed: text, name: auto.querySelector(".name").textContent, t: value(auto) });
+        }
         bad = rest < 0;
         ready = !left && rest === 0;
         rows.forEach(function (row) {
@@ -133,6 +137,7 @@
     form.addEventListener("pointerdown", function () { byKeys = false; });
     all("input[type=radio]", form).forEach(function (input) {
       input.addEventListener("click", function () {
+        if (busy && last[input.name] === input) return;  /* saving the bids: a double tap keeps the last bid */
         var wasFull = rows.every(function (r) { return !!last[r.querySelector("input").name]; });
         if (last[input.name] === input) { input.checked = false; last[input.name] = null; }  /* tap again: clear */
         else last[input.name] = input;

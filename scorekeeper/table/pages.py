@@ -42,6 +42,7 @@ from ..games import Access
 from ..groups import pages as groups
 from ..i18n import _
 from ..i18n import error_message
+from ..models import Game
 from ..tokens import matches
 from ..web import COOKIE_AGE
 from ..web import COOKIE_PREFIX
@@ -400,8 +401,16 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], objec
         return render_hand(opened, number, form, message=error_message(error), status=status)
     session.pop(DRAFT, None)
     if editing:
-        flash(_("Hand {number} corrected; every later total is recomputed.", number=number))
+        corrected(game, number)
     return redirect(url_for(".game", game_id=game.id))
+
+
+def corrected(game: Game, number: int) -> None:
+    """Say hand ``number`` was corrected; that later totals moved too only when there are later hands."""
+    if any(h.number > number and h.bids is not None for h in game.hands):
+        flash(_("Hand {number} corrected; every later total is recomputed.", number=number))
+    else:
+        flash(_("Hand {number} corrected.", number=number))
 
 
 @bp.post("/g/<game_id>/hands/<int:number>/bids")
@@ -531,7 +540,7 @@ def save_hand(game_id: str, number: int) -> Any:
         if line is None:
             return render_edit(opened, number, status=status, message=message)
         bids = screens.hand_panel(
-            game, card, rules, number, "bids", form.values(), form.trump_value(), bid_errors, editing=True
+            game, card, rules, number, "bids", form.values(), form.trump_choice(), bid_errors, editing=True
         )
         tricks = (
             screens.hand_panel(
@@ -578,7 +587,7 @@ def save_hand(game_id: str, number: int) -> Any:
         return again(conflict.message, 409)
     except (RulesError, ServiceError) as error:
         return again(error_message(error), error.status if isinstance(error, ServiceError) else 422)
-    flash(_("Hand {number} corrected; every later total is recomputed.", number=number))
+    corrected(game, number)
     return redirect(url_for(".game", game_id=game_id))
 
 

@@ -63,7 +63,7 @@ def test_a_three_player_game_on_a_phone_with_a_watcher(
     tap("label[for=tricks0-5]")
     tap("label[for=tricks1-3]")
     expect(page.locator("#tricks2-5")).to_be_checked()  # the remainder, filled in
-    expect(page.locator(".dock .status")).to_have_text("All 13 tricks are placed")
+    expect(page.locator(".dock .status")).to_have_text("All 13 tricks are placed — Cy gets the rest: 5")
     expect(page.locator("#tricks0 .pts")).to_have_text("+41")
     expect(page.locator("#tricks1 .pts")).to_have_text("−50")
     expect(page.locator("#tricks2 .after")).to_have_text("32")
@@ -75,9 +75,12 @@ def test_a_three_player_game_on_a_phone_with_a_watcher(
     # Hand 2 (12 cards): Ben deals, Cy bids first; trump noted.
     expect(page.locator(".hand-meta").first).to_contain_text("12 cards · Ben deals · Cy bids first")
     page.locator("label[for=t2H]").tap()
-    for selector in ("label[for=bid2-4]", "label[for=bid0-2]", "label[for=bid1-6]"):
+    for selector in ("label[for=bid2-4]", "label[for=bid0-2]"):
         page.locator(selector).tap()
+    # A double tap on the last bid (the second lands while the bids save) keeps it, not clears it.
+    page.locator("label[for=bid1-6]").evaluate("label => { label.click(); label.click(); }")
     expect(page.locator("form.hand.tricks")).to_be_visible()
+    expect(page.locator("#tricks1 .bidchip")).to_have_text("bid 6")
     expect(page.locator(".hand-meta").nth(1)).to_contain_text("Trump ♥")
     page.locator("label[for=tricks0-2]").tap()
     page.locator("label[for=tricks1-7]").tap()

@@ -201,6 +201,24 @@ def test_a_refused_correction_stores_nothing_and_says_why(
     assert document(app, game_id) == before
 
 
+@pytest.mark.parametrize(("trump", "checked"), [("", "t1-"), ("none", "t1none"), ("H", "t1H")])
+def test_a_refused_correction_keeps_the_trump_tapped(app: Flask, client: FlaskClient, trump: str, checked: str) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    page = text(save_hand(client, app, game_id, 1, [3, 5, 3], [6, 3, 5], trump))  # type: ignore[arg-type]
+    assert re.findall(r'name="trump" id="(t1[^"]*)" value="[^"]*" checked', page) == [checked]
+
+
+def test_a_correction_says_later_totals_change_only_when_there_are_later_hands(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    save_hand(client, app, game_id, 1, [3, 5, 3], [4, 4, 5])
+    assert "Hand 1 corrected." in text(client.get(f"/g/{game_id}"))
+    play(client, app, game_id, 2, [2, 6, 4], [2, 7, 3])
+    save_hand(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    assert "Hand 1 corrected; every later total is recomputed." in text(client.get(f"/g/{game_id}"))
+
+
 def test_a_refused_correction_says_why_in_the_players_language(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
