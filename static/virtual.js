@@ -9,7 +9,7 @@
    - Posts the forms in the background; explains dimmed cards; "tap to pick, tap again to play". */
 (function () {
   "use strict";
-  var PACE = { bid: 600, card: 750, own: 250, trick: 1500, hand: 2600 };
+  var PACE = { bid: 600, card: 750, own: 250, trick: 1200, hand: 2600 };
   var busy = false;       // a form post is on its way
   var replaying = false;  // moves are being shown
   var toastTimer = null;
@@ -29,13 +29,21 @@
   function remember(seq) { try { sessionStorage.setItem(seqKey(), String(seq)); } catch (e) { /* private mode */ } }
   function wait(ms) { return new Promise(function (done) { setTimeout(done, ms); }); }
 
-  function toast(text) {
+  // A message over the screen for 4 s; ``untilBack``: until the table answers again (no connection).
+  var waitingForTable = false;
+  function toast(text, untilBack) {
     var box = document.getElementById("vt-toast");
     if (!box) return;
     box.textContent = text;
     box.hidden = false;
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(function () { box.hidden = true; }, 4000);
+    waitingForTable = !!untilBack;
+    if (!untilBack) toastTimer = setTimeout(function () { box.hidden = true; }, 4000);
+  }
+  function tableAnswered() {
+    var box = document.getElementById("vt-toast");
+    if (waitingForTable && box) box.hidden = true;
+    waitingForTable = false;
   }
 
   // -- card faces, as templates/virtual/_card.html draws them; the label comes with the moves ----------
@@ -100,7 +108,10 @@
       if (w) w.classList.add("vt-won");
       var key = (move.won_by === me ? "you_take" : "takes") + (move.hand_over ? "_last" : "");
       center(say(key, { name: nameOf(move.won_by), number: move.hand }));
-      return wait(move.hand_over ? PACE.hand : PACE.trick);
+      // More cards take longer to read: the trick stays 1.2 s plus 0.15 s a card (3 s at most).
+      var seats = document.querySelectorAll("#vt .vt-spot").length;
+      var read = Math.min(3000, PACE.trick + 150 * seats);
+      return wait(move.hand_over ? Math.max(PACE.hand, read + 800) : read);
     }).then(gather);
   }
 
@@ -173,7 +184,7 @@
     pollTimer = setTimeout(poll, next);
     if (busy || replaying) return;
     fetch(r.getAttribute("data-version-url"), { credentials: "same-origin", cache: "no-store" })
-      .then(function (res) { return res.status === 403 ? gone() : res.ok ? res.json() : null; })
+      .then(function (res) { tableAnswered(); return res.status === 403 ? gone() : res.ok ? res.json() : null; })
       .then(function (data) {
         if (data && !busy && !replaying && String(data.stamp) !== attr("data-stamp")) return sync();
       })
@@ -261,7 +272,7 @@
         if (res.ok && form.hasAttribute("data-vt-replay")) { sent(form, by); return sync(); }  // our move, then the bots' answers
         if (!swap(html)) toast(say("play_failed"));
       });
-    }).catch(function () { toast(say("offline")); })  // it may have arrived: the next poll shows the table
+    }).catch(function () { toast(say("offline"), true); })  // it may have arrived: the next poll shows the table
       .then(function () {
         busy = false;
         var r = root();

@@ -570,6 +570,29 @@ def test_a_bid_whose_answer_is_lost_is_shown_once_the_table_answers(browser: Any
     context.close()
 
 
+def test_no_connection_stays_said_until_the_table_answers_again(browser: Any, seeded_server: str) -> None:
+    """A tap sent without a connection: the screen keeps saying the tap may not have arrived for as
+    long as the table cannot be reached (ten seconds here, on the page's own clock), not for 4 s
+    before showing "Your turn" as if all were well; once the table answers, the message goes."""
+    table = one_against_bots(seeded_server)
+    context = phone(browser, "light")
+    page = context.new_page()
+    page.clock.install()
+    page.goto(table["seats"][0]["url"].replace("http://localhost", seeded_server))
+    expect(page.locator(".vt-status")).to_contain_text("Your turn")
+    cut = re.compile(r"/t/[^/]+/(bid|version|moves)(\?.*)?$")
+    page.route(cut, lambda route: route.abort())
+    page.locator(".vt-bids button").first.tap()
+    toast = page.locator("#vt-toast")
+    expect(toast).to_contain_text("may not have reached the table")
+    page.clock.run_for(10_000)  # ten polls fail
+    expect(toast).to_be_visible()
+    page.unroute(cut)
+    page.clock.run_for(2_000)  # the next poll reaches the table
+    expect(toast).to_be_hidden()
+    context.close()
+
+
 def test_a_seat_screen_whose_link_was_replaced_says_so_by_itself(browser: Any, seeded_server: str) -> None:
     table = one_against_bots(seeded_server)
     context = phone(browser, "light")
