@@ -75,6 +75,7 @@ def scorecard_pdf(game_id: str) -> Response:
     game = reader(game_id).game
     style = choice(request.args, "style", STYLES, "creative")
     paper = choice(request.args, "paper", tuple(PAPER_SIZES), "a4")
+    chart = flag(request.args, "chart")
     sheet = build_sheet(
         style,
         paper,
@@ -84,11 +85,13 @@ def scorecard_pdf(game_id: str) -> Response:
         games.scorecard_of(game),
         played_on=game.created_at,
         game_id=game.id,
-        chart=flag(request.args, "chart"),
+        chart=chart,
         virtual=game.mode == "virtual",
         bots=games.bot_seats(game),
     )
-    return pdf_response(render_pdf(sheet), f"bluke-{game.id}-{style}.pdf")
+    # Saved under the day it was played, and apart from the same sheet with its chart.
+    name = f"bluke-{game.created_at:%Y-%m-%d}-{game.id}-{style}{'-chart' if chart else ''}.pdf"
+    return pdf_response(render_pdf(sheet), name)
 
 
 def seat_number(text: str) -> int | None:

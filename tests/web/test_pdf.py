@@ -392,7 +392,10 @@ def test_either_token_or_the_page_cookie_opens_the_pdf_and_nothing_else_does(gam
     answer = client.get(url)  # the print button on the game page: the HttpOnly cookie is enough
     assert answer.status_code == 200 and answer.data.startswith(b"%PDF")
     assert answer.headers["Cache-Control"] == "private, no-store"
-    assert answer.headers["Content-Disposition"] == f'inline; filename="bluke-{game["id"]}-creative.pdf"'
+    day = game["created_at"][:10]  # the day it was played
+    assert answer.headers["Content-Disposition"] == f'inline; filename="bluke-{day}-{game["id"]}-creative.pdf"'
+    charted = client.get(url + "?chart=1")
+    assert charted.headers["Content-Disposition"] == f'inline; filename="bluke-{day}-{game["id"]}-creative-chart.pdf"'
 
 
 @pytest.mark.parametrize(
