@@ -300,6 +300,11 @@ def render_game(
         panel = screens.hand_panel(game, card, rules, current.number, step)
         if step == "bids" and not panel.trump:  # after an undo, the trump that went with the bids
             panel.trump = screens.trump_choice(request.args.get("trump"))
+        undone = screens.taps(request.args.get("was"), rules.players)
+        if undone and request.args.get("hand") == str(
+            current.number
+        ):  # after an undo, what it took away (:func:`undo`)
+            panel = screens.hand_panel(game, card, rules, current.number, step, undone, panel.trump)
     latest = max((h.number for h in card.hands if h.bids is not None), default=None)
     # Without entries the undo waits hidden: an entry kept on the phone shows it (static/queue.js).
     undo = UndoForm(formdata=None, version=game.version, number=latest)
@@ -449,6 +454,7 @@ def undo(game_id: str) -> Any:
     entry = next((h for h in opened.game.hands if h.number == number), None)
     had_tricks = entry is not None and entry.tricks is not None
     kept = entry.trump if entry is not None and not had_tricks else None  # goes with the bids
+    removed = (entry.tricks if had_tricks else entry.bids) if entry is not None else None
     try:
         service.undo(game_id, number, form.version.data, whole_hand=False)
     except Conflict as conflict:  # Post/Redirect/Get, as for a refused save
@@ -458,20 +464,32 @@ def undo(game_id: str) -> Any:
         return redirect(url_for(".game", game_id=game_id), 303)
     except (RulesError, ServiceError) as error:
         return render_game(opened, message=error_message(error), status=getattr(error, "status", 422))
-    if kept:  # the bids go and the trump with them: the hand screen offers it again, and says so
+    # The hand screen shows what was undone still tapped (and the trump that went with the bids):
+    # saving puts it back, so a stray tap on Undo costs one more tap, not the whole entry again.
+    was = ",".join(str(v) for v in removed) if removed else None
+    if kept:
         flash(
             _(
-                "Undone: the bids of hand {number}. Enter them again below: the trump, {trump}, is still chosen.",
+                "Undone: the bids of hand {number}. They are still tapped below, with the trump, {trump}: change what was wrong and save.",
                 number=number,
                 trump=screens.trump_label(kept),
             )
         )
-        return redirect(url_for(".game", game_id=game_id, trump=kept))
-    if had_tricks:
-        flash(_("Undone: the tricks of hand {number}. Enter them again below.", number=number))
+    elif had_tricks:
+        flash(
+            _(
+                "Undone: the tricks of hand {number}. They are still tapped below: change what was wrong and record.",
+                number=number,
+            )
+        )
     else:
-        flash(_("Undone: the bids of hand {number}. Enter them again below.", number=number))
-    return redirect(url_for(".game", game_id=game_id))
+        flash(
+            _(
+                "Undone: the bids of hand {number}. They are still tapped below: change what was wrong and save.",
+                number=number,
+            )
+        )
+    return redirect(url_for(".game", game_id=game_id, trump=kept, hand=number if was else None, was=was))
 
 
 @bp.get("/g/<game_id>/hands/<int:number>/<any(bids, tricks):step>")

@@ -458,6 +458,18 @@ def trump_of(line: HandLine) -> str:
     return line.trump or ("none" if line.no_trump else "")
 
 
+def taps(text: str | None, players: int) -> list[int] | None:
+    """One whole number per player from ``"4,5,3"`` (an address's ``?was=``), else ``None``.
+
+    >>> taps("4,5,3", 3), taps("4,5", 3), taps("4,x,3", 3)
+    ([4, 5, 3], None, None)
+    """
+    values = (text or "").split(",")
+    if len(values) != players or not all(v.isascii() and v.isdigit() and len(v) <= 2 for v in values):
+        return None
+    return [int(v) for v in values]
+
+
 def trump_choice(stored: str | None) -> str:
     """The trump button for a stored trump (``-`` is "none"); anything else is "" (not noted)."""
     if stored == NO_TRUMP:

@@ -196,7 +196,7 @@ def test_trump_not_noted_is_apart_from_no_trump_on_the_screens_and_the_pdf(brows
     expect(page.locator("form.hand.tricks")).to_be_visible()
     page.locator("button[form=undo-form]").tap()
     expect(page.locator(".note")).to_have_text(
-        "Undone: the bids of hand 3. Enter them again below: the trump, ♥, is still chosen."
+        "Undone: the bids of hand 3. They are still tapped below, with the trump, ♥: change what was wrong and save."
     )
     expect(page.locator("#t3H")).to_be_checked()
     page.goto(f"{server}/g/{made['id']}")  # a reload does not carry it on: the stored hand has none

@@ -373,9 +373,13 @@ def test_undo_takes_back_the_latest_entry_step_by_step(app: Flask, client: Flask
         data={"csrf_token": csrf(client, f"/g/{game_id}"), "version": current_version(app, game_id), "number": 1},
     )
     assert answer.status_code == 302
-    page = text(client.get(f"/g/{game_id}"))
-    assert "Undone: the tricks of hand 1" in page and "Record hand 1" in page
+    page = text(client.get(answer.headers["Location"]))
+    assert "Undone: the tricks of hand 1. They are still tapped below" in page and "Record hand 1" in page
     assert "undo tricks" in page and "removed tricks 5·3·5" in page
+    # What the undo took away is still tapped, not saved: recording puts it back in one tap.
+    assert set(re.findall(r'id="(tricks\d-\d+)"[^>]*checked', page)) == {"tricks0-5", "tricks1-3", "tricks2-5"}
+    assert document(app, game_id)["hands"][0]["tricks"] is None
+    assert "tricks0-5" not in re.findall(r'id="(tricks\d-\d+)"[^>]*checked', text(client.get(f"/g/{game_id}")))
     stale = client.post(
         f"/g/{game_id}/undo", data={"csrf_token": csrf(client, f"/g/{game_id}"), "version": 1, "number": 1}
     )
@@ -391,7 +395,7 @@ def test_undo_takes_back_the_latest_entry_step_by_step(app: Flask, client: Flask
 
 @pytest.mark.parametrize(
     ("trump", "button", "said"),
-    [("H", "t1H", "the trump, ♥, is still chosen"), ("none", "t1none", "the trump, no trump, is still chosen")],
+    [("H", "t1H", "with the trump, ♥"), ("none", "t1none", "with the trump, no trump")],
 )
 def test_undoing_the_bids_keeps_the_trump_chosen_and_says_so(
     app: Flask, client: FlaskClient, trump: str, button: str, said: str
@@ -406,8 +410,9 @@ def test_undoing_the_bids_keeps_the_trump_chosen_and_says_so(
         data={"csrf_token": csrf(client, f"/g/{game_id}"), "version": current_version(app, game_id), "number": 1},
     )
     page = text(client.get(answer.headers["Location"]))
-    assert f"Undone: the bids of hand 1. Enter them again below: {said}." in page
+    assert f"Undone: the bids of hand 1. They are still tapped below, {said}: change what was wrong and save." in page
     assert re.search(rf'id="{button}"[^>]*checked', page), "the trump button is chosen again"
+    assert set(re.findall(r'id="(bid\d-\d+)"[^>]*checked', page)) == {"bid0-4", "bid1-5", "bid2-3"}
     assert document(app, game_id)["hands"][0]["bids"] is None and document(app, game_id)["hands"][0]["trump"] is None
     again = post_hand(client, game_id, 1, "bids", [4, 5, 3], current_version(app, game_id), trump=trump)
     assert again.status_code == 302
@@ -422,7 +427,7 @@ def test_undoing_bids_recorded_without_a_trump_says_nothing_of_one(app: Flask, c
         data={"csrf_token": csrf(client, f"/g/{game_id}"), "version": current_version(app, game_id), "number": 1},
     )
     page = text(client.get(answer.headers["Location"]))
-    assert "Undone: the bids of hand 1. Enter them again below." in page and "still chosen" not in page
+    assert "Undone: the bids of hand 1. They are still tapped below: change what was wrong and save." in page
     assert re.search(r'id="t1-"[^>]*checked', page), "not noted, as before"
 
 
