@@ -176,7 +176,7 @@
                      el("dt", {}, [words.conflict_phone]), el("dd", { "class": "mine" }, [values(entry.values)])]),
        el("div", { "class": "dock-buttons" }, [keepServer, usePhone])].forEach(function (c) { conflictBox.appendChild(c); });
       conflictBox.hidden = false;
-      show(R.say(words, "refused", { message: error.message }), true);
+      show(words.conflict_title, true);  /* the server's sentence is in the box, where the choice is */
       conflictBox.scrollIntoView({ block: "start" });
       /* The choice is for this entry only; a later one refused comes up in turn. */
       keepServer.addEventListener("click", function () {
@@ -313,6 +313,10 @@
         return;
       }
       if (f.dataset.queued) return;  /* a second tap */
+      if (!conflictBox.hidden) {  /* a refused entry waits for the scorer's choice first: nothing goes past it */
+        conflictBox.scrollIntoView({ block: "start" });
+        return;
+      }
       f.dataset.queued = "1";
       var trump = f.querySelector("input[name=trump]:checked");
       var entry = { game: game.id, number: number, step: step, values: list, base: game.version, at: Date.now() };
@@ -328,7 +332,7 @@
         /* With a connection the server's page comes back at once, as without the queue: the next
            step is drawn here only when there is none, or when the server is slow to answer. */
         if (navigator.onLine === false || pending.length > 1) draw();
-        else setTimeout(function () { if (pending.indexOf(entry) >= 0) draw(); }, 1500);
+        else setTimeout(function () { if (pending.indexOf(entry) >= 0 && conflictBox.hidden) draw(); }, 1500);
         send();
       }, function () {
         f.submit();  /* no IndexedDB (private mode): the plain form still works while online */

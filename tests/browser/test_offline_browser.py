@@ -329,6 +329,39 @@ def test_a_refused_queued_entry_shows_both_versions_and_the_scorer_chooses(brows
     assert history["corrections"][0]["old"] == [2, 2, 2]  # the server's version is kept in the history
 
 
+def test_a_clash_with_another_scorer_keeps_the_choice_in_sight_and_nothing_goes_past_it(
+    browser: Any, live: LiveServer
+) -> None:
+    """Online, another scorer saves hand 1's bids first; this phone's are refused. The choice stays
+    on screen (the next step is not drawn over it a moment later), the line under the bar says what
+    happened in words, and a step tapped meanwhile is not queued behind the refused entry."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.clock.install()
+    page.goto(game["scorer_url"])
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # no poll sees the other scorer's bids first
+    answer = requests.put(
+        f"{live.url}/api/games/{game['id']}/hands/1/bids", json={"bids": [2, 2, 2]}, headers=bearer(game), timeout=10
+    )
+    assert answer.status_code == 200
+    tap(page, "bid1-5", "bid2-3", "bid0-4")
+    page.clock.run_for(500)  # the last bid saves itself
+    box = page.locator("#conflict")
+    expect(box).to_be_visible()
+    page.clock.run_for(3000)  # past the moment a slow server's next step would be drawn here
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")
+    expect(box).to_be_in_viewport()
+    expect(page.locator("#sync")).to_have_text("Another phone changed this game meanwhile")
+    page.locator("form.hand button[type=submit].primary").dispatch_event("click")
+    page.clock.run_for(2000)
+    assert page.evaluate("document.querySelector('#conflict').hidden") is False
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [2, 2, 2] and doc["hands"][0]["tricks"] is None
+    context.close()
+
+
 def test_keeping_the_servers_version_drops_the_phones_entries(browser: Any, live: LiveServer) -> None:
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, page = scorer_phone(browser, game)
