@@ -161,6 +161,7 @@
     window.addEventListener("pageshow", function (event) {
       if (event.persisted) { busy = false; update(); }
     });
+    form.refresh = update;  /* static/edit.js: the tricks again once the bids above them change */
     if (!form.querySelector(".status.bad")) update();
     else if (button) button.disabled = false;
   }

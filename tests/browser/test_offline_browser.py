@@ -540,6 +540,34 @@ def test_the_correction_page_saves_bids_and_tricks_together(browser: Any, live: 
     assert doc["hands"][0]["bids"] == [3, 5, 3] and doc["hands"][0]["tricks"] == [4, 4, 5]
 
 
+def test_the_correction_page_follows_the_bids_and_says_what_stops_the_save(browser: Any, live: LiveServer) -> None:
+    """Ben's bid changed from 5 to 3 above: his tricks row says "bid 3" and scores his 3 tricks as
+    made (+30), and the hand's bids total 10. Tricks that no longer add up show in the docked line,
+    where the thumb is, and the save waits until they do."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}/hands/1"
+    requests.put(url + "/bids", json={"bids": [4, 5, 3]}, headers=bearer(game), timeout=10)
+    requests.put(url + "/tricks", json={"tricks": [5, 3, 5]}, headers=bearer(game), timeout=10)
+    context, page = scorer_phone(browser, game)
+    page.goto(f"{live.url}/g/{game['id']}/hands/1")
+    expect(page.locator("#tricks1 .pts")).to_have_text("\u221250")  # 3 of 5: set (R20)
+    tap(page, "bid1-3")
+    expect(page.locator("#tricks1 .bidchip")).to_have_text("bid 3")
+    expect(page.locator("#tricks1 .pts")).to_have_text("+30")  # 3 of 3: made (R19)
+    expect(page.locator(".hand.tricks .bid-total")).to_have_text("10 bid for 13 cards")
+    dock, save = page.locator("form.hand-edit .dock .status"), page.locator("form.hand-edit button.primary")
+    tap(page, "tricks0-6")
+    expect(dock).to_have_text("1 trick too many")
+    expect(save).to_be_disabled()
+    tap(page, "tricks2-4")
+    expect(save).to_be_enabled()
+    save.tap()
+    expect(page.locator(".notes")).to_contain_text("Hand 1 corrected")
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [4, 3, 3] and doc["hands"][0]["tricks"] == [6, 3, 4]
+    context.close()
+
+
 def test_a_correction_that_breaks_a_rule_stores_nothing_and_names_it(browser: Any, live: LiveServer) -> None:
     game = new_game(live, ("Ann", "Ben", "Cy"))
     url = f"{live.url}/api/games/{game['id']}/hands/1"
