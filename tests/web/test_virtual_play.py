@@ -174,6 +174,20 @@ def test_a_rematch_seats_everyone_again(app: Flask, client: FlaskClient) -> None
     assert ann["id"] == new["id"] and ann["seat"] == 0 and api_view(client, new["id"], ann["token"])["name"] == "Ann"
 
 
+def test_the_finished_table_shows_each_seats_place(app: Flask, client: FlaskClient) -> None:
+    """Once the game is over the seat screen's table gives each seat's place, not the last hand's
+    bid and tricks (R21: equal totals share a place)."""
+    spec = [{"name": "Ann"}] + [{"name": f"B{i}", "bot": "random"} for i in range(13)]
+    created = create(client, spec, seed=9)
+    end = finish(client, created["id"], {0: created["seats"][0]["token"]})
+    page = phone(app, created["seats"][0]["url"]).get(f"/t/{created['id']}").get_data(as_text=True)
+    table = page[page.index('<table class="vt-players">') :]
+    table = table[: table.index("</table>")]
+    assert ">Place<" in table and ">Bid<" not in table
+    places = re.findall(r"</th>\s*<td>(\d+)</td>", table)
+    assert places == [str(1 + sum(t > mine for t in end["totals"])) for mine in end["totals"]]
+
+
 def test_a_rematch_deals_from_its_own_seed_where_seeding_is_allowed(client: FlaskClient) -> None:
     spec = [{"name": "Ann"}] + [{"name": f"B{i}", "bot": "random"} for i in range(13)]
     hands = []
