@@ -94,6 +94,7 @@ def _holds(table_id: str, cookie: str, host: bool) -> bool:
 def _context(access: TableAccess, error: str | None = None, picked: str | None = None) -> dict[str, Any]:
     table = access.table
     view = views.seat_view(table, access.seat)
+    here = _seat_here(table.id)
     return {
         "view": view,
         "stamp": service.stamp(table),
@@ -109,7 +110,8 @@ def _context(access: TableAccess, error: str | None = None, picked: str | None =
         "seats_around": views.table_seats(view),
         "center": views.center_line(view),
         "is_host_browser": _holds(table.id, HOST_COOKIE, True),
-        "has_seat_cookie": _holds(table.id, SEAT_COOKIE, False),
+        "has_seat_cookie": here is not None,
+        "my_seat": here,
     }
 
 
@@ -123,6 +125,14 @@ def _host_context(access: TableAccess, error: str | None = None) -> dict[str, An
         seats.append({"seat": seat, "url": url, "qr": qr})
     context["links"] = {s["seat"]: s for s in seats}
     return context
+
+
+def _seat_here(table_id: str) -> int | None:
+    """The seat this browser plays at the table, if any (the host who plays a seat too)."""
+    try:
+        return service.open_table(table_id, request.cookies.get(SEAT_COOKIE + table_id)).seat
+    except ServiceError:
+        return None
 
 
 def render_seat(access: TableAccess, error: str | None = None, status: int = 200, picked: str | None = None) -> Any:

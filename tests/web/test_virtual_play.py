@@ -174,6 +174,19 @@ def test_a_rematch_seats_everyone_again(app: Flask, client: FlaskClient) -> None
     assert ann["id"] == new["id"] and ann["seat"] == 0 and api_view(client, new["id"], ann["token"])["name"] == "Ann"
 
 
+def test_a_host_who_plays_a_seat_is_not_offered_another_seat_on_the_same_phone(app: Flask, client: FlaskClient) -> None:
+    """One phone holds one seat of a table: opening Ben's link on the phone that plays Ann's would
+    leave Ann's seat without a phone, so the host page says to hand Ben's link on instead."""
+    created = create(client, seats("Ann", "Ben", "bot"), start=False, seed=4)
+    host = phone(app, created["host_url"])
+    page = host.get(f"/t/{created['id']}/host").get_data(as_text=True)
+    assert page.count("seat on this phone") == 2  # Ann's and Ben's, before the host plays either
+    assert host.get(created["seats"][0]["url"].replace("http://localhost", "")).status_code == 302  # Ann's, here
+    page = host.get(f"/t/{created['id']}/host").get_data(as_text=True)
+    assert "Play Ben's seat on this phone" not in page
+    assert "This phone plays Ann's seat: give this link to Ben." in page
+
+
 def test_the_finished_table_shows_each_seats_place(app: Flask, client: FlaskClient) -> None:
     """Once the game is over the seat screen's table gives each seat's place, not the last hand's
     bid and tricks (R21: equal totals share a place)."""
