@@ -525,13 +525,20 @@ def test_arrow_keys_on_the_last_bidder_do_not_save_at_the_first_press(browser: A
     expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
 
 
-def test_the_correction_page_saves_bids_and_tricks_together(browser: Any, live: LiveServer) -> None:
+def correcting_hand_1(browser: Any, live: LiveServer) -> tuple[dict[str, Any], Any]:
+    """A game of Ann, Ben and Cy with hand 1 recorded (bids 4 5 3, tricks 5 3 5), and the scorer's
+    phone on its correction page."""
     game = new_game(live, ("Ann", "Ben", "Cy"))
     url = f"{live.url}/api/games/{game['id']}/hands/1"
     requests.put(url + "/bids", json={"bids": [4, 5, 3]}, headers=bearer(game), timeout=10)
     requests.put(url + "/tricks", json={"tricks": [5, 3, 5]}, headers=bearer(game), timeout=10)
-    context, page = scorer_phone(browser, game)
+    _, page = scorer_phone(browser, game)
     page.goto(f"{live.url}/g/{game['id']}/hands/1")
+    return game, page
+
+
+def test_the_correction_page_saves_bids_and_tricks_together(browser: Any, live: LiveServer) -> None:
+    game, page = correcting_hand_1(browser, live)
     expect(page.locator("form.hand-edit button.primary")).to_have_count(1)  # one button for the hand
     tap(page, "bid0-3", "tricks0-4", "tricks1-4")  # Cy's 5 stays: the tricks still add up to 13
     page.locator("form.hand-edit button.primary").tap()
@@ -544,12 +551,7 @@ def test_the_correction_page_follows_the_bids_and_says_what_stops_the_save(brows
     """Ben's bid changed from 5 to 3 above: his tricks row says "bid 3" and scores his 3 tricks as
     made (+30), and the hand's bids total 10. Tricks that no longer add up show in the docked line,
     where the thumb is, and the save waits until they do."""
-    game = new_game(live, ("Ann", "Ben", "Cy"))
-    url = f"{live.url}/api/games/{game['id']}/hands/1"
-    requests.put(url + "/bids", json={"bids": [4, 5, 3]}, headers=bearer(game), timeout=10)
-    requests.put(url + "/tricks", json={"tricks": [5, 3, 5]}, headers=bearer(game), timeout=10)
-    context, page = scorer_phone(browser, game)
-    page.goto(f"{live.url}/g/{game['id']}/hands/1")
+    game, page = correcting_hand_1(browser, live)
     expect(page.locator("#tricks1 .pts")).to_have_text("\u221250")  # 3 of 5: set (R20)
     tap(page, "bid1-3")
     expect(page.locator("#tricks1 .bidchip")).to_have_text("bid 3")
@@ -565,16 +567,10 @@ def test_the_correction_page_follows_the_bids_and_says_what_stops_the_save(brows
     expect(page.locator(".notes")).to_contain_text("Hand 1 corrected")
     doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
     assert doc["hands"][0]["bids"] == [4, 3, 3] and doc["hands"][0]["tricks"] == [6, 3, 4]
-    context.close()
 
 
 def test_a_correction_that_breaks_a_rule_stores_nothing_and_names_it(browser: Any, live: LiveServer) -> None:
-    game = new_game(live, ("Ann", "Ben", "Cy"))
-    url = f"{live.url}/api/games/{game['id']}/hands/1"
-    requests.put(url + "/bids", json={"bids": [4, 5, 3]}, headers=bearer(game), timeout=10)
-    requests.put(url + "/tricks", json={"tricks": [5, 3, 5]}, headers=bearer(game), timeout=10)
-    context, page = scorer_phone(browser, game)
-    page.goto(f"{live.url}/g/{game['id']}/hands/1")
+    game, page = correcting_hand_1(browser, live)
     page.evaluate("document.querySelectorAll('.hand[data-step=tricks] input').forEach(i => i.checked = false)")
     page.evaluate(
         """for (const [id] of [['tricks0-6'], ['tricks1-3'], ['tricks2-5']]) document.getElementById(id).checked = true"""

@@ -42,6 +42,13 @@ def assert_error(response: Any, status: int, rule: str | None = None, fragment: 
     return error
 
 
+def send(client: FlaskClient, method: str, path: str, sent: Any, headers: dict[str, str]) -> Any:
+    """A case's request: its raw bytes as JSON, or its value encoded."""
+    if isinstance(sent, bytes):
+        return getattr(client, method)(path, data=sent, content_type="application/json", headers=headers)
+    return getattr(client, method)(path, json=sent, headers=headers)
+
+
 @pytest.fixture
 def game(client: FlaskClient) -> dict[str, Any]:
     """Ann, Ben and Cy; hand 1 complete (RULES.md's worked example), nothing else."""
@@ -131,11 +138,7 @@ CREATE_CASES = [
 def test_creating_a_game_with_a_bad_body_is_refused_and_stores_nothing(
     app: Flask, client: FlaskClient, sent: Any, status: int, rule: str | None, fragment: str
 ) -> None:
-    if isinstance(sent, bytes):
-        response = client.post("/api/games", data=sent, content_type="application/json")
-    else:
-        response = client.post("/api/games", json=sent)
-    assert_error(response, status, rule, fragment)
+    assert_error(send(client, "post", "/api/games", sent, {}), status, rule, fragment)
     from scorekeeper.extensions import db
     from scorekeeper.models import Game
 
@@ -439,10 +442,7 @@ def test_a_bad_hand_write_is_refused_with_its_rule_and_stores_nothing(
     before = client.get(f"/api/games/{game['id']}", headers=watch).get_json()
     history = client.get(f"/api/games/{game['id']}/history", headers=watch).get_json()
     assert before["version"] == 3
-    if isinstance(sent, bytes):
-        response = getattr(client, method)(path, data=sent, content_type="application/json", headers=headers)
-    else:
-        response = getattr(client, method)(path, json=sent, headers=headers)
+    response = send(client, method, path, sent, headers)
     if status == 200:
         assert response.status_code == 200
     else:
@@ -473,10 +473,7 @@ def test_what_is_wrong_with_a_write_is_told_to_the_scorer_alone(
     watch = auth(game["watch_token"])
     before = client.get(f"/api/games/{game['id']}", headers=watch).get_json()
     path = f"/api/games/{game_id}/{where}"
-    if isinstance(sent, bytes):
-        response = getattr(client, method)(path, data=sent, content_type="application/json", headers=headers)
-    else:
-        response = getattr(client, method)(path, json=sent, headers=headers)
+    response = send(client, method, path, sent, headers)
     if who == "watch":
         assert_error(response, 403, None, "only watch")
     else:
