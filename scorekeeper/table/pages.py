@@ -300,10 +300,9 @@ def render_game(
         panel = screens.hand_panel(game, card, rules, current.number, step)
         if step == "bids" and not panel.trump:  # after an undo, the trump that went with the bids
             panel.trump = screens.trump_choice(request.args.get("trump"))
+        # after an undo, what it took away, tapped again (:func:`undo`)
         undone = screens.taps(request.args.get("was"), rules.players)
-        if undone and request.args.get("hand") == str(
-            current.number
-        ):  # after an undo, what it took away (:func:`undo`)
+        if undone and request.args.get("hand") == str(current.number):
             panel = screens.hand_panel(game, card, rules, current.number, step, undone, panel.trump)
     latest = max((h.number for h in card.hands if h.bids is not None), default=None)
     # Without entries the undo waits hidden: an entry kept on the phone shows it (static/queue.js).

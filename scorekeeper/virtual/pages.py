@@ -83,12 +83,20 @@ def _int_field(name: str, what: str) -> int | None:
 
 
 # -- rendering -----------------------------------------------------------------------------------
-def _holds(table_id: str, cookie: str, host: bool) -> bool:
-    """This browser also holds the table's link of that role (the host who plays a seat too)."""
+def _hosts(table_id: str) -> bool:
+    """This browser also holds the table's host link (the host who plays a seat too)."""
     try:
-        return service.open_table(table_id, request.cookies.get(cookie + table_id)).is_host == host
+        return service.open_table(table_id, request.cookies.get(HOST_COOKIE + table_id)).is_host
     except ServiceError:
         return False
+
+
+def _seat_here(table_id: str) -> int | None:
+    """The seat this browser plays at the table, if any (the host who plays a seat too)."""
+    try:
+        return service.open_table(table_id, request.cookies.get(SEAT_COOKIE + table_id)).seat
+    except ServiceError:
+        return None
 
 
 def _context(access: TableAccess, error: str | None = None, picked: str | None = None) -> dict[str, Any]:
@@ -109,7 +117,7 @@ def _context(access: TableAccess, error: str | None = None, picked: str | None =
         "rules_line": views.rules_line(view),
         "seats_around": views.table_seats(view),
         "center": views.center_line(view),
-        "is_host_browser": _holds(table.id, HOST_COOKIE, True),
+        "is_host_browser": _hosts(table.id),
         "has_seat_cookie": here is not None,
         "my_seat": here,
     }
@@ -125,14 +133,6 @@ def _host_context(access: TableAccess, error: str | None = None) -> dict[str, An
         seats.append({"seat": seat, "url": url, "qr": qr})
     context["links"] = {s["seat"]: s for s in seats}
     return context
-
-
-def _seat_here(table_id: str) -> int | None:
-    """The seat this browser plays at the table, if any (the host who plays a seat too)."""
-    try:
-        return service.open_table(table_id, request.cookies.get(SEAT_COOKIE + table_id)).seat
-    except ServiceError:
-        return None
 
 
 def render_seat(access: TableAccess, error: str | None = None, status: int = 200, picked: str | None = None) -> Any:
@@ -309,7 +309,7 @@ def start(table_id: str) -> Any:
     """Deal hand 1: from the host page, or from the seat screen of a host who plays."""
     access = page_access(table_id, host=True)
     service.start(table_id, _int_field("version", _("The version")))
-    if request.form.get("back") == "seat" and _holds(table_id, SEAT_COOKIE, False):
+    if request.form.get("back") == "seat" and _seat_here(table_id) is not None:
         if partial():
             return render_seat(page_access(table_id))
         return redirect(url_for("virtual.seat", table_id=table_id), 303)
@@ -335,7 +335,7 @@ def rematch(table_id: str) -> Any:
     new_id = created.table.id
     response = redirect(url_for("virtual.host", table_id=new_id), 303)
     _set_cookie(response, HOST_COOKIE + new_id, created.host_token)
-    if _holds(table_id, SEAT_COOKIE, False):
+    if _seat_here(table_id) is not None:
         moved = service.follow_rematch(page_access(table_id))
         _set_cookie(response, SEAT_COOKIE + new_id, moved.token)
         if len(created.seat_tokens) == 1:  # one person against bots: straight to the cards
