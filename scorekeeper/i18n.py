@@ -260,6 +260,7 @@ def _script_messages(lang: str) -> dict[str, str | dict[str, str]]:
         ),
         # static/virtual.js, replaying the table's moves
         "sent": _("Done — the table plays on…"),
+        "no_notify": _("This phone does not allow notifications from this page; its settings can allow them."),
         "seat": _("Seat {seat}"),
         "hand": get_translations().gettext("Hand %(number)s"),
         "bid_chip": get_translations().gettext("bid %(bid)s"),

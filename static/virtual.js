@@ -211,6 +211,12 @@
     if (mine && !wasMyTurn) {
       if (alertOn("vibrate") && navigator.vibrate) navigator.vibrate([120, 80, 120]);
       if (alertOn("sound")) beep();
+      if (alertOn("notify") && document.hidden && window.Notification && Notification.permission === "granted") {
+        try {
+          var note = new Notification(document.title, { body: (r.querySelector(".vt-status") || {}).textContent, tag: "bluke-turn" });
+          note.onclick = function () { window.focus(); note.close(); };
+        } catch (e) { /* this phone shows notifications only from a service worker */ }
+      }
     }
     wasMyTurn = mine;
   }
@@ -222,6 +228,8 @@
     var alerts = r.querySelector("[data-vt-alerts]");
     if (alerts) {
       alerts.hidden = false;
+      var notify = alerts.querySelector("[data-notify]");
+      if (notify) notify.hidden = !window.Notification;
       alerts.querySelectorAll("input[data-alert]").forEach(function (box) {
         box.checked = alertOn(box.getAttribute("data-alert"));
       });
@@ -234,6 +242,14 @@
     if (!box.matches || !box.matches("input[data-alert]")) return;
     try { localStorage.setItem("vt-alert-" + box.getAttribute("data-alert"), box.checked ? "1" : "0"); } catch (e) { /* */ }
     if (box.checked && box.getAttribute("data-alert") === "sound") beep();  // a tap lets the page play sound
+    if (box.checked && box.getAttribute("data-alert") === "notify") {  // the phone asks the player once
+      Notification.requestPermission().then(function (answer) {
+        if (answer === "granted") return;
+        box.checked = false;
+        try { localStorage.setItem("vt-alert-notify", "0"); } catch (e) { /* */ }
+        toast(say("no_notify"));
+      });
+    }
   });
 
   document.addEventListener("click", function (event) {

@@ -347,6 +347,13 @@ def test_tap_to_pick_then_tap_again_to_play_is_a_setting_of_the_seat(
 DEVICE = """
 window.__vibrations = [];
 window.__sounds = 0;
+window.__notes = [];
+window.Notification = class {
+  constructor(title, options) { window.__notes.push([title, options.body]); }
+  static get permission() { return "granted"; }
+  static requestPermission() { return Promise.resolve("granted"); }
+  close() {}
+};
 window.__polls = [];
 window.__hiddenAt = null;
 var realVibrate = navigator.vibrate ? navigator.vibrate.bind(navigator) : null;
@@ -426,6 +433,7 @@ def test_your_turn_reaches_a_tab_in_the_background(browser: Any, seeded_server: 
     page.locator("input[data-alert=vibrate]").tap()
     page.locator("input[data-alert=sound]").tap()
     assert page.evaluate("window.__sounds") == 1  # ticking the box plays the sound once, as a sample
+    page.locator("input[data-alert=notify]").tap()
     page.locator(".vt-bids button").first.tap()
     expect(page).not_to_have_title(re.compile("^\u25cf"))  # Ben's turn: the title is the table's again
     page.wait_for_function("() => window.__polls.length >= 3")
@@ -440,6 +448,7 @@ def test_your_turn_reaches_a_tab_in_the_background(browser: Any, seeded_server: 
     expect(page).to_have_title(re.compile("^\u25cf Your turn"), timeout=30_000)
     assert page.evaluate("window.__vibrations") == ["[120,80,120]"]
     assert page.evaluate("window.__sounds") == 2
+    assert page.evaluate("window.__notes") == [[page.title(), "Your turn: play a card."]]  # while hidden, once
     hidden = page.evaluate("window.__polls.filter(t => t > window.__hiddenAt)")
     gaps = [b - a for a, b in zip(hidden[1:], hidden[2:])]  # the first was timed while shown
     assert gaps and min(gaps) > 4000, f"polls while hidden should be ~5 s apart: {gaps}"
