@@ -123,10 +123,14 @@
   }
 
   // -- keeping up with the table ------------------------------------------------------------------
-  function swap(html) {
+  function screenOf(html) {  // the #vt of a partial answer, not yet on the page
     var holder = document.createElement("div");
     holder.innerHTML = html;
-    var fresh = holder.querySelector("#vt");
+    return holder.querySelector("#vt");
+  }
+  function seqOf(screen) { return parseInt(screen.getAttribute("data-seq") || "0", 10); }
+
+  function swap(fresh) {
     var old = root();
     if (!fresh || !old) return false;
     // Keep the "last trick" / "result" / links / settings the player opened or closed.
@@ -136,7 +140,7 @@
     });
     fresh.classList.add("vt-js");
     old.replaceWith(fresh);
-    remember(parseInt(fresh.getAttribute("data-seq") || "0", 10));
+    remember(seqOf(fresh));
     setup();
     return true;
   }
@@ -154,13 +158,10 @@
           return fetch(partial, { headers: { "X-Partial": "1" }, credentials: "same-origin", cache: "no-store" });
         }).then(function (res) { return res.ok ? res.text() : null; })
           .then(function (html) {
-            if (!html) return;
-            var holder = document.createElement("div");
-            holder.innerHTML = html;
-            var fresh = holder.querySelector("#vt");
-            var seq = fresh ? parseInt(fresh.getAttribute("data-seq") || "0", 10) : 0;
-            if (seq > data.seq && rounds > 0) return catchUp(data.seq, rounds - 1);
-            swap(html);
+            var fresh = html && screenOf(html);
+            if (!fresh) return;
+            if (seqOf(fresh) > data.seq && rounds > 0) return catchUp(data.seq, rounds - 1);
+            swap(fresh);
           });
       });
   }
@@ -203,6 +204,7 @@
     } catch (e) { /* no sound on this phone */ }
   }
   function alertOn(name) { try { return localStorage.getItem("vt-alert-" + name) === "1"; } catch (e) { return false; } }
+  function setAlert(name, on) { try { localStorage.setItem("vt-alert-" + name, on ? "1" : "0"); } catch (e) { /* storage off */ } }
 
   function turn() {
     var r = root();
@@ -240,13 +242,13 @@
   document.addEventListener("change", function (event) {
     var box = event.target;
     if (!box.matches || !box.matches("input[data-alert]")) return;
-    try { localStorage.setItem("vt-alert-" + box.getAttribute("data-alert"), box.checked ? "1" : "0"); } catch (e) { /* */ }
+    setAlert(box.getAttribute("data-alert"), box.checked);
     if (box.checked && box.getAttribute("data-alert") === "sound") beep();  // a tap lets the page play sound
     if (box.checked && box.getAttribute("data-alert") === "notify") {  // the phone asks the player once
       Notification.requestPermission().then(function (answer) {
         if (answer === "granted") return;
         box.checked = false;
-        try { localStorage.setItem("vt-alert-notify", "0"); } catch (e) { /* */ }
+        setAlert("notify", false);
         toast(say("no_notify"));
       });
     }
@@ -286,7 +288,7 @@
         busy = false;
         if (res.status === 403) return gone();
         if (res.ok && form.hasAttribute("data-vt-replay")) { sent(form, by); return sync(); }  // our move, then the bots' answers
-        if (!swap(html)) toast(say("play_failed"));
+        if (!swap(screenOf(html))) toast(say("play_failed"));
       });
     }).catch(function () { toast(say("offline"), true); })  // it may have arrived: the next poll shows the table
       .then(function () {

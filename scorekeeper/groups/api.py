@@ -171,7 +171,6 @@ def export_json(group_id: str) -> Response:
         for game_id, p in batch.items():
             set_committed_value(p.game, "hands", hands[game_id])
             set_committed_value(p.game, "corrections", corrections[game_id])
-        for p in batch.values():
             lines.append(json.dumps(exchange.export_document(p.game) | {"group_players": p.seats}, ensure_ascii=False))
             db.session.expire(p.game, ["hands", "corrections"])  # written: let them go
     text = json.dumps(head, ensure_ascii=False)[:-1] + ', "games": [\n' + ",\n".join(lines) + "\n]}\n"
