@@ -11,7 +11,7 @@
   "use strict";
   var PACE = { bid: 600, card: 750, own: 250, trick: 1200, hand: 2600 };
   var busy = false;       // a form post is on its way
-  var replaying = false;  // moves are being shown
+  var syncing = null;     // while the screen catches up with the table: the promise of its end
   var toastTimer = null;
   var pollTimer = null;
   var baseTitle = document.title;
@@ -167,11 +167,11 @@
   }
 
   function sync() {
-    if (!attr("data-moves-url") || replaying) return Promise.resolve();
-    replaying = true;
-    return catchUp(seen(), 3)
+    if (!attr("data-moves-url") || syncing) return Promise.resolve();
+    syncing = catchUp(seen(), 3)
       .catch(function () { /* offline for a moment: the next poll tries again */ })
-      .then(function () { replaying = false; });
+      .then(function () { syncing = null; });
+    return syncing;
   }
 
   // This link no longer opens the table (the host gave the seat a new one): the page says so.
@@ -183,11 +183,11 @@
     if (!r) return;
     var next = document.hidden ? 5000 : (r.hasAttribute("data-thinking") ? 500 : 1000);
     pollTimer = setTimeout(poll, next);
-    if (busy || replaying) return;
+    if (busy || syncing) return;
     fetch(r.getAttribute("data-version-url"), { credentials: "same-origin", cache: "no-store" })
       .then(function (res) { tableAnswered(); return res.status === 403 ? gone() : res.ok ? res.json() : null; })
       .then(function (data) {
-        if (data && !busy && !replaying && String(data.stamp) !== attr("data-stamp")) return sync();
+        if (data && !busy && !syncing && String(data.stamp) !== attr("data-stamp")) return sync();
       })
       .catch(function () { /* offline for a moment: try again next tick */ });
   }
@@ -275,19 +275,24 @@
     var form = event.target;
     if (!form.matches("#vt form[data-vt-action]")) return;
     event.preventDefault();
-    if (busy || replaying) return;  // a second tap while the first is on its way, or replayed, plays nothing
+    var move = form.hasAttribute("data-vt-replay");
+    // A second tap while the first is on its way plays nothing, nor does a move tapped on a screen
+    // being replayed. A tap on "Your turn" while the screen refreshes (someone joined) waits for it.
+    if (busy || (syncing && move && !root().classList.contains("vt-myturn"))) return;
     busy = true;
     var data = new FormData(form);
     var by = event.submitter;
     if (by && by.name) data.append(by.name, by.value);
     root().classList.add("vt-busy");
-    fetch(form.action, {
-      method: "POST", body: data, headers: { "X-Partial": "1" }, credentials: "same-origin"
+    (syncing || Promise.resolve()).then(function () {
+      return fetch(form.action, {
+        method: "POST", body: data, headers: { "X-Partial": "1" }, credentials: "same-origin"
+      });
     }).then(function (res) {
       return res.text().then(function (html) {
         busy = false;
         if (res.status === 403) return gone();
-        if (res.ok && form.hasAttribute("data-vt-replay")) { sent(form, by); return sync(); }  // our move, then the bots' answers
+        if (res.ok && move) { sent(by); return sync(); }  // our move, then the bots' answers
         if (!swap(screenOf(html))) toast(say("play_failed"));
       });
     }).catch(function () { toast(say("offline"), true); })  // it may have arrived: the next poll shows the table
@@ -300,14 +305,15 @@
 
   // The table took our move: say so at once, and take the card from the hand, while the others'
   // moves are replayed (the screen of the new state comes after them).
-  function sent(form, by) {
+  function sent(by) {  // the screen now shown: the one tapped, or the refresh it waited for
     var r = root();
     r.classList.remove("vt-myturn");
     var status = r.querySelector(".vt-status");
     if (status) status.textContent = say("sent");
-    if (by && by.name === "card") by.remove();
-    if (form.matches(".vt-bid")) form.hidden = true;
-    else form.classList.add("vt-sent");  // no tap plays into a trick not shown yet
+    var card = by && by.name === "card" && r.querySelector(".vt-hand button[value='" + by.value + "']");
+    if (card) card.remove();
+    r.querySelectorAll(".vt-bid").forEach(function (f) { f.hidden = true; });
+    r.querySelectorAll(".vt-hand").forEach(function (f) { f.classList.add("vt-sent"); });  // no tap plays into a trick not shown yet
   }
 
   // "New table" form: Enter in a name moves on to the next name instead of submitting.

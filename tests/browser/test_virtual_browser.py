@@ -420,6 +420,38 @@ def test_a_played_card_leaves_the_hand_at_once_while_the_others_answer(browser: 
     context.close()
 
 
+def test_a_tap_while_the_screen_refreshes_is_played_once_the_refresh_is_in(browser: Any, seeded_server: str) -> None:
+    """Ann's screen says it is her turn when Ben joins: her screen refreshes (held here, mid-way),
+    and the bid she taps meanwhile is not dropped: it is sent once the refresh is in."""
+    table = Table(seeded_server, 3)
+    context = phone(browser, "light")
+    page = context.new_page()
+    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    expect(page.locator(".vt-status")).to_contain_text("Your turn: bid")
+    held: list[Any] = []
+    moves = re.compile(r"/t/[^/]+/moves\?")
+
+    def hold(route: Any) -> None:
+        held.append(route)
+        if len(held) > 1:  # after the one held
+            route.continue_()
+
+    page.route(moves, hold)
+    joined = requests.get(table.data["seats"][1]["url"].replace("http://localhost", seeded_server), timeout=10)
+    assert joined.status_code == 200, joined.text  # Ben joins: Ann's next poll sees the table changed
+    for _ in range(100):  # the next poll (every second) finds the table changed and asks for the moves
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "Ann's screen never began to refresh"
+    page.locator('.vt-bids button[value="1"]').tap()
+    assert table.view(0)["bids"][0] is None, "nothing is sent before the refresh is in"
+    held[0].continue_()
+    expect(page.locator(".vt-status")).not_to_contain_text("Your turn: bid")
+    assert table.view(0)["bids"][0] == 1
+    context.close()
+
+
 def test_your_turn_reaches_a_tab_in_the_background(browser: Any, seeded_server: str) -> None:
     """Ann turns on vibration and sound, bids, and puts the tab in the background; polling goes on,
     every 5 s instead of every second, and when Ben's bid makes it her turn the title changes, the
