@@ -132,6 +132,17 @@ class GroupPlayer(db.Model):  # type: ignore[name-defined,misc]
     group: Mapped[Group] = relationship(back_populates="players")
 
 
+class GroupAlias(db.Model):  # type: ignore[name-defined,misc]
+    """Another name of a roster player: the name of a player merged into them, so a game that names
+    them so again seats them, not a new player (``key`` as :class:`GroupPlayer`'s)."""
+
+    __tablename__ = "group_aliases"
+
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(160), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("group_players.id", ondelete="CASCADE"), index=True)
+
+
 class GroupSeat(db.Model):  # type: ignore[name-defined,misc]
     """Who sat in a seat of a group's game: a person (roster player) sits at most once per game."""
 

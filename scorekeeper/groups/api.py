@@ -35,6 +35,7 @@ from ..printing import PAPER_SIZES
 from ..printing import printer
 from ..printing.routes import choice
 from ..printing.routes import pdf_response
+from ..printing.routes import print_game
 from ..table.api import created
 from ..virtual.api import create_from
 from ..web import bearer
@@ -127,6 +128,22 @@ def merge_player(group_id: str, player_id: str) -> Any:
     return jsonify(answer(group))
 
 
+@bp.delete("/<group_id>/players/<player_id>")
+def remove_player(group_id: str, player_id: str) -> Any:
+    """A roster player who sat at none of the group's games leaves the roster (400 otherwise)."""
+    group = opened(group_id)
+    service.remove_player(group.id, player_id)
+    return jsonify(answer(group))
+
+
+@bp.delete("/<group_id>/games/<game_id>")
+def remove_game(group_id: str, game_id: str) -> Any:
+    """The game leaves the group and its statistics; it stays a game of its own, with its links."""
+    group = opened(group_id)
+    service.remove_game(group.id, game_id)
+    return jsonify(answer(group))
+
+
 @bp.get("/<group_id>/stats")
 def get_stats(group_id: str) -> Any:
     return jsonify(stats.season(opened(group_id)).to_dict())
@@ -183,6 +200,14 @@ def _by_game(query: Select[Any], ids: list[str]) -> dict[str, list[Any]]:
     for row in db.session.scalars(query):
         rows[row.game_id].append(row)
     return rows
+
+
+@bp.get("/<group_id>/games/<game_id>/scorecard.pdf")
+@limits.rendering
+def game_pdf(group_id: str, game_id: str) -> Response:
+    """A group game's scorecard to print, as ``/api/games/<id>/scorecard.pdf`` gives it to the game's
+    own links (the group's export.json already holds every hand of it)."""
+    return print_game(service.group_game(reader(group_id), game_id))
 
 
 @bp.get("/<group_id>/stats.csv")

@@ -20,6 +20,7 @@ from flask import Response
 from flask import url_for
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as BaseResponse
+from wtforms import BooleanField
 from wtforms import StringField
 from wtforms import TextAreaField
 
@@ -35,6 +36,7 @@ from ..games import name_key
 from ..i18n import _
 from ..i18n import error_message
 from ..i18n import N_
+from ..models import Game
 from ..models import Group
 from ..tokens import matches
 from ..web import COOKIE_AGE
@@ -51,6 +53,7 @@ csrf.exempt(bp)  # every POST validates its own Flask-WTF form (token included),
 HOME_LIMIT = 20
 #: The group's home lists its newest games; "All games" lists every one.
 HOME_GAMES = 20
+UNTICKED = N_("Nothing was changed: tick the box first, as this cannot be undone.")
 OUT_OF_DATE = N_("This page was out of date, so nothing was saved. Check it and tap the button again.")
 
 
@@ -66,10 +69,19 @@ class NewGroupForm(FlaskForm):  # type: ignore[misc]
 
 
 class PlayerForm(FlaskForm):  # type: ignore[misc]
-    """Rename a player (``name``) or merge them into another (``into``)."""
+    """Rename a player (``name``), merge them into another (``into``, ``confirm`` ticked: it cannot
+    be undone), or take a player who played no game off the roster (``remove``)."""
 
     name = StringField()
     into = StringField()
+    confirm = BooleanField()
+    remove = BooleanField()
+
+
+class RemoveGameForm(FlaskForm):  # type: ignore[misc]
+    """Take a game out of the group: ``confirm`` ticked."""
+
+    confirm = BooleanField()
 
 
 # -- access ----------------------------------------------------------------------------------------
@@ -233,9 +245,11 @@ def all_games(group_id: str) -> Any:
 def game(group_id: str, game_id: str) -> Any:
     """A group game's scorecard, read only, for members who do not hold the game's own link."""
     group = page_group(group_id)
-    game = games.load_game(game_id)
-    if game is None or game.group_id != group.id:
-        raise NotFound(_("This group has no such game."))
+    game = service.group_game(group, game_id)
+    return render_game(group, game)
+
+
+def render_game(group: Group, game: Game, alert: str | None = None, status: int = 200) -> Any:
     card = games.scorecard_of(game)
     return render_template(
         "groups/game.html",
@@ -244,7 +258,23 @@ def game(group_id: str, game_id: str) -> Any:
         card=card,
         role="watch",
         chart=charts.progression(game.players, card),
-    )
+        alert=alert,
+    ), status
+
+
+@bp.post("/groups/<group_id>/games/<game_id>")
+def remove_game(group_id: str, game_id: str) -> Any:
+    """Take the game out of the group (the box ticked), then back to the group's home."""
+    group = page_group(group_id)
+    game = service.group_game(group, game_id)
+    form = RemoveGameForm()
+    if not form.validate_on_submit():
+        return render_game(group, game, _(OUT_OF_DATE), 400)
+    if not form.confirm.data:
+        return render_game(group, game, _(UNTICKED), 400)
+    service.remove_game(group.id, game.id)
+    flash(_("The game is out of the group: it no longer counts here. Its own links still open it."))
+    return redirect(url_for(".home", group_id=group.id), 303)
 
 
 @bp.get("/groups/<group_id>/players/<player_id>")
@@ -286,14 +316,21 @@ def change_player(group_id: str, player_id: str) -> Any:
     if not form.validate_on_submit():
         return render_player(group, player_id, _(OUT_OF_DATE), 400)
     into = (form.into.data or "").strip()
+    if into and not form.confirm.data:
+        return render_player(group, player_id, _(UNTICKED), 400)
     try:
-        if into:
+        if form.remove.data:
+            service.remove_player(group.id, player_id)
+        elif into:
             service.merge(group.id, player_id, into)
         else:
             service.rename(group.id, player_id, form.name.data or "")
     except (RulesError, ServiceError) as error:
         status = error.status if isinstance(error, ServiceError) else 422
         return render_player(page_group(group_id), player_id, error_message(error), status)
+    if form.remove.data:
+        flash(_("Taken off the roster."))
+        return redirect(url_for(".home", group_id=group.id), 303)
     if into:
         flash(_("Merged: their games now count for one player."))
         return redirect(url_for(".player", group_id=group.id, player_id=into), 303)

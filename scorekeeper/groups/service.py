@@ -1,4 +1,5 @@
-"""A group's writes: create it, seat its players in a new game, rename and merge players.
+"""A group's writes: create it, seat its players in a new game, rename, merge and remove players,
+take a game out of it.
 
 A group is opened by its token like a game (API.md, "Groups"): stored only as a hash, and a wrong
 token looks exactly like a missing group (404). Every write runs in one
@@ -12,6 +13,7 @@ from collections.abc import Collection
 from collections.abc import Iterable
 from typing import Any
 
+from sqlalchemy import delete
 from sqlalchemy import func
 from sqlalchemy import select
 from sqlalchemy import update
@@ -23,6 +25,7 @@ from ..extensions import db
 from ..games import Attach
 from ..games import clean_name
 from ..games import distinct
+from ..games import load_game
 from ..games import name_key
 from ..games import transaction
 from ..i18n import _
@@ -30,6 +33,7 @@ from ..i18n import N_
 from ..i18n import shown
 from ..models import Game
 from ..models import Group
+from ..models import GroupAlias
 from ..models import GroupPlayer
 from ..models import GroupSeat
 from ..tokens import matches
@@ -162,11 +166,21 @@ def _known_ids(known: object, players: int) -> list[str | None]:
     return list(known)
 
 
+def _names(group: Group) -> dict[str, GroupPlayer]:
+    """The roster by name key: each player's name, and the names of the players merged into them."""
+    by_key = {p.key: p for p in group.players}
+    by_id = {p.id: p for p in group.players}
+    for alias in db.session.scalars(select(GroupAlias).where(GroupAlias.group_id == group.id)):
+        by_key.setdefault(alias.key, by_id[alias.player_id])
+    return by_key
+
+
 def _seat(group: Group, game: Game, seats: list[int], ids: list[str | None] | None = None) -> None:
     """Give each of ``seats`` its roster player: by id where ``ids`` names one of this group's players,
-    else by the seat's name (a new name joins the roster). A player already at the game is not
-    seated twice (a later seat whose name another player took by a rename counts for nobody)."""
-    by_key = {p.key: p for p in group.players}
+    else by the seat's name, or a name merged into a player (a new name joins the roster). A player
+    already at the game is not seated twice (a later seat whose name another player took by a
+    rename counts for nobody)."""
+    by_key = _names(group)
     by_id = {p.id: p for p in group.players}
     sitting = set(db.session.scalars(select(GroupSeat.player_id).where(GroupSeat.game_id == game.id)))
     chosen: dict[int, GroupPlayer | None] = {seat: by_id.get(ids[seat] or "") if ids else None for seat in seats}
@@ -201,15 +215,18 @@ def rename(group_id: str, player_id: str, name: object) -> None:
     with transaction():
         group = _locked(group_id)
         player = _player(group, player_id)
-        other = next((p for p in group.players if p.key == name_key(new_name) and p is not player), None)
-        if other is not None:
+        key = name_key(new_name)
+        other = _names(group).get(key, player)
+        if other is not player:
             raise BadRequest(
                 _(
                     "{name!r} is already a player of this group; if they are the same person, merge the two instead.",
                     name=other.name,
                 )
             )
-        player.name, player.key = new_name, name_key(new_name)
+        # A name merged into this player becomes their own name again.
+        db.session.execute(delete(GroupAlias).where(GroupAlias.group_id == group.id, GroupAlias.key == key))
+        player.name, player.key = new_name, key
 
 
 def merge(group_id: str, player_id: str, into: object) -> None:
@@ -240,7 +257,46 @@ def merge(group_id: str, player_id: str, into: object) -> None:
                 other=target.name,
             )
         db.session.execute(update(GroupSeat).where(GroupSeat.player_id == source.id).values(player_id=target.id))
+        # Their names stay with the player kept: the next game that names them so seats them there.
+        db.session.execute(update(GroupAlias).where(GroupAlias.player_id == source.id).values(player_id=target.id))
+        db.session.add(GroupAlias(group_id=group.id, key=source.key, player_id=target.id))
         group.players.remove(source)  # deleted as an orphan at the commit
+
+
+def remove_player(group_id: str, player_id: str) -> None:
+    """Take a player who sat at none of the group's games off its roster (a name typed by mistake)."""
+    with transaction():
+        group = _locked(group_id)
+        player = _player(group, player_id)
+        games = db.session.scalar(select(func.count()).select_from(GroupSeat).where(GroupSeat.player_id == player.id))
+        if games:
+            raise BadRequest(
+                _(
+                    "{name} sat at {count} of the group's games, so they stay on the roster; if they were entered "
+                    "under two names, merge them into the other.",
+                    name=player.name,
+                    count=games,
+                )
+            )
+        db.session.execute(delete(GroupAlias).where(GroupAlias.player_id == player.id))
+        group.players.remove(player)
+
+
+def group_game(group: Group, game_id: str) -> Game:
+    """A game of this group, with its hands (404 for any other, as for a missing one)."""
+    game = load_game(game_id) if len(game_id) <= 16 else None
+    if game is None or game.group_id != group.id:
+        raise NotFound(_("This group has no such game."))
+    return game
+
+
+def remove_game(group_id: str, game_id: str) -> None:
+    """Take a game out of the group (a test, a game begun by mistake): it no longer counts in the
+    group's statistics, and stays a game of its own, opened by its own links as before."""
+    with transaction():
+        game = group_game(_locked(group_id), game_id)
+        db.session.execute(delete(GroupSeat).where(GroupSeat.game_id == game.id))
+        game.group_id = None
 
 
 def player_list(players: Iterable[GroupPlayer]) -> list[dict[str, Any]]:

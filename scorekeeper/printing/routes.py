@@ -20,6 +20,7 @@ from ..engine import check_records
 from ..engine import Rules
 from ..errors import BadRequest
 from ..i18n import _
+from ..models import Game
 from ..web import reader
 from . import build_sheet
 from . import PAPER_SIZES
@@ -71,11 +72,14 @@ def pdf_response(pdf: bytes, filename: str) -> Response:
 @bp.get("/api/games/<game_id>/scorecard.pdf")
 @limits.rendering
 def scorecard_pdf(game_id: str) -> Response:
+    return print_game(reader(game_id).game)
+
+
+def print_game(game: Game) -> Response:
     """``?style=creative|plain|blank&paper=a4|letter&chart=1``: the game's scorecard to print."""
-    game = reader(game_id).game
     style = choice(request.args, "style", STYLES, "creative")
     paper = choice(request.args, "paper", tuple(PAPER_SIZES), "a4")
-    chart = flag(request.args, "chart")
+    chart = flag(request.args, "chart") and style != "blank"  # a blank sheet has no scores to chart
     sheet = build_sheet(
         style,
         paper,

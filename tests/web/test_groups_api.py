@@ -292,6 +292,105 @@ def test_merging_a_typo_moves_its_games_and_statistics_to_the_player_kept(app: F
         assert db.session.get(GroupPlayer, ids["Anne"]) is None
 
 
+def test_a_merged_name_seats_the_player_kept_in_later_games(client: FlaskClient) -> None:
+    """A merge is for good: the next game that names "Anne" (any case) seats Ann, no new "Anne"."""
+    group = new_group(client, players=["Ann", "Ben"])
+    new_game(client, group, ["Anne", "Ben"])
+    ids = roster(group_doc(client, group))
+    merged = client.post(
+        f"/api/groups/{group['id']}/players/{ids['Anne']}/merge",
+        json={"into": ids["Ann"]},
+        headers=auth(group["token"]),
+    )
+    assert merged.status_code == 200, merged.get_json()
+    later = new_game(client, group, [" ANNE", "Ben"])
+    doc = group_doc(client, group)
+    assert roster(doc) == {"Ann": ids["Ann"], "Ben": ids["Ben"]}
+    assert next(g for g in doc["games"] if g["id"] == later["id"])["players"][0]["player_id"] == ids["Ann"]
+    # merged in turn, Ann's names all go along: "Anne" now seats Annie
+    annie = new_game(client, group, ["Annie", "Cy"])["id"]
+    assert roster(group_doc(client, group))["Annie"]
+    ids = roster(group_doc(client, group))
+    assert (
+        client.post(
+            f"/api/groups/{group['id']}/players/{ids['Ann']}/merge",
+            json={"into": ids["Annie"]},
+            headers=auth(group["token"]),
+        ).status_code
+        == 200
+    ), annie
+    third = new_game(client, group, ["anne", "Ben"])
+    doc = group_doc(client, group)
+    assert next(g for g in doc["games"] if g["id"] == third["id"])["players"][0]["player_id"] == ids["Annie"]
+    assert set(roster(doc)) == {"Annie", "Ben", "Cy"}
+
+
+def test_a_merged_name_is_taken_back_only_by_its_player(client: FlaskClient) -> None:
+    group = new_group(client, players=["Ann", "Anne", "Ben"])
+    ids = roster(group)
+    client.post(
+        f"/api/groups/{group['id']}/players/{ids['Anne']}/merge",
+        json={"into": ids["Ann"]},
+        headers=auth(group["token"]),
+    )
+    taken = client.patch(
+        f"/api/groups/{group['id']}/players/{ids['Ben']}", json={"name": "anne"}, headers=auth(group["token"])
+    )
+    assert taken.status_code == 400 and "'Ann' is already a player" in taken.get_json()["error"]["message"]
+    back = client.patch(
+        f"/api/groups/{group['id']}/players/{ids['Ann']}", json={"name": "Anne"}, headers=auth(group["token"])
+    )
+    assert back.status_code == 200 and roster(back.get_json()) == {"Anne": ids["Ann"], "Ben": ids["Ben"]}
+    later = new_game(client, group, ["Ann", "Ben"])  # "Ann" was renamed, not merged: a new player
+    assert roster(group_doc(client, group))["Ann"] != ids["Ann"], later
+
+
+def test_a_game_taken_out_of_the_group_stops_counting_and_keeps_its_links(app: Flask, client: FlaskClient) -> None:
+    group = new_group(client, players=["Ann", "Ben"])
+    kept = import_into(client, group, ["Ann", "Ben"], legal_hands(2, 3, seed=1))
+    mistake = import_into(client, group, ["Ann", "Ben"], legal_hands(2, 5, seed=2))
+    answer = client.delete(f"/api/groups/{group['id']}/games/{mistake['id']}", headers=auth(group["token"]))
+    assert answer.status_code == 200, answer.get_json()
+    assert [g["id"] for g in answer.get_json()["games"]] == [kept["id"]]
+    stats = client.get(f"/api/groups/{group['id']}/stats", headers=auth(group["token"])).get_json()
+    assert {(p["name"], p["games"], p["hands"]) for p in stats["players"]} == {("Ann", 1, 3), ("Ben", 1, 3)}
+    own = client.get(f"/api/games/{mistake['id']}", headers=auth(mistake["scorer_token"]))
+    assert own.status_code == 200 and sum(h["tricks"] is not None for h in own.get_json()["hands"]) == 5
+    with app.app_context():
+        assert (
+            db.session.scalar(select(func.count()).select_from(GroupSeat).where(GroupSeat.game_id == mistake["id"]))
+            == 0
+        )
+    again = client.delete(f"/api/groups/{group['id']}/games/{mistake['id']}", headers=auth(group["token"]))
+    assert again.status_code == 404 and again.get_json()["error"]["message"] == "This group has no such game."
+
+
+def test_only_a_player_without_games_leaves_the_roster(client: FlaskClient) -> None:
+    group = new_group(client, players=["Ann", "Ben", "Bne"])
+    ids = roster(group)
+    new_game(client, group, ["Ann", "Ben"])
+    refused = client.delete(f"/api/groups/{group['id']}/players/{ids['Ann']}", headers=auth(group["token"]))
+    assert refused.status_code == 400
+    assert refused.get_json()["error"]["message"].startswith(
+        "Ann sat at 1 of the group's games, so they stay on the roster"
+    )
+    gone = client.delete(f"/api/groups/{group['id']}/players/{ids['Bne']}", headers=auth(group["token"]))
+    assert gone.status_code == 200 and roster(gone.get_json()) == {"Ann": ids["Ann"], "Ben": ids["Ben"]}
+
+
+def test_a_member_prints_a_group_game_they_hold_no_link_of(client: FlaskClient) -> None:
+    group = new_group(client, players=["Ann", "Ben"])
+    game = import_into(client, group, ["Ann", "Ben"], legal_hands(2, 2, seed=3))
+    answer = client.get(
+        f"/api/groups/{group['id']}/games/{game['id']}/scorecard.pdf?chart=1", headers=auth(group["token"])
+    )
+    assert answer.status_code == 200 and answer.data.startswith(b"%PDF")
+    assert answer.headers["Content-Disposition"].endswith(f'-{game["id"]}-creative-chart.pdf"')
+    other = new_group(client, "Other")
+    foreign = client.get(f"/api/groups/{other['id']}/games/{game['id']}/scorecard.pdf", headers=auth(other["token"]))
+    assert foreign.status_code == 404
+
+
 def test_two_players_who_sat_at_the_same_game_cannot_be_merged(app: Flask, client: FlaskClient) -> None:
     group = new_group(client, players=["Ann", "Ben"])
     ids = roster(group)
@@ -358,13 +457,15 @@ CALLS = [
     ("GET", "/export.json", None),
     ("GET", "/stats.csv", None),
     ("GET", "/summary.pdf", None),
+    ("GET", "/games/{game}/scorecard.pdf", None),
+    ("DELETE", "/games/{game}", None),
+    ("DELETE", "/players/{ann}", None),
 ]
 
 
-def tokens(client: FlaskClient, group: dict[str, Any]) -> dict[str, str | None]:
+def tokens(client: FlaskClient, group: dict[str, Any], game: dict[str, Any]) -> dict[str, str | None]:
     """Every token that must not open ``group``: none, a wrong one, another group's, its game's."""
     other = new_group(client, "Other")
-    game = new_game(client, group, ["Ann", "Ben"])
     return {
         "none": None,
         "made up": "x" * 32,
@@ -378,10 +479,13 @@ def tokens(client: FlaskClient, group: dict[str, Any]) -> dict[str, str | None]:
 def test_every_group_call_is_404_without_the_group_token(
     app: Flask, client: FlaskClient, method: str, path: str, body: dict[str, Any] | None
 ) -> None:
-    group = new_group(client, players=["Ann", "Ben"])
+    group = new_group(client, players=["Ann", "Ben", "Cy"])
     ids = roster(group)
-    for who, token in tokens(client, group).items():
-        url = f"/api/groups/{group['id']}" + path.format(ann=ids["Ann"])
+    game = new_game(client, group, ["Ann", "Ben"])
+    for who, token in tokens(client, group, game).items():
+        url = f"/api/groups/{group['id']}" + path.format(
+            ann=ids["Cy"] if method == "DELETE" else ids["Ann"], game=game["id"]
+        )
         data = {k: v.format(ben=ids["Ben"]) if isinstance(v, str) else v for k, v in (body or {}).items()}
         answer = client.open(
             url, method=method, json=data if body is not None else None, headers=auth(token) if token else {}
@@ -391,7 +495,8 @@ def test_every_group_call_is_404_without_the_group_token(
         assert "group" in answer.get_json()["error"]["message"]
     with app.app_context():  # nothing was written
         assert db.session.scalar(select(func.count()).select_from(Game)) == 1
-        assert {p.name for p in db.session.scalars(select(GroupPlayer))} == {"Ann", "Ben"}
+        assert {p.name for p in db.session.scalars(select(GroupPlayer))} == {"Ann", "Ben", "Cy"}
+        assert db.session.get(Game, game["id"]).group_id == group["id"]
 
 
 def test_an_unknown_group_looks_exactly_like_a_wrong_token(client: FlaskClient) -> None:

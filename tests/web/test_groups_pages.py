@@ -274,16 +274,59 @@ def test_a_player_is_renamed_and_merged_from_their_page(client: FlaskClient) -> 
     assert answer.status_code == 400 and "already a player of this group" in text(answer)
     assert text(answer).count('role="alert"') == 1
     answer = client.post(
-        f"/groups/{group['id']}/players/{ids['Ben']}", data={"csrf_token": csrf(client, url), "into": ids["Ann"]}
+        f"/groups/{group['id']}/players/{ids['Ben']}",
+        data={"csrf_token": csrf(client, url), "into": ids["Ann"], "confirm": "y"},
     )
     assert answer.status_code == 422 and "sat at the same game" in text(answer) and "(R4)" in text(answer)
     answer = client.post(url, data={"csrf_token": csrf(client, url), "name": "Anne M.", "into": ""})
     assert answer.status_code == 303
     assert "Anne M." in text(client.get(answer.headers["Location"]))
-    answer = client.post(url, data={"csrf_token": csrf(client, url), "into": ids["Ann"]})
+    answer = client.post(url, data={"csrf_token": csrf(client, url), "into": ids["Ann"]})  # the box not ticked
+    assert answer.status_code == 400 and "tick the box first, as this cannot be undone" in text(answer)
+    assert "Anne M." in [
+        p["name"] for p in client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()["players"]
+    ]
+    page = text(client.get(url))
+    assert '<option value="">Choose the player to keep</option>' in page  # no player chosen for you
+    answer = client.post(url, data={"csrf_token": csrf(client, url), "into": ids["Ann"], "confirm": "y"})
     assert answer.status_code == 303 and answer.headers["Location"].endswith(ids["Ann"])
     doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
     assert [p["name"] for p in doc["players"]] == ["Ann", "Ben"]
+
+
+def test_a_name_typed_by_mistake_leaves_the_roster_from_its_page(client: FlaskClient) -> None:
+    group = joined(client, ["Ann", "Ben", "Bne"])
+    ids = {p["name"]: p["id"] for p in group["players"]}
+    import_into(client, group, ["Ann", "Ben"], legal_hands(2, 1, seed=1))
+    played = f"/groups/{group['id']}/players/{ids['Ann']}"
+    assert "Take off the roster" not in text(client.get(played))
+    refused = client.post(played, data={"csrf_token": csrf(client, played), "remove": "y"})
+    assert refused.status_code == 400 and "Ann sat at 1 of the group&#39;s games" in text(refused)
+    typo = f"/groups/{group['id']}/players/{ids['Bne']}"
+    assert "Take off the roster" in text(client.get(typo))
+    answer = client.post(typo, data={"csrf_token": csrf(client, typo), "remove": "y"})
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/groups/{group['id']}")
+    assert "Taken off the roster." in text(client.get(answer.headers["Location"]))
+    assert client.get(typo).status_code == 404
+
+
+def test_a_game_leaves_the_group_from_the_groups_copy_of_it(client: FlaskClient) -> None:
+    group = joined(client, ["Ann", "Ben"])
+    game = import_into(client, group, ["Ann", "Ben"], legal_hands(2, 2, seed=1))
+    url = f"/groups/{group['id']}/games/{game['id']}"
+    page = text(client.get(url))
+    pdf = f"/api/groups/{group['id']}/games/{game['id']}/scorecard.pdf"
+    assert f'href="{pdf}"' in page and f'href="{pdf}?chart=1"' in page
+    printed = client.get(pdf)  # the group's cookie opens it, without JavaScript
+    assert printed.status_code == 200 and printed.data.startswith(b"%PDF")
+    unticked = client.post(url, data={"csrf_token": csrf(client, url)})
+    assert unticked.status_code == 400 and "tick the box first" in text(unticked)
+    answer = client.post(url, data={"csrf_token": csrf(client, url), "confirm": "y"})
+    assert answer.status_code == 303
+    assert "The game is out of the group" in text(client.get(answer.headers["Location"]))
+    assert client.get(url).status_code == 404
+    doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
+    assert doc["games"] == []
 
 
 def test_the_season_summary_prints_the_leaderboard_and_each_players_sop_line(client: FlaskClient) -> None:
