@@ -88,9 +88,13 @@ def remember(response: Response) -> Response:
 
 
 def language_url(code: str) -> str:
-    """This page again in language ``code`` (the picker's links work without JavaScript)."""
+    """This page again in language ``code`` (the picker's links work without JavaScript).
+
+    Only the query is written: the browser keeps the page's own address. A path written back
+    would let a crafted address (``/%5Cevil.example/``, ``//evil.example/``) lead off the site.
+    """
     args = {key: value for key, value in request.args.items(multi=True) if key != "lang"}
-    return request.path + "?" + urlencode({**args, "lang": code})
+    return "?" + urlencode({**args, "lang": code})
 
 
 # -- saying things -----------------------------------------------------------------------------------

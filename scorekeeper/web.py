@@ -117,6 +117,12 @@ class SecureWhenHttps(SecureCookieSessionInterface):
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
 
 
+def whole_number(text: str, digits: int = 18) -> int | None:
+    """A whole number written in ASCII digits (at most ``digits``), else ``None``: ``"²"`` passes
+    ``str.isdigit`` but not ``int``, and 5,000 digits are no seat, move or version."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= digits else None
+
+
 def bearer() -> str | None:
     """The token of ``Authorization: Bearer <token>``."""
     header = request.headers.get("Authorization", "")

@@ -43,7 +43,8 @@ class HandRecord:
 
 
 def _who(seat: int, names: Sequence[str] | None) -> str:
-    return names[seat] if names else f"Seat {seat}"
+    """The player at ``seat``; a seat the table has not (``-1``: no wrapping round) by its number."""
+    return names[seat] if names and 0 <= seat < len(names) else f"Seat {seat}"
 
 
 def _whole(value: object) -> bool:

@@ -22,6 +22,7 @@ from ..errors import BadRequest
 from ..i18n import _
 from ..models import Game
 from ..web import reader
+from ..web import whole_number
 from . import build_sheet
 from . import PAPER_SIZES
 from . import render_pdf
@@ -98,11 +99,6 @@ def print_game(game: Game) -> Response:
     return pdf_response(render_pdf(sheet), name)
 
 
-def seat_number(text: str) -> int | None:
-    """A whole number written in ASCII digits, else ``None`` (``"²"`` or 5,000 digits are not)."""
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
-
-
 def options(args: Mapping[str, str]) -> dict[str, bool]:
     """The game options (R9, R10, R13 house rule) from query parameters."""
     return {name: flag(args, name) for name in ("extended", "all_cards_hand", "zero_bids")}
@@ -119,10 +115,10 @@ def blank_table(args: MultiDict[str, str]) -> tuple[Rules, list[str], int]:
         given = given[0].split(",")
     if not given or given == [""]:
         raise BadRequest(_("Give the players' names, as ?players=Ann,Ben,Cy, or their number, as ?players=4."))
-    count = seat_number(given[0].strip()) if len(given) == 1 else None
+    count = whole_number(given[0].strip()) if len(given) == 1 else None
     names = games.clean_names(given) if count is None else []
     rules = Rules.build(len(names) if count is None else count, args.get("variant", "standard"), options(args))
-    first = seat_number(args.get("first_dealer", "0").strip())
+    first = whole_number(args.get("first_dealer", "0").strip())
     if first is None:
         raise BadRequest(
             _(

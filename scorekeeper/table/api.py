@@ -24,6 +24,7 @@ from ..models import Game
 from ..web import bearer
 from ..web import body
 from ..web import cookie_token
+from ..web import whole_number
 from . import service
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -35,9 +36,10 @@ def version_of(data: dict[str, Any]) -> object:
     query = request.args.get("version")
     if query is None:
         return data.get("version")
-    if not (query.isascii() and query.isdigit() and len(query) <= 20):
+    version = whole_number(query, 20)
+    if version is None:
         raise BadRequest(_("'version' must be the whole number from the game document, not {query!r}.", query=query))
-    if "version" in data and data["version"] != int(query):
+    if "version" in data and data["version"] != version:
         raise BadRequest(_("The body and the address give two different versions; send one."))
     return int(query)
 
@@ -92,9 +94,10 @@ def links(game_id: str, scorer: str, watch: str) -> dict[str, str]:
 
 def hand_number(raw: str) -> int:
     """The ``<n>`` of a hand's address: a whole number (its range is checked against the schedule)."""
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 20):
+    number = whole_number(raw, 20)
+    if number is None:
         raise BadRequest(_("{raw!r} is not a hand number; hands are numbered from 1.", raw=raw))
-    return int(raw)
+    return number
 
 
 @bp.post("/games")

@@ -21,6 +21,7 @@ from wtforms.widgets import HiddenInput
 
 from ..i18n import _
 from ..i18n import N_
+from ..web import whole_number
 from .service import NOT_NOTED
 
 #: The rows the new-game form starts with (Bluke is best with 3 or 4, R4) and the most it offers.
@@ -215,9 +216,9 @@ class NewGameForm(FlaskForm):
         choice = (self.first_dealer.data or "draw").strip()
         if choice == "draw":
             return names, None
-        if not choice.isdigit() or int(choice) >= len(rows):
+        row = whole_number(choice)
+        if row is None or row >= len(rows):
             raise ValueError(_("Choose who deals first, or let the app draw cards for it (R6)."))
-        row = int(choice)
         if not rows[row].strip():
             raise ValueError(
                 _("The first dealer's row {row} has no name: type one or choose another dealer (R6).", row=row + 1)

@@ -29,6 +29,7 @@ from ..games import Attach
 from ..i18n import _
 from ..web import bearer
 from ..web import body
+from ..web import whole_number
 from . import service
 from . import views
 from .service import TableAccess
@@ -81,9 +82,10 @@ def since() -> int | None:
     raw = request.args.get("since")
     if raw is None:
         return None
-    if not raw.isdigit() or len(raw) > 12:
+    seq = whole_number(raw, 12)
+    if seq is None:
         raise BadRequest(_("'since' must be a move number from a view's 'seq', not {raw!r}.", raw=raw))
-    return int(raw)
+    return seq
 
 
 def answer(access: TableAccess) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from ..web import COOKIE_PREFIX
 from ..web import cookies_with
 from ..web import qr_svg
 from ..web import token_cookie
+from ..web import whole_number
 from . import bp
 from . import service
 from . import views
@@ -77,9 +78,10 @@ def _int_field(name: str, what: str) -> int | None:
     raw = (request.form.get(name) or "").strip()
     if not raw:
         return None
-    if not raw.isdigit():
+    number = whole_number(raw)
+    if number is None:
         raise BadRequest(_("{what} must be a whole number, not {raw!r}.", what=what, raw=raw))
-    return int(raw)
+    return number
 
 
 # -- rendering -----------------------------------------------------------------------------------
@@ -221,9 +223,10 @@ def moves(table_id: str) -> Any:
     """The moves since ``?since=N`` for ``virtual.js`` to replay card by card (public facts only)."""
     access = service.settle_if_needed(seat_or_host(table_id))
     raw = request.args.get("since", "0")
-    if not raw.isdigit() or len(raw) > 12:
+    since = whole_number(raw, 12)
+    if since is None:
         raise BadRequest(_("'since' must be a move number, not {raw!r}.", raw=raw))
-    view = views.seat_view(access.table, access.seat, int(raw))
+    view = views.seat_view(access.table, access.seat, since)
     return {
         "seq": view["seq"],
         "moves": view["moves"],

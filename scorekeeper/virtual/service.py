@@ -665,14 +665,15 @@ def _seat_number(access: TableAccess, seat: object) -> int:
 def set_bot(access: TableAccess, seat: object, level: object, version: object = None) -> None:
     """The host hands seat ``seat`` to a bot of ``level``, or back to its human (``None``).
 
-    A seat that never had a person gets a fresh random link, which only the host can hand on:
-    the bot's cards are seen by whoever opens that link, and by nobody else.
+    A seat handed back gets a fresh random link if it has none, which only the host can hand on.
+    A seat's player who has opened their link goes on seeing their own cards while a bot plays
+    them; a link nobody opened stops working (:func:`_to_bot`).
     """
     number = _seat_number(access, seat)
     bot = _bot_level(level, _("Seat {seat}", seat=number))
 
     def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game | None:
-        info = dict(table.seats[number], bot=bot)
+        info = _to_bot(table.seats[number], bot)
         if bot is None and not info.get("token_hash"):
             info, _token = _issue(info, access.token, table.id, number)
             from ..groups.service import seat_person  # imported here: groups' routes import this package
@@ -682,6 +683,17 @@ def set_bot(access: TableAccess, seat: object, level: object, version: object = 
         return game
 
     _run(access.table.id, version, change)
+
+
+def _to_bot(info: dict[str, Any], bot: str | None) -> dict[str, Any]:
+    """The seat ``info`` handed to ``bot`` (``None``: back to its person). A link nobody has opened
+    stops working when a bot takes the seat: whoever holds it (the host, until it is handed on)
+    would see the bot's cards. Its holder is told to ask the host, who hands the seat back."""
+    info = dict(info, bot=bot)
+    if bot is not None and info.get("token_hash") and not info.get("joined"):
+        info["revoked"] = [*(info.get("revoked") or ()), info["token_hash"]][-REVOKED_KEPT:]
+        info.update(token_hash=None, sealed=None)
+    return info
 
 
 def reissue(access: TableAccess, seat: object) -> str:
@@ -726,7 +738,7 @@ def fill_with_bots(access: TableAccess, level: object) -> None:
         raise BadRequest(_("Choose a bot level for the empty seats."))
 
     def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game | None:
-        table.seats = [dict(s, bot=bot) if not s.get("bot") and not s.get("joined") else s for s in table.seats]
+        table.seats = [_to_bot(s, bot) if not s.get("bot") and not s.get("joined") else s for s in table.seats]
         return game
 
     _run(access.table.id, None, change)

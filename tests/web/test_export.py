@@ -268,6 +268,7 @@ TAMPERED: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str
     ("negative tricks", change("hands.0.tricks", [14, -1, 0]), 422, "R23", "took 14 tricks"),
     ("wrong cards dealt", change("hands.0.cards", 12), 422, "R24", "Hand 1 must deal 13 cards, not 12 (R24)."),
     ("wrong dealer", change("hands.1.dealer", 0), 422, "R24", "Hand 2 is dealt by Ben, not Ann"),
+    ("dealer not a seat", change("hands.1.dealer", -1), 422, "R24", "Hand 2 is dealt by Ben, not Seat -1"),
     ("wrong schedule", change("schedule.2", 12), 422, "R24", "hand 3 deals 11 cards, not 12"),
     ("hand numbers out of order", change("hands.1.number", 3), 422, "R25", "hand 3 where hand 2 belongs"),
     ("a gap in the hands", clear_hand(2), 422, "R25", "Hand 3 has entries, but hand 2 is not complete (R25)."),

@@ -95,14 +95,23 @@ def test_answers_say_they_vary_by_language(client: FlaskClient) -> None:
 def test_the_footer_offers_every_language_in_its_own_name(client: FlaskClient) -> None:
     page = client.get("/new?lang=ru").get_data(as_text=True)
     for code, name in LANGUAGES.items():
-        assert f'href="/new?lang={code}" hreflang="{code}" lang="{code}"' in page
+        assert f'href="?lang={code}" hreflang="{code}" lang="{code}"' in page
         assert f">{name}</a>" in page
     assert 'lang="ru" aria-current="true"' in page
 
 
 def test_the_home_page_has_the_picker_too(client: FlaskClient) -> None:
     page = client.get("/?lang=eo").get_data(as_text=True)
-    assert page.count('class="langs"') == 1 and 'href="/?lang=it"' in page
+    assert page.count('class="langs"') == 1 and 'href="?lang=it"' in page
+
+
+@pytest.mark.parametrize("path", ["/%5Cevil.example/x", "/%09/evil.example/x", "//evil.example/x"])
+def test_a_language_link_never_leads_off_the_site(client: FlaskClient, path: str) -> None:
+    """Browsers read ``\\`` as ``/`` and drop tabs: a path written into the link could open another site."""
+    page = client.get(path + "?a=1").get_data(as_text=True)
+    links = re.findall(r'class="lang" href="([^"]*)"', page)
+    assert links and all(link.startswith("?") for link in links), links
+    assert 'href="?a=1&amp;lang=ru"' in page
 
 
 # -- what each language says ------------------------------------------------------------------------

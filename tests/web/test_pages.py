@@ -96,6 +96,7 @@ def test_drawing_for_the_deal_names_dealer_and_scorer_and_shows_the_cards(client
         ({"names-0": "A", "names-1": "B", "first_dealer": "7"}, "Choose who deals first"),
         ({"names-0": "A", "names-1": "B", "names-2": "", "first_dealer": "2"}, "row 3 has no name"),
         ({"names-0": "A", "names-1": "B", "first_dealer": "x"}, "Choose who deals first"),
+        ({"names-0": "A", "names-1": "B", "first_dealer": "\u00b2"}, "Choose who deals first"),
     ],
 )
 def test_a_bad_set_up_is_explained_and_stores_nothing(

@@ -396,6 +396,8 @@ def test_either_token_or_the_page_cookie_opens_the_pdf_and_nothing_else_does(gam
     assert answer.headers["Content-Disposition"] == f'inline; filename="bluke-{day}-{game["id"]}-creative.pdf"'
     charted = client.get(url + "?chart=1")
     assert charted.headers["Content-Disposition"] == f'inline; filename="bluke-{day}-{game["id"]}-creative-chart.pdf"'
+    blank = client.get(url + "?style=blank&chart=1")  # a blank sheet has no scores to chart
+    assert blank.headers["Content-Disposition"] == f'inline; filename="bluke-{day}-{game["id"]}-blank.pdf"'
 
 
 @pytest.mark.parametrize(

@@ -89,6 +89,40 @@ def test_a_bot_cannot_get_a_link_and_a_bot_seat_given_to_a_person_gets_a_fresh_o
     assert link["token"] not in view(client, table, host).get_data(as_text=True)
 
 
+def test_a_link_nobody_opened_stops_working_when_a_bot_takes_the_seat(app: Flask, client: FlaskClient) -> None:
+    """Whoever holds an unopened link (the host, until handing it on) never sees a bot's cards:
+    filled with bots, or handed to a bot one seat at a time, the link is refused and says why;
+    handed back to a person, the seat gets a fresh link. A player who has opened their link goes
+    on seeing their own seat while a bot plays it for them."""
+    created = create(client, seats("Ann", "Ben", "Cy", "Dee"), start=False)
+    table, host = created["id"], created["host_token"]
+    ann, ben, cy, dee = (s["token"] for s in created["seats"])
+    assert client.get(f"/t/{table}/join/{ann}").status_code == 302  # Ann opened hers
+    assert client.put(f"/api/tables/{table}/seats/3", json={"bot": "basic"}, headers=auth(host)).status_code == 200
+    hosting = app.test_client()  # the host page's "Fill the empty seats with bots"
+    assert hosting.get(f"/t/{table}/join/{host}").status_code == 302
+    form = re.search(r'name="csrf_token" value="([^"]+)"', hosting.get(f"/t/{table}/host").get_data(as_text=True))
+    assert form
+    filled = hosting.post(f"/t/{table}/fill", data={"bot": "strong", "csrf_token": form.group(1)})
+    assert filled.status_code in (200, 303), filled.get_data(as_text=True)
+    assert client.post(f"/api/tables/{table}/start", headers=auth(host)).status_code == 200
+    for token in (ben, cy, dee):
+        refused = view(client, table, token)
+        assert refused.status_code == 403 and "new link" in refused.get_json()["error"]["message"]
+        assert token not in view(client, table, host).get_data(as_text=True)
+    assert len(view(client, table, ann).get_json()["hand"]) > 0
+    handed = client.put(f"/api/tables/{table}/seats/1", json={"bot": None}, headers=auth(host)).get_json()
+    fresh = next(link["token"] for link in handed["links"] if link["seat"] == 1)
+    assert fresh not in (ben, cy, dee)
+    again = client.put(f"/api/tables/{table}/seats/1", json={"bot": "basic"}, headers=auth(host))
+    assert again.status_code == 200 and view(client, table, fresh).status_code == 403  # not opened before
+    handed = client.put(f"/api/tables/{table}/seats/1", json={"bot": None}, headers=auth(host)).get_json()
+    opened = next(link["token"] for link in handed["links"] if link["seat"] == 1)
+    assert view(client, table, opened).get_json()["seat"] == 1  # opened: now Ben's own
+    client.put(f"/api/tables/{table}/seats/1", json={"bot": "basic"}, headers=auth(host))
+    assert len(view(client, table, opened).get_json()["hand"]) > 0
+
+
 def test_the_host_link_in_a_seat_cookie_opens_the_host_page_not_an_error(app: Flask, client: FlaskClient) -> None:
     created = create(client, seats("Ann", "Ben", "bot"), seed=4)
     table, host = created["id"], created["host_token"]

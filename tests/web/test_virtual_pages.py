@@ -244,6 +244,25 @@ def test_a_card_played_from_the_form_moves_the_table_on(app: Flask, client: Flas
     assert text(stale).lstrip().startswith('<div id="vt"')  # the partial only, for virtual.js
 
 
+@pytest.mark.parametrize("digit", ["\u00b2", "\u0661", "\uff15"])  # superscript 2, Arabic-Indic 1, full-width 5
+def test_a_number_in_other_digits_is_a_clear_400_not_a_server_error(
+    app: Flask, client: FlaskClient, digit: str
+) -> None:
+    """``"²".isdigit()`` is true but ``int("²")`` fails: every number a seat sends is read as ASCII digits."""
+    created, phone, v = _playing_table(app, client)
+    table = created["id"]
+    before = row(app, table)
+    token = token_of(phone, f"/t/{table}")
+    played = phone.post(f"/t/{table}/play", data={"csrf_token": token, "card": v["legal"][0], "version": digit})
+    assert played.status_code == 400 and "must be a whole number" in text(played)
+    moves = phone.get(f"/t/{table}/moves?since={digit}")
+    assert moves.status_code == 400 and "must be a move number" in text(moves)
+    seat = created["seats"][0]["token"]
+    viewed = client.get(f"/api/tables/{table}/view?since={digit}", headers={"Authorization": f"Bearer {seat}"})
+    assert viewed.status_code == 400 and viewed.get_json()["error"]["code"] == "bad_request"
+    assert row(app, table) == before
+
+
 def test_polling_answers_a_version_and_a_partial(app: Flask, client: FlaskClient) -> None:
     created = create(client, seats("Ann", "bot"), seed=2)
     phone = joined(app, created, 0)
