@@ -116,5 +116,15 @@ def test_a_group_plays_two_games_from_its_chips_and_reads_a_players_page(
     expect(page.locator("svg.chart")).to_have_count(3)
     page_checks(page, "player page")
     page.screenshot(path=shots / "360-group-player.png", full_page=True)
+
+    # The group's copy of a game (for members without its link): print it, or take it out of the group.
+    group_url = page.url.split("/players/")[0]
+    game_id = page.locator(".games .game-link").first.get_attribute("href").rsplit("/", 1)[-1]
+    page.goto(f"{group_url}/games/{game_id}")
+    page_checks(page, "group copy of a game")
+    page.locator(".opt input[name=confirm]").tap()
+    page.get_by_role("button", name="Take out of the group").tap()
+    expect(page.locator(".notes")).to_contain_text("The game is out of the group")
+    expect(page.locator(".games .game-item")).to_have_count(1)
     context.close()
     assert problems == []
