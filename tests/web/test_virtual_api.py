@@ -329,6 +329,7 @@ def test_a_lobby_waits_for_the_host_to_start(app: Flask, client: FlaskClient) ->
 def test_the_host_hands_a_seat_to_a_bot_and_back(app: Flask, client: FlaskClient) -> None:
     table, tokens, created = _two_humans(client)
     host = created["host_token"]
+    assert len(view(client, table, tokens[0])["hand"]) == 13  # Ann has opened her link
     ben_before = view(client, table, tokens[1])
     assert ben_before["to_act"] == 0  # Ann must bid: Ben waits
     swapped = client.put(f"/api/tables/{table}/seats/0", json={"bot": "basic"}, headers=auth(host))
@@ -339,7 +340,7 @@ def test_the_host_hands_a_seat_to_a_bot_and_back(app: Flask, client: FlaskClient
     assert ben["your_turn"] and ben["to_act"] == 1
     back = client.put(f"/api/tables/{table}/seats/0", json={"bot": None}, headers=auth(host))
     assert back.get_json()["players"][0]["bot"] is None
-    ann = view(client, table, tokens[0])  # Ann's link still works
+    ann = view(client, table, tokens[0])  # Ann's link still works (one nobody opened would not)
     assert len(ann["hand"]) == 13 and not ann["your_turn"]
 
 

@@ -240,6 +240,10 @@ EVERY_ROUTE: list[tuple[str, str, dict[str, Any], frozenset[str], tuple[str, ...
     ("POST", "/api/groups/{group}/import", {}, frozenset({"group"}), GROUP_API),
     ("PATCH", "/api/groups/{group}/players/{player}", {"name": "Annie"}, frozenset({"group"}), GROUP_API),
     ("POST", "/api/groups/{group}/players/{player}/merge", {"into": "{player2}"}, frozenset({"group"}), GROUP_API),
+    ("DELETE", "/api/groups/{group}/players/{player}", {}, frozenset({"group"}), GROUP_API),
+    ("DELETE", "/api/groups/{group}/games/{group_game}", {}, frozenset({"group"}), GROUP_API),
+    ("GET", "/api/groups/{group}/games/{group_game}/scorecard.pdf", {}, frozenset({"group"}), GROUP_FILES),
+    ("POST", "/groups/{group}/games/{group_game}", {"confirm": "y"}, frozenset({"group"}), GROUP_PAGE),
 ]
 #: Routes any phone may use: they open nothing by token, or only act on the phone's own cookies
 #: (forgetting a game or a group takes it off this phone's list; the game stays). Tokens in them
