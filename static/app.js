@@ -270,11 +270,10 @@
      cheap ?since=<version> poll (204 until something changes). Untouched, the page reloads; with
      taps on it, it says so and keeps them (saving then shows what the other scorer entered). */
   function followOtherScorers() {
-    var url = document.body.dataset.poll;
-    if (!url || !window.fetch) return;
-    var timer = setInterval(function () {
-      if (document.visibilityState !== "visible" || document.body.dataset.sending) return;  /* static/queue.js */
-      fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (answer) {
+    if (!document.body.dataset.poll || !window.fetch) return;
+    var timer = setInterval(function () {  /* the version polled moves on with this phone's own saves (static/queue.js) */
+      if (document.visibilityState !== "visible" || document.body.dataset.sending) return;
+      fetch(document.body.dataset.poll, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (answer) {
         if (answer.status !== 200 || document.body.dataset.sending) return;
         clearInterval(timer);
         var tapped = all("form.hand .prow[data-manual]").length > 0;

@@ -15,9 +15,24 @@
   var syncLine = document.getElementById("sync"), conflictBox = document.getElementById("conflict");
   var csrf = (document.querySelector("input[name=csrf_token]") || {}).value || "";
   var pending = [], busy = false, retry = null, local = false, opening = null, waited = false;
-  var SENT = "bluke-all-sent";
+  var SENT = "bluke-all-sent", KNOWN = "bluke-known-" + game.id;
   /* The hand the server's copy of the page is at, and the entries this phone made since it was drawn. */
   var at = (current() ? current().hand : game.hands[game.hands.length - 1]).number, made = 0;
+  /* The game as the server last confirmed it to this phone. A page kept by the service worker can
+     be older than entries this phone has since sent (the scorer was tapping on when they went, so
+     the page was not drawn again): opened without a connection, it goes on from what was sent, not
+     from its own copy, which would ask again for a step the server already has. */
+  try {
+    var known = JSON.parse(localStorage.getItem(KNOWN) || "null");
+    if (known && known.version > game.version) {
+      made = steps(known) - steps(game);
+      game = known;
+    } else localStorage.removeItem(KNOWN);
+  } catch (e) { /* storage off */ }
+  function steps(g) { return g.hands.reduce(function (sum, h) { return sum + !!h.bids + !!h.tricks; }, 0); }
+  function remember() {
+    try { localStorage.setItem(KNOWN, JSON.stringify(game)); } catch (e) { /* storage off or full */ }
+  }
 
   /* -- IndexedDB: one store of entries, oldest first (auto-increment keys) ---------------------- */
   function open() {
@@ -105,7 +120,7 @@
       if (answer.status === 200) {
         return settle(entry, answer.data.version).then(function (known) {
           pending.shift();
-          if (known) game.version = answer.data.version;
+          if (known) { game.version = answer.data.version; remember(); caughtUp(); }
           busy = false;
           if (pending.length) return send();
           return sent();
@@ -119,8 +134,13 @@
   /* Everything is on the server: show its own page again (scorecard and all), unless the scorer is
      tapping the next step drawn here, whose taps would then only wait in the draft; then just note
      the version. */
-  function sent() {
+  /* The page's writes and its watch for other scorers' saves go on from the version this phone knows. */
+  function caughtUp() {
     document.querySelectorAll("input[name=version]").forEach(function (input) { input.value = game.version; });
+    var poll = document.body.dataset.poll;
+    if (poll) document.body.dataset.poll = poll.replace(/since=\d+/, "since=" + game.version);
+  }
+  function sent() {
     if (undoAsked) { undoForm.submit(); return; }  /* still "sending": the poll must not reload the page over the undo */
     delete document.body.dataset.sending;
     if (waited) show(words.all_sent); else show("");
@@ -343,12 +363,15 @@
   try {  /* entries that waited were sent just before this page loaded: say so once */
     if (sessionStorage.getItem(SENT) === game.id) { show(words.all_sent); sessionStorage.removeItem(SENT); }
   } catch (e) { /* storage off */ }
-  window.addEventListener("online", function () { clearTimeout(retry); send(); });
+  /* Back online: what waits is sent; a page older than what was sent is drawn again by the server. */
+  window.addEventListener("online", function () { clearTimeout(retry); if (pending.length) send(); else if (made) sent(); });
   document.querySelectorAll("form.hand[data-queue]").forEach(watch);
+  caughtUp();
+  if (made) draw();
   saved().then(function (entries) {
     pending = (entries || []).sort(function (a, b) { return a.key - b.key; });
     if (!pending.length) return;
-    made = pending.length;
+    made += pending.length;
     pending.forEach(apply);
     draw();
     waiting();

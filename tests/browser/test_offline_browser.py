@@ -302,6 +302,46 @@ def test_the_queue_survives_closing_and_reopening_the_page(browser: Any, live: L
     assert live.count("PUT", f"/api/games/{game['id']}/hands/1/bids") == 1
 
 
+def test_a_kept_page_older_than_what_was_sent_goes_on_from_what_was_sent(browser: Any, live: LiveServer) -> None:
+    """Bids queued offline go out while the scorer taps the tricks, so the page is not drawn again
+    and the copy the service worker keeps still asks for the bids. Reopened without a connection,
+    the page must ask for the tricks, and the scorer's own save must not read as another scorer's."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    go_offline(context, live)
+    tap(page, "bid1-5", "bid2-3", "bid0-4")
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    tap(page, "tricks0-4")  # tapping on: the page stays when the bids go
+    mark = len(live.hits)
+    go_online(context, live)
+    expect(page.locator("#sync")).to_have_text("All sent", timeout=15_000)
+    was, now = f"since={game['version']}", f"since={game['version'] + 1}"
+    polled = lambda: [h.query for h in live.since(mark) if h.method == "GET" and h.path == f"/g/{game['id']}"]  # noqa: E731
+    page.wait_for_function(f"() => document.body.dataset.poll.endsWith('{now}')")
+    deadline = time.monotonic() + 15
+    while now not in polled() and time.monotonic() < deadline:  # the poll asks from the phone's own save
+        page.wait_for_timeout(200)
+    assert now in polled() and was not in polled()
+    expect(page.locator("#changed-elsewhere")).to_be_hidden()
+    go_offline(context, live)
+    page.reload()  # the service worker's copy, drawn before the bids were sent
+    form = page.locator("form.hand")
+    expect(form).to_have_attribute("data-step", "tricks")
+    expect(page.locator("#tricks1 .bidchip")).to_have_text("bid 5")
+    expect(page.locator("#tricks0-4")).to_be_checked()  # the tap made before, kept in the draft
+    tap(page, "tricks1-5")  # Cy's 4 is the remainder
+    page.locator("form.hand button.primary").tap()
+    expect(page.locator(".hand-title h1")).to_have_text("Hand 2 of 25")
+    expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+    with page.expect_navigation(timeout=15_000):  # all sent: the server's page again
+        go_online(context, live)
+    expect(page.locator(".hand-title h1")).to_have_text("Hand 2 of 25")
+    expect(page.locator(".stale")).to_have_count(0)
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [4, 5, 3] and doc["hands"][0]["tricks"] == [4, 5, 4]
+    assert doc["version"] == game["version"] + 2 and live.count("PUT", f"/api/games/{game['id']}/hands/1/tricks") == 1
+
+
 def test_a_refused_queued_entry_shows_both_versions_and_the_scorer_chooses(browser: Any, live: LiveServer) -> None:
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, page = scorer_phone(browser, game)
