@@ -47,9 +47,24 @@
   function forgetDraft(form) {
     try { localStorage.removeItem(draftKey(form)); } catch (e) { /* storage off */ }
   }
+  /* A form sent the browser's way (a correction) may never reach the server (a Wi-Fi without
+     internet): its draft is kept, marked with the version it was sent at, and forgotten only once
+     a page drawn after the save (a later version) shows the form again. */
+  function versionOf(part) {
+    var input = (part.closest("form") || part).querySelector("input[name=version]");
+    return input ? +input.value : null;
+  }
+  function sentDraft(form) {
+    var data = null, version = versionOf(form);
+    try { data = JSON.parse(localStorage.getItem(draftKey(form)) || "null"); } catch (e) { /* storage off */ }
+    if (!data || version === null) { forgetDraft(form); return; }
+    data["#sent"] = version;
+    try { localStorage.setItem(draftKey(form), JSON.stringify(data)); } catch (e) { /* storage off */ }
+  }
   function restoreDraft(form) {
     var data = null;
     try { data = JSON.parse(localStorage.getItem(draftKey(form)) || "null"); } catch (e) { /* storage off */ }
+    if (data && data["#sent"] !== undefined && versionOf(form) > data["#sent"]) { forgetDraft(form); return; }
     if (!data || form.querySelector(".status.bad")) return;  /* a refused form shows what was sent */
     Object.keys(data).forEach(function (name) {
       var input = form.querySelector("input[name='" + name + "'][value='" + data[name] + "']");
@@ -299,7 +314,8 @@
   /* A double tap on any button that saves sends the form once (the server also stores once).
      Without a connection a form that is not queued (a correction, an undo) is not sent at all: the
      browser would replace the app with its error page; the taps stay in the draft and the page
-     says so (its data-offline), in its docked status line or else in the scorer's sync line. */
+     says so (its data-offline), in its docked status line or else in the scorer's sync line. Sent,
+     its taps stay in the draft until the server has drawn a later version (sentDraft). */
   function sendOnce(form) {
     form.addEventListener("submit", function (event) {
       if (form.dataset.sent) { event.preventDefault(); return; }
@@ -312,7 +328,7 @@
         return;
       }
       form.dataset.sent = "1";
-      if (!form.dataset.queue) all(".hand[data-step]", form.parentNode).filter(function (part) { return form.contains(part); }).forEach(forgetDraft);
+      if (!form.dataset.queue) all(".hand[data-step]", form.parentNode).filter(function (part) { return form.contains(part); }).forEach(sentDraft);
     });
   }
   window.addEventListener("pageshow", function (event) {

@@ -747,6 +747,27 @@ def test_a_correction_without_a_connection_keeps_the_taps_until_it_can_be_saved(
     assert live.count("POST", f"/g/{game['id']}/hands/1") == 1
 
 
+def test_a_correction_sent_into_a_wifi_without_internet_keeps_its_taps(browser: Any, live: LiveServer) -> None:
+    """The phone thinks it is online (Wi-Fi up), but the server cannot be reached: the correction
+    goes the browser's way and fails. Back on the correction page, the taps are still there; once
+    saved, they are not put back over what a later correction recorded."""
+    game, page = correcting_hand_1(browser, live)
+    url = f"{live.url}/api/games/{game['id']}"
+    tap(page, "bid0-3")
+    live.unplug()  # navigator.onLine stays true
+    page.locator("form.hand-edit button.primary").tap()
+    expect(page).to_have_url("chrome-error://chromewebdata/")  # the browser's own error page: the POST never arrived
+    page.goto(f"{live.url}/g/{game['id']}/hands/1")  # the copy the phone kept
+    expect(page.locator("#bid0-3")).to_be_checked()
+    live.plug()
+    page.locator("form.hand-edit button.primary").tap()
+    expect(page.locator(".notes")).to_contain_text("Hand 1 corrected")
+    assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][0]["bids"] == [3, 5, 3]
+    requests.put(url + "/hands/1/bids", json={"bids": [4, 5, 3]}, headers=bearer(game), timeout=10)
+    page.goto(f"{live.url}/g/{game['id']}/hands/1")  # a later version: the sent taps are not put back
+    expect(page.locator("#bid0-4")).to_be_checked()
+
+
 def test_undo_tapped_while_an_entry_waits_is_done_once_the_entry_is_sent(browser: Any, live: LiveServer) -> None:
     game = new_game(live, ("Ann", "Ben", "Cy"))
     url = f"{live.url}/api/games/{game['id']}"
