@@ -104,9 +104,13 @@
       return answer.json().then(function (data) { return { status: answer.status, data: data }; });
     });
   }
+  /* Tried again after 5 s, then twice as long each time up to a minute, and at once when the
+     phone says it is back online. */
+  var pause = 5000;
   function later() {
     clearTimeout(retry);
-    retry = setTimeout(send, 5000);
+    retry = setTimeout(send, pause);
+    pause = Math.min(pause * 2, 60000);
   }
   function send() {
     if (busy || !pending.length || !conflictBox.hidden) return;
@@ -118,6 +122,7 @@
     if (entry.step === "bids" && entry.trump !== undefined) body.trump = entry.trump;
     request("PUT", "/hands/" + entry.number + "/" + entry.step, body).then(function (answer) {
       if (answer.status === 200) {
+        pause = 5000;
         return settle(entry, answer.data.version).then(function (known) {
           pending.shift();
           if (known) { game.version = answer.data.version; remember(); caughtUp(); }
@@ -128,6 +133,7 @@
       }
       busy = false;
       if (answer.status === 409 || answer.status === 422) return disagree(entry, answer.data.error);
+      if (answer.status >= 500 || answer.status === 408 || answer.status === 429) throw answer;  /* the server's trouble, not the entry's */
       show(R.say(words, "refused", { message: answer.data.error.message }), true);
     }).catch(function () { busy = false; waited = true; waiting(); later(); });
   }
@@ -364,7 +370,7 @@
     if (sessionStorage.getItem(SENT) === game.id) { show(words.all_sent); sessionStorage.removeItem(SENT); }
   } catch (e) { /* storage off */ }
   /* Back online: what waits is sent; a page older than what was sent is drawn again by the server. */
-  window.addEventListener("online", function () { clearTimeout(retry); if (pending.length) send(); else if (made) sent(); });
+  window.addEventListener("online", function () { clearTimeout(retry); pause = 5000; if (pending.length) send(); else if (made) sent(); });
   document.querySelectorAll("form.hand[data-queue]").forEach(watch);
   caughtUp();
   if (made) draw();

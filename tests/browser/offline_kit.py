@@ -48,6 +48,9 @@ class LiveServer:
     folder: Path
     hits: list[Hit] = field(default_factory=list)
     port: int = 0
+    #: Writes answered "503 Service Unavailable" before they reach the app, as a proxy does while
+    #: the app restarts: a test sets how many of the next PUT requests fail so.
+    unavailable: int = 0
     _httpd: BaseWSGIServer | None = None
     _thread: threading.Thread | None = None
 
@@ -73,6 +76,12 @@ class LiveServer:
         hit = Hit(environ["REQUEST_METHOD"], environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", ""))
         with self._lock:
             self.hits.append(hit)
+            failing = hit.method == "PUT" and self.unavailable > 0
+            self.unavailable -= failing
+        if failing:
+            start_response("503 Service Unavailable", [("Content-Type", "application/json"), ("Retry-After", "1")])
+            yield b'{"error": {"message": "The server is restarting."}}'
+            return
 
         def start(status: str, headers: list[tuple[str, str]], *args: Any) -> Any:
             hit.encoding = next((v for k, v in headers if k.lower() == "content-encoding"), "")

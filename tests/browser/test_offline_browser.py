@@ -342,6 +342,24 @@ def test_a_kept_page_older_than_what_was_sent_goes_on_from_what_was_sent(browser
     assert doc["version"] == game["version"] + 2 and live.count("PUT", f"/api/games/{game['id']}/hands/1/tricks") == 1
 
 
+def test_a_server_in_trouble_holds_the_queue_only_until_it_answers_again(browser: Any, live: LiveServer) -> None:
+    """A 503 (the app restarting behind its proxy) is no answer about the entry: it waits and is
+    tried again, with the entries behind it, each stored once."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    go_offline(context, live)
+    offline_hand_1(page, ("bid1-5", "bid2-3", "bid0-4"), ("tricks0-4", "tricks1-5"))
+    expect(page.locator("#sync")).to_have_text("Offline — 2 entries waiting")
+    live.unavailable = 2
+    mark = len(live.hits)
+    go_online(context, live)
+    expect(page.locator("#sync")).to_have_text("All sent", timeout=30_000)
+    puts = [h.path.rsplit("/", 1)[1] for h in live.since(mark) if h.method == "PUT"]
+    assert puts == ["bids", "bids", "bids", "tricks"]  # refused twice, then each step once
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [4, 5, 3] and doc["hands"][0]["tricks"] == [4, 5, 4]
+
+
 def test_a_refused_queued_entry_shows_both_versions_and_the_scorer_chooses(browser: Any, live: LiveServer) -> None:
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, page = scorer_phone(browser, game)
