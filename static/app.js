@@ -342,7 +342,7 @@
   }
 
   /* What static/queue.js, the scorer's offline queue, builds on. */
-  window.BlukeApp = { handForm: handForm, forgetDraft: forgetDraft, say: format, messages: messages };
+  window.BlukeApp = { handForm: handForm, saveDraft: saveDraft, forgetDraft: forgetDraft, say: format, messages: messages };
 
   function init() {
     installWorker();

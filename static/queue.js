@@ -74,6 +74,7 @@
     var hand = game.hands[entry.number - 1];
     if (entry.step === "bids") {
       hand.bids = entry.values.slice();
+      entry.was = hand.trump;  /* for a take-back (undo) */
       if (entry.trump !== undefined) hand.trump = entry.trump === null ? "none" : entry.trump;  /* as the buttons name it */
     }
     else hand.tricks = entry.values.slice();
@@ -159,25 +160,38 @@
   }
 
   /* -- undo: the latest entry, which may still be on this phone ------------------------------------- */
-  /* The button names the latest entry of the game as this phone knows it; tapped while entries
-     wait, the undo is sent once they are all on the server (without a connection, the page says
-     that nothing was undone: static/app.js). An entry made before then lets that undo go. */
+  /* The button names the latest entry of the game as this phone knows it. Still waiting on this
+     phone, that entry is taken back here, with or without a connection: its step comes up again
+     with its taps, as after the server's undo, to change what was wrong and save. Already on its
+     way (the one request in flight), the undo is sent once it is on the server; an entry made
+     before then lets that undo go. */
   var undoForm = document.getElementById("undo-form"), undoAsked = false;
   function undoLabel() {
     var hand = game.hands.filter(function (h) { return h.bids; }).pop(), button = document.querySelector("button[form=undo-form]");
-    if (!undoForm || !hand || !button) return;
+    if (!undoForm || !button) return;
+    button.hidden = !hand;
+    if (!hand) return;
     var text = App.say(hand.tricks ? words.undo_tricks : words.undo_bids, { number: hand.number });
     button.title = text;
     button.setAttribute("aria-label", text);
-    button.hidden = false;
     undoForm.querySelector("input[name=number]").value = hand.number;
   }
-  if (undoForm) undoForm.addEventListener("submit", function (event) {
-    if (event.defaultPrevented || !pending.length) return;
+  document.addEventListener("submit", function (event) {  /* capture: before static/app.js sees it */
+    if (event.target !== undoForm || !pending.length) return;
     event.preventDefault();
-    undoAsked = true;
-    show(words.sending);
-  });
+    event.stopPropagation();
+    if (busy && pending.length === 1) { undoAsked = true; show(words.sending); return; }
+    var entry = pending[pending.length - 1];
+    forget(entry).then(function () {
+      pending.pop();
+      made--;
+      var hand = game.hands[entry.number - 1];
+      hand[entry.step] = null;
+      if (entry.step === "bids") hand.trump = entry.was;
+      draw(entry);
+      show(App.say(entry.step === "bids" ? words.undone_bids : words.undone_tricks, { number: entry.number }));
+    });
+  }, true);
 
   /* -- a refused entry: both versions side by side, the scorer chooses ------------------------------ */
   function el(tag, attrs, children) {
@@ -285,8 +299,19 @@
     });
   }
 
-  /* Draw the step the game is at (this phone's view), in place of the one on the page. */
-  function draw() {
+  /* Draw the step the game is at (this phone's view), in place of the one on the page; `again`,
+     an entry taken back, comes up still tapped. */
+  function tapped(f, entry) {
+    var kind = entry.step === "bids" ? "bid" : "tricks";
+    entry.values.forEach(function (v, seat) {
+      var input = f.querySelector("input[name=" + kind + "_" + seat + "][value='" + v + "']");
+      if (input) input.checked = true;
+    });
+    var trump = entry.trump === undefined ? "" : entry.trump === null ? "none" : entry.trump;
+    var button = trump && f.querySelector("input[name=trump][value='" + trump + "']");
+    if (button) button.checked = true;
+  }
+  function draw(again) {
     var old = document.querySelector("form.hand[data-queue]"), now = current();
     if (!old) return;
     local = true;
@@ -299,7 +324,9 @@
     }
     var fresh = form(now.hand, now.step);
     old.replaceWith(fresh);
+    if (again) tapped(fresh, again);
     App.handForm(fresh);
+    if (again) App.saveDraft(fresh);
     watch(fresh);
     var top = fresh.querySelector(".hand-head");
     if (top) top.scrollIntoView({ block: "start" });

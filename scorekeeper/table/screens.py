@@ -395,6 +395,12 @@ def offline_words() -> dict[str, Any]:
         "conflict_hand": _("Hand {number}, {step}:"),
         "undo_bids": _("Undo the bids of hand %(number)s"),
         "undo_tricks": _("Undo the tricks of hand %(number)s"),
+        "undone_bids": _(
+            "Undone: the bids of hand {number}. They are still tapped below: change what was wrong and save."
+        ),
+        "undone_tricks": _(
+            "Undone: the tricks of hand {number}. They are still tapped below: change what was wrong and record."
+        ),
         "keep_server": _("Keep the server's"),
         "use_phone": _("Use this phone's"),
     }

@@ -192,9 +192,10 @@ def test_a_repeat_visit_asks_the_server_only_for_the_page(browser: Any, live: Li
         assert reached == [f"/g/{game['id']}"], (workers, reached)
 
 
-@pytest.mark.parametrize("role, budget", [("scorer", 20_000), ("watch", 40_000)])
+@pytest.mark.parametrize("role, budget", [("scorer", 22_000), ("watch", 40_000)])
 def test_the_first_load_stays_within_its_budget(browser: Any, live: LiveServer, role: str, budget: int) -> None:
-    """Hand screen < 20 KB and watch page < 40 KB compressed (everything the page loads)."""
+    """Hand screen < 22 KB and watch page < 40 KB compressed (everything the page loads; the best
+    rival loads 49.5 KB, UX.md)."""
     game = new_game(live)
     context = browser.new_context(service_workers="block", **PHONE)
     context.request.get(game[f"{role}_url"], max_redirects=0)
@@ -524,32 +525,29 @@ def test_each_refused_entry_is_chosen_on_its_own(browser: Any, live: LiveServer)
 
 
 def test_an_entry_made_after_a_waiting_undo_lets_that_undo_go(browser: Any, live: LiveServer) -> None:
-    """An undo tapped while entries wait is for the latest entry then; once the scorer enters the
-    next step, undoing would remove what was just tapped: the undo is let go, nothing is undone."""
+    """An undo tapped while the latest entry is on its way is for that entry then; once the scorer
+    enters the next step, undoing would remove what was just tapped: the undo is let go."""
     game = new_game(live, ("Ann", "Ben", "Cy"))
     url = f"{live.url}/api/games/{game['id']}"
     other_scorer(live, game, [4, 5, 3], [5, 3, 5])
     context, page = scorer_phone(browser, game)
     undo = page.locator("button[form=undo-form]")
-    try:
-        go_offline(context, live)
-        tap(page, "bid2-2", "bid0-3", "bid1-4")  # hand 2: Ben deals, Cy bids first
-        expect(undo).to_have_attribute("aria-label", "Undo the bids of hand 2")
-        context.set_offline(False)  # a network again, the server not reached yet
-        undo.tap()
-        expect(page.locator("#sync")).to_have_text("Sending…")
-        tap(page, "tricks2-3", "tricks0-4")  # the scorer goes on; Ben's 5 is the remainder
-        page.locator("form.hand button.primary").tap()
-        expect(undo).to_have_attribute("aria-label", "Undo the tricks of hand 2")
-    finally:
-        live.plug()
-    expect(page.locator("#sync")).to_have_text("All sent", timeout=15_000)
+    held = hold(page, r"/hands/2/bids$")
+    tap(page, "bid2-2", "bid0-3", "bid1-4")  # hand 2: Ben deals, Cy bids first
+    until_held(page, held)
+    expect(undo).to_have_attribute("aria-label", "Undo the bids of hand 2")
+    undo.tap()
+    expect(page.locator("#sync")).to_have_text("Sending…")
+    tap(page, "tricks2-3", "tricks0-4")  # the scorer goes on; Ben's 5 is the remainder
+    page.locator("form.hand button.primary").tap()
+    expect(undo).to_have_attribute("aria-label", "Undo the tricks of hand 2")
+    with page.expect_navigation(timeout=15_000):  # all sent: the server's page again
+        held[0].continue_()
     doc = requests.get(url, headers=bearer(game), timeout=10).json()
     assert doc["hands"][1]["bids"] == [3, 4, 2] and doc["hands"][1]["tricks"] == [4, 5, 3]  # none undone
     assert live.count("POST", f"/g/{game['id']}/undo") == 0
 
 
-# -- nothing tapped is lost ------------------------------------------------------------------------
 def test_taps_survive_a_reload_and_back_and_forward(browser: Any, live: LiveServer) -> None:
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, page = scorer_phone(browser, game)
@@ -786,26 +784,87 @@ def test_a_correction_sent_into_a_wifi_without_internet_keeps_its_taps(browser: 
     expect(page.locator("#bid0-4")).to_be_checked()
 
 
-def test_undo_tapped_while_an_entry_waits_is_done_once_the_entry_is_sent(browser: Any, live: LiveServer) -> None:
+def hold(page: Any, address: str) -> list[Any]:
+    """Requests from the page to ``address`` (a regular expression) held until the test lets them go."""
+    held: list[Any] = []
+
+    def keep(route: Any) -> None:
+        held.append(route)
+
+    page.route(re.compile(address), keep)
+    return held
+
+
+def until_held(page: Any, held: list[Any]) -> None:
+    for _ in range(100):
+        if held:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the request was never made")
+
+
+def test_undo_tapped_while_the_entry_is_on_its_way_is_done_once_the_server_has_it(
+    browser: Any, live: LiveServer
+) -> None:
     game = new_game(live, ("Ann", "Ben", "Cy"))
     url = f"{live.url}/api/games/{game['id']}"
-    requests.put(url + "/hands/1/bids", json={"bids": [4, 5, 3]}, headers=bearer(game), timeout=10)
-    requests.put(url + "/hands/1/tricks", json={"tricks": [5, 3, 5]}, headers=bearer(game), timeout=10)
+    other_scorer(live, game, [4, 5, 3], [5, 3, 5])
     context, page = scorer_phone(browser, game)
     undo = page.locator("button[form=undo-form]")
     expect(undo).to_have_attribute("aria-label", "Undo the tricks of hand 1")
-    go_offline(context, live)
+    held = hold(page, r"/hands/2/bids$")
     tap(page, "bid2-4", "bid0-4", "bid1-3")  # hand 2: Ben deals, Cy bids first
-    expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
-    expect(undo).to_have_attribute("aria-label", "Undo the bids of hand 2")  # the latest entry, on this phone
-    context.set_offline(False)  # the phone has a network again, the server is not reached yet
+    until_held(page, held)  # the bids are on their way, the answer not in
+    expect(undo).to_have_attribute("aria-label", "Undo the bids of hand 2")  # the latest entry
     undo.tap()
     expect(page.locator("#sync")).to_have_text("Sending…")
-    live.plug()
+    held[0].continue_()
     expect(page.locator(".note")).to_contain_text("Undone: the bids of hand 2", timeout=15_000)
     assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][1]["bids"] is None
     assert live.count("PUT", f"/api/games/{game['id']}/hands/2/bids") == 1
     assert live.count("POST", f"/g/{game['id']}/undo") == 1
+
+
+def test_undo_of_entries_still_on_the_phone_takes_them_back_there(browser: Any, live: LiveServer) -> None:
+    """Offline, Ann's bid was mistapped and the tricks already entered: two undos bring the bids back,
+    still tapped; one bid is changed and the hand entered again. The server only ever sees the
+    right bids, once."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    sync, undo, form = page.locator("#sync"), page.locator("button[form=undo-form]"), page.locator("form.hand")
+    go_offline(context, live)
+    tap(page, "t1H")
+    offline_hand_1(page, ("bid1-5", "bid2-3", "bid0-4"), ("tricks0-4", "tricks1-5"))
+    expect(sync).to_have_text("Offline — 2 entries waiting")
+    expect(undo).to_have_attribute("aria-label", "Undo the tricks of hand 1")
+    undo.tap()
+    expect(form).to_have_attribute("data-step", "tricks")
+    expect(sync).to_have_text(
+        "Undone: the tricks of hand 1. They are still tapped below: change what was wrong and record."
+    )
+    for tapped in ("tricks0-4", "tricks1-5", "tricks2-4"):
+        expect(page.locator(f"#{tapped}")).to_be_checked()
+    expect(undo).to_have_attribute("aria-label", "Undo the bids of hand 1")
+    undo.tap()
+    expect(form).to_have_attribute("data-step", "bids")
+    for tapped in ("bid0-4", "bid1-5", "bid2-3", "t1H"):
+        expect(page.locator(f"#{tapped}")).to_be_checked()
+    expect(undo).to_be_hidden()  # nothing left to undo
+    assert queued(page) == 0
+    page.reload()  # the taps are in the draft
+    expect(page.locator("#bid0-4")).to_be_checked()
+    tap(page, "bid0-3")
+    page.locator("form.hand button.primary").tap()
+    expect(form).to_have_attribute("data-step", "tricks")
+    expect(sync).to_have_text("Offline — 1 entry waiting")
+    expect(page.locator("#tricks1-5")).to_be_checked()  # the tricks taken back are still tapped too
+    go_online(context, live)
+    expect(sync).to_have_text("All sent", timeout=15_000)
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [3, 5, 3] and doc["hands"][0]["trump"] == "H"
+    assert live.count("PUT", f"/api/games/{game['id']}/hands/1/bids") == 1
+    assert live.count("PUT", f"/api/games/{game['id']}/hands/1/tricks") == 0
+    assert live.count("POST", f"/g/{game['id']}/undo") == 0
 
 
 def test_offline_taps_survive_a_reload_and_the_phone_refuses_what_the_server_would(
