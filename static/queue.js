@@ -218,21 +218,27 @@
       conflictBox.hidden = false;
       show(words.conflict_title, true);  /* the server's sentence is in the box, where the choice is */
       conflictBox.scrollIntoView({ block: "start" });
-      /* The choice is for this entry only; a later one refused comes up in turn. */
-      keepServer.addEventListener("click", function () {
-        forget(entry).then(function () {
-          pending.shift();
+      conflictBox.focus({ preventScroll: true });  /* a screen reader reads the choice first */
+      /* The choice is for this entry only. The entries behind it were made on the same old game:
+         those whose place on the server is still empty (or holds the same) go on from the
+         server's game; one whose place the other phone filled differently comes up in turn. */
+      function chosen(usePhones) {
+        var from = entry.base, server = answer.data;
+        return store("readwrite", function (s) {
+          pending.forEach(function (e, i) {
+            var there = (server.hands[e.number - 1] || {})[e.step];
+            var clear = !there || String(there) === String(e.values);
+            if (i === 0 ? usePhones : e.base === from && clear) { e.base = server.version; s.put(e); }
+          });
+          if (!usePhones) s.delete(entry.key);
+        }).then(function () {
+          if (!usePhones) pending.shift();
           conflictBox.hidden = true;
           if (pending.length) send(); else location.replace(location.pathname);
         });
-      });
-      usePhone.addEventListener("click", function () {
-        entry.base = answer.data.version;
-        store("readwrite", function (s) { s.put(entry); }).then(function () {
-          conflictBox.hidden = true;
-          send();
-        });
-      });
+      }
+      keepServer.addEventListener("click", function () { chosen(false); });
+      usePhone.addEventListener("click", function () { chosen(true); });
     }).catch(function () { waiting(); later(); });
   }
 

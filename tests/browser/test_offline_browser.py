@@ -515,13 +515,35 @@ def test_each_refused_entry_is_chosen_on_its_own(browser: Any, live: LiveServer)
     expect(box.locator(".theirs")).to_have_text("Ann 4 · Ben 4 · Cy 5")
     doc = requests.get(url, headers=bearer(game), timeout=10).json()
     assert doc["hands"][0]["bids"] == [2, 4, 5] and doc["hands"][0]["tricks"] == [4, 4, 5]
-    box.get_by_role("button", name="Keep the server's").tap()  # the tricks stay; hand 2 goes on
-    expect(box).to_contain_text("Hand 2, Bids", timeout=15_000)  # based on a game it had not seen
-    expect(box.locator(".theirs")).to_have_text("nothing recorded")
-    box.get_by_role("button", name="Use this phone's").tap()
-    expect(page.locator("#sync")).to_have_text("All sent", timeout=15_000)
+    with page.expect_navigation(timeout=15_000):  # hand 2 clashes with nothing: it goes, and all is sent
+        box.get_by_role("button", name="Keep the server's").tap()  # the tricks stay
     doc = requests.get(url, headers=bearer(game), timeout=10).json()
     assert doc["hands"][0]["tricks"] == [4, 4, 5] and doc["hands"][1]["bids"] == [3, 4, 2]
+    assert live.count("PUT", f"/api/games/{game['id']}/hands/2/bids") == 1
+
+
+def test_a_clash_over_one_entry_lets_the_next_go_when_the_other_phone_left_its_place_empty(
+    browser: Any, live: LiveServer
+) -> None:
+    """The other phone saved only hand 1's bids. This phone's bids clash and the scorer keeps this
+    phone's; its tricks, made on the same old game, clash with nothing and go without a question."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}"
+    context, page = scorer_phone(browser, game)
+    go_offline(context, live)
+    offline_hand_1(page, ("bid1-4", "bid2-5", "bid0-2"), ("tricks0-3", "tricks1-5"))
+    live.plug()
+    assert requests.put(url + "/hands/1/bids", json={"bids": [3, 4, 5]}, headers=bearer(game), timeout=10).ok
+    context.set_offline(False)
+    box = page.locator("#conflict")
+    expect(box).to_contain_text("Hand 1, Bids", timeout=15_000)
+    expect(box).to_be_focused()
+    expect(box.get_by_role("button", name="Use this phone's")).to_be_in_viewport()
+    with page.expect_navigation(timeout=15_000):
+        box.get_by_role("button", name="Use this phone's").tap()
+    doc = requests.get(url, headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [2, 4, 5] and doc["hands"][0]["tricks"] == [3, 5, 5]
+    assert live.count("PUT", f"/api/games/{game['id']}/hands/1/tricks") == 1  # never refused
 
 
 def test_an_entry_made_after_a_waiting_undo_lets_that_undo_go(browser: Any, live: LiveServer) -> None:
