@@ -335,10 +335,17 @@
     if (event.persisted) all("form[data-sent]").forEach(function (form) { delete form.dataset.sent; });
   });
 
-  /* The service worker keeps the app shell and the pages opened, for use without a connection. */
+  /* The service worker keeps the app shell and the pages opened, for use without a connection;
+     a page it did not see load (the first visit) asks to be kept once it is active. The page
+     shown for one never opened (/offline) comes back by itself when the connection does. */
   function installWorker() {
-    var url = document.documentElement.dataset.sw;
-    if (url && "serviceWorker" in navigator) navigator.serviceWorker.register(url).catch(function () {});
+    var url = document.documentElement.dataset.sw, worker = navigator.serviceWorker;
+    if (document.body.dataset.reloadOnline) window.addEventListener("online", function () { location.reload(); });
+    if (!url || !worker) return;
+    var first = !worker.controller;
+    worker.register(url).then(function () { return first && worker.ready; })
+      .then(function (registration) { if (registration) registration.active.postMessage({ keep: location.href }); })
+      .catch(function () {});
   }
 
   /* What static/queue.js, the scorer's offline queue, builds on. */

@@ -61,6 +61,16 @@ function page(request) {
   });
 }
 
+// A page opened before this worker controlled it (the first visit, often through a share link
+// that redirects to the game) is kept too: the page asks for it once the worker is active.
+self.addEventListener("message", function (event) {
+  var url = event.data && event.data.keep;
+  if (typeof url !== "string" || new URL(url).origin !== self.location.origin) return;
+  event.waitUntil(fetch(url, { credentials: "same-origin" }).then(function (response) {
+    if (keepable(response)) return caches.open(PAGES).then(function (cache) { return cache.put(url, response); });
+  }).catch(function () {}));
+});
+
 self.addEventListener("fetch", function (event) {
   var request = event.request, url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;

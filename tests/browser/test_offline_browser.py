@@ -148,10 +148,35 @@ def test_the_hand_screen_reloads_without_a_connection(browser: Any, live: LiveSe
 
 def test_a_page_never_opened_shows_the_offline_page_not_the_browser_error(browser: Any, live: LiveServer) -> None:
     context, page = scorer_phone(browser, new_game(live))
+    go_offline(context, live)
+    page.goto(live.url + "/new")
+    expect(page.locator("h1")).to_have_text("No connection")
+    with page.expect_navigation():  # the connection is back: the page asked for, by itself
+        go_online(context, live)
+    expect(page.locator("h1")).not_to_have_text("No connection")
+    expect(page.locator("form.setup")).to_be_attached()
+
+
+def test_the_game_opened_by_its_share_link_is_kept_at_the_first_visit(browser: Any, live: LiveServer) -> None:
+    """The scorer's link redirects to the game; the worker installs while that first page is open,
+    and the phone goes offline before opening anything else: the hand screen still reloads."""
+    game = new_game(live)
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(game["scorer_url"])
+    assert page.url == f"{live.url}/g/{game['id']}"  # redirected
+    worker_ready(page)
+    kept = f"caches.open('bluke-pages').then(c => c.match('{page.url}')).then(Boolean)"
+    for _ in range(100):
+        if page.evaluate(kept):
+            break
+        page.wait_for_timeout(100)
+    go_offline(context, live)
     try:
-        go_offline(context, live)
-        page.goto(live.url + "/new")
-        expect(page.locator("h1")).to_have_text("No connection")
+        page.reload()
+        expect(page.locator("h1")).to_have_text("Hand 1 of 25")
+        expect(page.locator("#bid0-1")).to_be_attached()
     finally:
         go_online(context, live)
 
