@@ -299,6 +299,17 @@
     }, 2000);
   }
 
+  /* The watch page (htmx asks for #live every second): without an answer the live dot stops and a
+     line says that the score shown is the last one received; the next answer takes both away. */
+  function watchConnection() {
+    var lost = document.getElementById("live-lost");
+    if (!lost) return;
+    function cut(off) { lost.hidden = !off; document.body.classList.toggle("cut-off", off); }
+    document.body.addEventListener("htmx:sendError", function () { cut(true); });
+    document.body.addEventListener("htmx:timeout", function () { cut(true); });
+    document.body.addEventListener("htmx:afterRequest", function (event) { cut(!event.detail.successful); });
+  }
+
   /* The system share sheet (Web Share API) where the browser has one. */
   function shareButtons() {
     if (!navigator.share) return;
@@ -358,6 +369,7 @@
     copyButtons();
     shareButtons();
     followOtherScorers();
+    watchConnection();
     all(".hand[data-step]").forEach(handForm);
     all("form.setup").forEach(setupForm);
   }

@@ -86,8 +86,7 @@
 
   /* -- the status line under the bar: offline — N waiting, sending, all sent, refused -------------- */
   function show(text, bad) {
-    syncLine.hidden = !text;
-    syncLine.textContent = text || "";
+    syncLine.textContent = text || "";  /* empty, it takes no room (app.css) */
     syncLine.classList.toggle("bad", !!bad);
   }
   function waiting() {
