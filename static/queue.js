@@ -25,7 +25,7 @@
   try {
     var known = JSON.parse(localStorage.getItem(KNOWN) || "null");
     if (known && known.version > game.version) {
-      made = steps(known) - steps(game);
+      made = Math.max(0, steps(known) - steps(game));
       game = known;
     } else localStorage.removeItem(KNOWN);
   } catch (e) { /* storage off */ }
@@ -137,15 +137,14 @@
       show(R.say(words, "refused", { message: answer.data.error.message }), true);
     }).catch(function () { busy = false; waited = true; waiting(); later(); });
   }
-  /* Everything is on the server: show its own page again (scorecard and all), unless the scorer is
-     tapping the next step drawn here, whose taps would then only wait in the draft; then just note
-     the version. */
   /* The page's writes and its watch for other scorers' saves go on from the version this phone knows. */
   function caughtUp() {
     document.querySelectorAll("input[name=version]").forEach(function (input) { input.value = game.version; });
     var poll = document.body.dataset.poll;
     if (poll) document.body.dataset.poll = poll.replace(/since=\d+/, "since=" + game.version);
   }
+  /* Everything is on the server: show its own page again (scorecard and all), unless the scorer is
+     tapping the next step drawn here, whose taps would then only wait in the draft. */
   function sent() {
     if (undoAsked) { undoForm.submit(); return; }  /* still "sending": the poll must not reload the page over the undo */
     delete document.body.dataset.sending;
