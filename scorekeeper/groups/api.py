@@ -109,7 +109,8 @@ def import_game(group_id: str) -> Any:
     seats' players by their ``group_players`` ids."""
     group = opened(group_id)
     data = body()
-    return created(*exchange.import_game(data, service.seat_players(group.id, data.get("group_players"))))
+    attach = service.seat_players(group.id, data.get("group_players"), data.get("group_names"))
+    return created(*exchange.import_game(data, attach))
 
 
 @bp.patch("/<group_id>/players/<player_id>")
@@ -173,12 +174,14 @@ def export_json(group_id: str) -> Response:
     """Every game of the group, each one an ``export.json`` that ``POST …/import`` takes back."""
     group = reader(group_id)
     played = stats.load(group)
+    players = service.player_list(stats.roster(group))
     head = {
         "format": GROUP_FORMAT,
         "format_version": 1,
         "exported_at": exchange.iso(utcnow()),
-        "group": {"id": group.id, "name": group.name, "players": service.player_list(stats.roster(group))},
+        "group": {"id": group.id, "name": group.name, "players": players},
     }
+    names = {player["id"]: player["name"] for player in players}  # each seat's roster name, renamed and merged
     lines = []  # one game a line, by the C encoder (``indent`` would take the pure-Python one, five times slower)
     for start in range(0, len(played), EXPORT_BATCH):
         batch = {p.game.id: p for p in played[start : start + EXPORT_BATCH]}
@@ -188,7 +191,8 @@ def export_json(group_id: str) -> Response:
         for game_id, p in batch.items():
             set_committed_value(p.game, "hands", hands[game_id])
             set_committed_value(p.game, "corrections", corrections[game_id])
-            lines.append(json.dumps(exchange.export_document(p.game) | {"group_players": p.seats}, ensure_ascii=False))
+            seats = {"group_players": p.seats, "group_names": [names.get(player, "") for player in p.seats]}
+            lines.append(json.dumps(exchange.export_document(p.game) | seats, ensure_ascii=False))
             db.session.expire(p.game, ["hands", "corrections"])  # written: let them go
     text = json.dumps(head, ensure_ascii=False)[:-1] + ', "games": [\n' + ",\n".join(lines) + "\n]}\n"
     return download(text, "application/json", f"bluke-group-{group.id}.json")

@@ -117,7 +117,7 @@ def _player(group: Group, player_id: object) -> GroupPlayer:
     return found
 
 
-def seat_players(group_id: str, known: object = None) -> Attach:
+def seat_players(group_id: str, known: object = None, known_names: object = None) -> Attach:
     """Seat a new game's players in the group: each name is a roster player, or joins the roster.
 
     Returned as the hook that :func:`scorekeeper.games.create_game` runs inside the game's own
@@ -126,7 +126,9 @@ def seat_players(group_id: str, known: object = None) -> Attach:
 
     ``known`` is an imported game's ``group_players`` (the group's export.json): the roster
     player id of each seat, ``""`` for a seat that counted for nobody. A seat whose id is a player
-    of this group is that player whatever the name now says (renamed, merged); other seats go by name.
+    of this group is that player whatever the name now says (renamed, merged); other seats go by name:
+    the roster name the export gives for the seat (``group_names``: the exporting group's renames
+    and merges), else the seat's name in the game.
     """
 
     def attach(game: Game, bots: Collection[int]) -> None:
@@ -140,7 +142,9 @@ def seat_players(group_id: str, known: object = None) -> Attach:
                 )
             )
         ids = _known_ids(known, len(game.players))
-        _seat(group, game, [seat for seat in range(len(game.players)) if seat not in bots and ids[seat] != ""], ids)
+        names = _known_names(known_names, len(game.players))
+        seats = [seat for seat in range(len(game.players)) if seat not in bots and ids[seat] != ""]
+        _seat(group, game, seats, ids, names)
 
     return attach
 
@@ -166,6 +170,15 @@ def _known_ids(known: object, players: int) -> list[str | None]:
     return list(known)
 
 
+def _known_names(known: object, players: int) -> list[str] | None:
+    """``group_names`` checked: one roster name (or ``""``) per seat; ``None`` when absent."""
+    if known is None:
+        return None
+    if not isinstance(known, list) or len(known) != players or not all(isinstance(k, str) for k in known):
+        raise BadRequest(_("'group_names' must list one roster name per seat, as the group's export.json gives it."))
+    return [clean_name(name, _("Player {seat}", seat=seat)) if name else "" for seat, name in enumerate(known, 1)]
+
+
 def _names(group: Group) -> dict[str, GroupPlayer]:
     """The roster by name key: each player's name, and the names of the players merged into them."""
     by_key = {p.key: p for p in group.players}
@@ -175,18 +188,21 @@ def _names(group: Group) -> dict[str, GroupPlayer]:
     return by_key
 
 
-def _seat(group: Group, game: Game, seats: list[int], ids: list[str | None] | None = None) -> None:
+def _seat(
+    group: Group, game: Game, seats: list[int], ids: list[str | None] | None = None, names: list[str] | None = None
+) -> None:
     """Give each of ``seats`` its roster player: by id where ``ids`` names one of this group's players,
-    else by the seat's name, or a name merged into a player (a new name joins the roster). A player
-    already at the game is not seated twice (a later seat whose name another player took by a
-    rename counts for nobody)."""
+    else by name (the one ``names`` gives, else the seat's), or a name merged into a player (a new
+    name joins the roster). A player already at the game is not seated twice (a later seat whose
+    name another player took by a rename counts for nobody)."""
     by_key = _names(group)
     by_id = {p.id: p for p in group.players}
+    named = {seat: (names[seat] if names else "") or game.players[seat] for seat in seats}
     sitting = set(db.session.scalars(select(GroupSeat.player_id).where(GroupSeat.game_id == game.id)))
     chosen: dict[int, GroupPlayer | None] = {seat: by_id.get(ids[seat] or "") if ids else None for seat in seats}
     sitting |= {p.id for p in chosen.values() if p is not None}
-    new = [s for s in seats if chosen[s] is None and name_key(game.players[s]) not in by_key]
-    if len(group.players) + len(new) > MAX_ROSTER:
+    new = [s for s in seats if chosen[s] is None and name_key(named[s]) not in by_key]
+    if len(group.players) + len({name_key(named[s]) for s in new}) > MAX_ROSTER:
         raise BadRequest(
             _(
                 "This group already keeps {count} players, the most it can; merge the ones entered twice, or start a new group.",
@@ -194,14 +210,14 @@ def _seat(group: Group, game: Game, seats: list[int], ids: list[str | None] | No
             )
         )
     for seat in new:
-        name = game.players[seat]
-        by_key[name_key(name)] = GroupPlayer(id=new_id(), name=name, key=name_key(name))
-        group.players.append(by_key[name_key(name)])
+        if name_key(named[seat]) not in by_key:  # two seats may bring one new name (merged in the export)
+            by_key[name_key(named[seat])] = GroupPlayer(id=new_id(), name=named[seat], key=name_key(named[seat]))
+            group.players.append(by_key[name_key(named[seat])])
     for seat in (s for s in seats if chosen[s] is None):
-        named = by_key[name_key(game.players[seat])]
-        if named.id not in sitting:
-            chosen[seat] = named
-            sitting.add(named.id)
+        player = by_key[name_key(named[seat])]
+        if player.id not in sitting:
+            chosen[seat] = player
+            sitting.add(player.id)
     game.group_id = group.id
     db.session.flush()  # the new players exist before their seats point at them
     db.session.add_all(GroupSeat(game_id=game.id, seat=seat, player_id=p.id) for seat, p in chosen.items() if p)

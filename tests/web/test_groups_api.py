@@ -168,6 +168,54 @@ def test_a_game_of_the_groups_export_comes_back_to_the_same_players(client: Flas
     assert [p["player_id"] for p in game["players"]] == [ids["Annie"], ids["Ben"], ""]
 
 
+def test_a_game_of_one_groups_export_keeps_its_renames_and_merges_in_another_group(client: FlaskClient) -> None:
+    """Another group knows none of the export's player ids: the seats go by the roster names the
+    export gives (``group_names``), not by the names written in the game."""
+    group = new_group(client)
+    headers = auth(group["token"])
+    import_into(client, group, ["Ann", "Ben", "Cy"], legal_hands(3, 2))
+    import_into(client, group, ["Annie", "Bob", "Cy"], legal_hands(3, 2))
+    ids = roster(group_doc(client, group))
+    client.patch(f"/api/groups/{group['id']}/players/{ids['Ben']}", json={"name": "Benjamin"}, headers=headers)
+    merged = client.post(
+        f"/api/groups/{group['id']}/players/{ids['Annie']}/merge", json={"into": ids["Ann"]}, headers=headers
+    )
+    assert merged.status_code == 200, merged.get_json()
+    exported = client.get(f"/api/groups/{group['id']}/export.json", headers=headers).get_json()["games"]
+    assert [g["group_names"] for g in exported] == [["Ann", "Bob", "Cy"], ["Ann", "Benjamin", "Cy"]]
+    other = new_group(client)
+    for game in reversed(exported):
+        answer = client.post(f"/api/groups/{other['id']}/import", json=game, headers=auth(other["token"]))
+        assert answer.status_code == 201, answer.get_json()
+    doc = group_doc(client, other)
+    assert sorted(roster(doc)) == ["Ann", "Benjamin", "Bob", "Cy"]  # no Annie, no Ben
+    assert [[p["name"] for p in g["players"]] for g in doc["games"]] == [["Annie", "Bob", "Cy"], ["Ann", "Ben", "Cy"]]
+    again = roster(doc)
+    assert [[p["player_id"] for p in g["players"]] for g in doc["games"]] == [
+        [again["Ann"], again["Bob"], again["Cy"]],
+        [again["Ann"], again["Benjamin"], again["Cy"]],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("group_names", "message"),
+    [
+        ("Ann", "'group_names' must list one roster name per seat"),
+        (["Ann", "Ben"], "'group_names' must list one roster name per seat"),
+        (["Ann", "Ben", "x" * 41], "Player 3's name is longer than 40 characters"),
+    ],
+)
+def test_bad_group_names_are_refused_and_store_nothing(
+    app: Flask, client: FlaskClient, group_names: object, message: str
+) -> None:
+    group = new_group(client)
+    body = export_file(["Ann", "Ben", "Cy"], legal_hands(3, 2)) | {"group_names": group_names}
+    answer = client.post(f"/api/groups/{group['id']}/import", json=body, headers=auth(group["token"]))
+    assert answer.status_code == 400 and message in answer.get_json()["error"]["message"]
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 0
+
+
 @pytest.mark.parametrize(
     ("group_players", "message"),
     [
