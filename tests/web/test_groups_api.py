@@ -198,37 +198,21 @@ def test_a_game_of_one_groups_export_keeps_its_renames_and_merges_in_another_gro
 
 
 @pytest.mark.parametrize(
-    ("group_names", "message"),
+    ("field", "value", "message"),
     [
-        ("Ann", "'group_names' must list one roster name per seat"),
-        (["Ann", "Ben"], "'group_names' must list one roster name per seat"),
-        (["Ann", "Ben", "x" * 41], "Player 3's name is longer than 40 characters"),
+        ("group_players", "x", "'group_players' must list one roster player id per seat"),
+        ("group_players", ["", ""], "'group_players' must list one roster player id per seat"),
+        ("group_players", ["p", "p", ""], "'group_players' names a player at two seats"),
+        ("group_names", "Ann", "'group_names' must list one roster name per seat"),
+        ("group_names", ["Ann", "Ben"], "'group_names' must list one roster name per seat"),
+        ("group_names", ["Ann", "Ben", "x" * 41], "Player 3's name is longer than 40 characters"),
     ],
 )
-def test_bad_group_names_are_refused_and_store_nothing(
-    app: Flask, client: FlaskClient, group_names: object, message: str
+def test_bad_seats_of_a_group_export_are_refused_and_store_nothing(
+    app: Flask, client: FlaskClient, field: str, value: object, message: str
 ) -> None:
     group = new_group(client)
-    body = export_file(["Ann", "Ben", "Cy"], legal_hands(3, 2)) | {"group_names": group_names}
-    answer = client.post(f"/api/groups/{group['id']}/import", json=body, headers=auth(group["token"]))
-    assert answer.status_code == 400 and message in answer.get_json()["error"]["message"]
-    with app.app_context():
-        assert db.session.scalar(select(func.count()).select_from(Game)) == 0
-
-
-@pytest.mark.parametrize(
-    ("group_players", "message"),
-    [
-        ("x", "'group_players' must list one roster player id per seat"),
-        (["", ""], "'group_players' must list one roster player id per seat"),
-        (["p", "p", ""], "'group_players' names a player at two seats"),
-    ],
-)
-def test_bad_group_players_are_refused_and_store_nothing(
-    app: Flask, client: FlaskClient, group_players: object, message: str
-) -> None:
-    group = new_group(client)
-    body = export_file(["Ann", "Ben", "Cy"], legal_hands(3, 2)) | {"group_players": group_players}
+    body = export_file(["Ann", "Ben", "Cy"], legal_hands(3, 2)) | {field: value}
     answer = client.post(f"/api/groups/{group['id']}/import", json=body, headers=auth(group["token"]))
     assert answer.status_code == 400 and message in answer.get_json()["error"]["message"]
     with app.app_context():
