@@ -178,17 +178,16 @@
     if (event.target !== undoForm || !pending.length) return;
     event.preventDefault();
     event.stopPropagation();
+    if (!conflictBox.hidden) { conflictBox.scrollIntoView({ block: "start" }); return; }  /* the choice first */
     if (busy && pending.length === 1) { undoAsked = true; show(words.sending); return; }
-    var entry = pending[pending.length - 1];
-    forget(entry).then(function () {
-      pending.pop();
-      made--;
-      var hand = game.hands[entry.number - 1];
-      hand[entry.step] = null;
-      if (entry.step === "bids") hand.trump = entry.was;
-      draw(entry);
-      show(App.say(entry.step === "bids" ? words.undone_bids : words.undone_tricks, { number: entry.number }));
-    });
+    /* Out of the queue at once, so that an answer to the entry on its way does not store it again. */
+    var entry = pending.pop(), hand = game.hands[entry.number - 1];
+    made--;
+    forget(entry);
+    hand[entry.step] = null;
+    if (entry.step === "bids") hand.trump = entry.was;
+    draw(entry);
+    show(App.say(entry.step === "bids" ? words.undone_bids : words.undone_tricks, { number: entry.number }));
   }, true);
 
   /* -- a refused entry: both versions side by side, the scorer chooses ------------------------------ */

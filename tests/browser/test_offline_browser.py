@@ -899,6 +899,26 @@ def test_undo_tapped_while_the_entry_is_on_its_way_is_done_once_the_server_has_i
     assert live.count("POST", f"/g/{game['id']}/undo") == 1
 
 
+def test_undo_while_an_earlier_entry_is_on_its_way_takes_back_only_the_last(browser: Any, live: LiveServer) -> None:
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    undo = page.locator("button[form=undo-form]")
+    held = hold(page, r"/hands/1/bids$")
+    offline_hand_1(page, ("bid1-5", "bid2-3", "bid0-4"), ("tricks0-4", "tricks1-5"))
+    until_held(page, held)  # the bids on their way, the tricks waiting behind them
+    expect(undo).to_have_attribute("aria-label", "Undo the tricks of hand 1")
+    undo.tap()
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    expect(page.locator("#tricks1-5")).to_be_checked()
+    held[0].continue_()
+    expect(undo).to_have_attribute("aria-label", "Undo the bids of hand 1")
+    page.wait_for_function("() => document.body.dataset.sending === undefined")  # the bids are in
+    assert queued(page) == 0  # the tricks taken back do not come back
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [4, 5, 3] and doc["hands"][0]["tricks"] is None
+    assert live.count("PUT", f"/api/games/{game['id']}/hands/1/tricks") == 0
+
+
 def test_undo_of_entries_still_on_the_phone_takes_them_back_there(browser: Any, live: LiveServer) -> None:
     """Offline, Ann's bid was mistapped and the tricks already entered: two undos bring the bids back,
     still tapped; one bid is changed and the hand entered again. The server only ever sees the
