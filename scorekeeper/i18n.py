@@ -229,19 +229,20 @@ def plural_forms(singular: str, plural: str) -> dict[str, str]:
     return forms
 
 
-def script_messages() -> dict[str, str | dict[str, str]]:
-    """Everything static/app.js and static/virtual.js write on a page, in the page's language.
+def script_messages(virtual: bool = False) -> dict[str, str | dict[str, str]]:
+    """Everything static/app.js writes on a page, in the page's language, and on a virtual table's
+    pages (``virtual``) what static/virtual.js writes too.
 
     Templates use ``{name}`` (Python) or ``%(name)s`` (templates); the scripts fill either. Built
     once per language and process: every page carries it, and the catalogs do not change.
     """
-    return _script_messages(current())
+    return _script_messages(current(), virtual)
 
 
 @functools.cache
-def _script_messages(lang: str) -> dict[str, str | dict[str, str]]:
+def _script_messages(lang: str, virtual: bool) -> dict[str, str | dict[str, str]]:
     """:func:`script_messages` for ``lang``, the language of the request that first asks for it."""
-    return {
+    words: dict[str, str | dict[str, str]] = {
         "bid_for": plural_forms("{total} bid for {n} card", "{total} bid for {n} cards"),
         "to_go": plural_forms("{bid_for} — {n} player to go", "{bid_for} — {n} players to go"),
         "even": _("{bid_for} — even"),
@@ -258,6 +259,10 @@ def _script_messages(lang: str) -> dict[str, str | dict[str, str]]:
         "move_up": get_translations().gettext("Move player %(n)s up"),
         "move_down": get_translations().gettext("Move player %(n)s down"),
         "copied": _("Copied"),
+    }
+    if not virtual:
+        return words
+    return words | {
         "play_failed": _("Something went wrong; nothing was played. Tap again."),
         "offline": _(
             "No connection: your tap may not have reached the table. The table will show what it got; tap again only if it is still your turn."

@@ -241,10 +241,9 @@ def test_a_repeat_visit_asks_the_server_only_for_the_page(browser: Any, live: Li
         assert reached == [f"/g/{game['id']}"], (workers, reached)
 
 
-@pytest.mark.parametrize("role, budget", [("scorer", 22_000), ("watch", 40_000)])
+@pytest.mark.parametrize("role, budget", [("scorer", 20_000), ("watch", 40_000)])
 def test_the_first_load_stays_within_its_budget(browser: Any, live: LiveServer, role: str, budget: int) -> None:
-    """Hand screen < 22 KB and watch page < 40 KB compressed (everything the page loads; UX.md's
-    target is < 100 KB, where the anchor app loads 511 KB)."""
+    """Hand screen < 20 KB and watch page < 40 KB compressed (everything the page loads)."""
     game = new_game(live)
     context = browser.new_context(service_workers="block", **PHONE)
     context.request.get(game[f"{role}_url"], max_redirects=0)
