@@ -29,9 +29,12 @@
       game = known;
     } else localStorage.removeItem(KNOWN);
   } catch (e) { /* storage off */ }
+  var confirmed = JSON.parse(JSON.stringify(game));  /* without the entries still waiting */
   function steps(g) { return g.hands.reduce(function (sum, h) { return sum + !!h.bids + !!h.tricks; }, 0); }
-  function remember() {
-    try { localStorage.setItem(KNOWN, JSON.stringify(game)); } catch (e) { /* storage off or full */ }
+  function remember(entry, version) {
+    apply(entry, confirmed);
+    confirmed.version = version;
+    try { localStorage.setItem(KNOWN, JSON.stringify(confirmed)); } catch (e) { /* storage off or full */ }
   }
 
   /* -- IndexedDB: one store of entries, oldest first (auto-increment keys) ---------------------- */
@@ -70,11 +73,11 @@
   function forget(entry) { return store("readwrite", function (s) { s.delete(entry.key); }); }
 
   /* -- the game as this phone knows it ------------------------------------------------------------ */
-  function apply(entry) {
-    var hand = game.hands[entry.number - 1];
+  function apply(entry, into) {  /* into this phone's game, or `confirmed` */
+    var hand = (into || game).hands[entry.number - 1];
     if (entry.step === "bids") {
       hand.bids = entry.values.slice();
-      entry.was = hand.trump;  /* for a take-back (undo) */
+      if (!into) entry.was = hand.trump;  /* for a take-back (undo) */
       if (entry.trump !== undefined) hand.trump = entry.trump === null ? "none" : entry.trump;  /* as the buttons name it */
     }
     else hand.tricks = entry.values.slice();
@@ -125,7 +128,7 @@
         pause = 5000;
         return settle(entry, answer.data.version).then(function (known) {
           pending.shift();
-          if (known) { game.version = answer.data.version; remember(); caughtUp(); }
+          if (known) { game.version = answer.data.version; remember(entry, game.version); caughtUp(); }
           busy = false;
           if (pending.length) return send();
           return sent();
@@ -408,7 +411,7 @@
     pending = (entries || []).sort(function (a, b) { return a.key - b.key; });
     if (!pending.length) return;
     made += pending.length;
-    pending.forEach(apply);
+    pending.forEach(function (entry) { apply(entry); });
     draw();
     waiting();
     send();

@@ -394,6 +394,32 @@ def test_a_kept_page_older_than_what_was_sent_goes_on_from_what_was_sent(browser
     assert doc["version"] == game["version"] + 2 and live.count("PUT", f"/api/games/{game['id']}/hands/1/tricks") == 1
 
 
+def test_the_game_the_phone_remembers_holds_only_what_the_server_confirmed(browser: Any, live: LiveServer) -> None:
+    """The bids go, the tricks behind them do not; reopened offline from the worker's older copy,
+    the page counts each entry once: the bids the server has, the tricks still waiting."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    go_offline(context, live)
+    offline_hand_1(page, ("bid1-5", "bid2-3", "bid0-4"), ("tricks0-4", "tricks1-5"))
+    held = hold(page, r"/hands/1/tricks$")
+    go_online(context, live)
+    until_held(page, held)  # the bids are in, the tricks on their way
+    held[0].abort()
+    page.unroute_all()
+    go_offline(context, live)
+    page.reload()
+    expect(page.locator(".hand-title h1")).to_have_text("Hand 2 of 25")
+    expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+    expect(page.locator(".sheet-panel .stale")).to_have_text(
+        "As of hand 1: 2 entries made on this phone are not counted here yet"
+    )
+    go_online(context, live)
+    expect(page.locator("#sync")).to_have_text("All sent", timeout=15_000)
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["tricks"] == [4, 5, 4]
+    assert live.count("PUT", f"/api/games/{game['id']}/hands/1/bids") == 1
+
+
 def test_a_server_in_trouble_holds_the_queue_only_until_it_answers_again(browser: Any, live: LiveServer) -> None:
     """A 503 (the app restarting behind its proxy) is no answer about the entry: it waits and is
     tried again, with the entries behind it, each stored once."""
