@@ -2,7 +2,7 @@
    The app shell (versioned static files) comes from the cache; pages come from the network, and
    the last copy of each page the phone opened is kept for when there is no connection, so the
    scorer's hand screen opens and reloads offline. Writes are never cached or replayed here: the
-   page keeps its own queue of entries (static/app.js) and sends them when the connection returns.
+   page keeps its own queue of entries (static/queue.js) and sends them when the connection returns.
    Answers marked no-store (share links with tokens, the JSON API, virtual seats) are never kept. */
 "use strict";
 var SHELL = {{ shell|tojson }}, CACHE = {{ cache|tojson }}, PAGES = "bluke-pages", OFFLINE = {{ offline|tojson }};
