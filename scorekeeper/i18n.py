@@ -259,6 +259,7 @@ def _script_messages(lang: str, virtual: bool) -> dict[str, str | dict[str, str]
         "move_up": get_translations().gettext("Move player %(n)s up"),
         "move_down": get_translations().gettext("Move player %(n)s down"),
         "copied": _("Copied"),
+        "bid_chip": get_translations().gettext("bid %(bid)s"),  # static/edit.js and static/virtual.js
     }
     if not virtual:
         return words
@@ -272,7 +273,6 @@ def _script_messages(lang: str, virtual: bool) -> dict[str, str | dict[str, str]
         "no_notify": _("This phone does not allow notifications from this page; its settings can allow them."),
         "seat": _("Seat {seat}"),
         "hand": get_translations().gettext("Hand %(number)s"),
-        "bid_chip": get_translations().gettext("bid %(bid)s"),
         "bid_by": _("{name} bid {bid}"),
         "you_take": _("You take the trick"),
         "takes": _("{name} takes the trick"),

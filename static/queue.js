@@ -31,8 +31,8 @@
   } catch (e) { /* storage off */ }
   var confirmed = JSON.parse(JSON.stringify(game));  /* without the entries still waiting */
   function steps(g) { return g.hands.reduce(function (sum, h) { return sum + !!h.bids + !!h.tricks; }, 0); }
-  function remember(entry, version) {
-    apply(entry, confirmed);
+  function remember(entry, version) {  /* an entry the server took (or none), at `version` */
+    if (entry) apply(entry, confirmed);
     confirmed.version = version;
     try { localStorage.setItem(KNOWN, JSON.stringify(confirmed)); } catch (e) { /* storage off or full */ }
   }
@@ -203,6 +203,19 @@
   function values(list) {
     return list ? names.map(function (name, seat) { return name + " " + list[seat]; }).join(" · ") : words.conflict_nothing;
   }
+  /* The server's version of a refused entry kept: the steps drawn here go on from it. */
+  function takeServers(entry, server) {
+    var hand = server.hands[entry.number - 1];
+    [game, confirmed].forEach(function (g) {
+      g.hands[entry.number - 1][entry.step] = hand[entry.step];
+      if (entry.step === "bids") g.hands[entry.number - 1].trump = hand.trump || (hand.no_trump ? "none" : "");
+    });
+    game.version = server.version;
+    remember(null, server.version);
+    caughtUp();
+    made = Math.max(0, made - 1);
+    if (local) draw();
+  }
   function disagree(entry, error) {
     request("GET", "").then(function (answer) {
       var theirs = answer.data.hands[entry.number - 1] || {};
@@ -232,9 +245,10 @@
           });
           if (!usePhones) s.delete(entry.key);
         }).then(function () {
-          if (!usePhones) pending.shift();
           conflictBox.hidden = true;
-          if (pending.length) send(); else location.replace(location.pathname);
+          if (!pending.length || (pending.length === 1 && !usePhones)) { location.replace(location.pathname); return; }
+          if (!usePhones) takeServers(pending.shift(), server);
+          send();
         });
       }
       keepServer.addEventListener("click", function () { chosen(false); });

@@ -599,6 +599,34 @@ def test_each_refused_entry_is_chosen_on_its_own(browser: Any, live: LiveServer)
     assert live.count("PUT", f"/api/games/{game['id']}/hands/2/bids") == 1
 
 
+def test_the_steps_drawn_on_the_phone_go_on_from_the_servers_entry_once_kept(browser: Any, live: LiveServer) -> None:
+    """The scorer keeps the other phone's bids of hand 1 while tapping hand 2's tricks: the totals
+    on the hand 2 screen are counted with those bids, not with the ones this phone had."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}"
+    context, page = scorer_phone(browser, game)
+    go_offline(context, live)
+    offline_hand_1(page, ("bid1-5", "bid2-3", "bid0-4"), ("tricks0-4", "tricks1-5"))
+    tap(page, "bid2-4", "bid0-4", "bid1-3")  # hand 2: Ben deals, Cy bids first
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    expect(page.locator("#tricks0 .num")).to_have_text("40")  # Ann made her 4 of hand 1
+    tap(page, "tricks2-4")  # tapping on: the page stays once all is sent
+    live.plug()
+    assert requests.put(url + "/hands/1/bids", json={"bids": [3, 4, 5]}, headers=bearer(game), timeout=10).ok
+    context.set_offline(False)
+    box = page.locator("#conflict")
+    expect(box).to_contain_text("Hand 1, Bids", timeout=15_000)
+    box.get_by_role("button", name="Keep the server's").tap()
+    expect(page.locator("#sync")).to_have_text("All sent", timeout=15_000)
+    expect(page.locator("#tricks0 .num")).to_have_text("31")  # bid 3, took 4
+    expect(page.locator("#tricks2 .after")).to_have_attribute("data-base", "−50")  # Cy bid 5, took 4
+    expect(page.locator("#tricks2-4")).to_be_checked()  # the tap survives the drawing
+    expect(page.locator("#tricks2 .after")).to_have_text("−10")  # and counts on the new total
+    doc = requests.get(url, headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [3, 4, 5] and doc["totals"] == [31, 41, -50]
+    assert doc["hands"][1]["bids"] == [4, 3, 4]
+
+
 def test_a_clash_over_one_entry_lets_the_next_go_when_the_other_phone_left_its_place_empty(
     browser: Any, live: LiveServer
 ) -> None:
