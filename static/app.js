@@ -263,12 +263,26 @@
      shown for one never opened (/offline) comes back by itself when the connection does. */
   function installWorker() {
     var url = document.documentElement.dataset.sw, worker = navigator.serviceWorker;
-    if (document.body.dataset.reloadOnline) window.addEventListener("online", function () { location.reload(); });
+    if (document.body.dataset.reloadOnline) backOnline();
     if (!url || !worker) return;
     var first = !worker.controller;
     worker.register(url).then(function () { return first && worker.ready; })
       .then(function (registration) { if (registration) registration.active.postMessage({ keep: location.href }); })
       .catch(function () {});
+  }
+
+  /* The offline page: the page asked for comes back once the server answers, tried when the phone
+     says it is online and every 5 s while it is (a Wi-Fi without internet, a server restarting). */
+  function backOnline() {
+    var timer = null;
+    function check() {
+      clearTimeout(timer);
+      if (navigator.onLine === false) return;  /* the "online" event checks again */
+      fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
+        .then(function () { location.reload(); }, function () { timer = setTimeout(check, 5000); });
+    }
+    window.addEventListener("online", check);
+    timer = setTimeout(check, 5000);
   }
 
   /* What static/queue.js, the scorer's offline queue, builds on. */
