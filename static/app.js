@@ -54,16 +54,17 @@
     var input = (part.closest("form") || part).querySelector("input[name=version]");
     return input ? +input.value : null;
   }
+  function readDraft(form) {
+    try { return JSON.parse(localStorage.getItem(draftKey(form)) || "null"); } catch (e) { return null; /* storage off */ }
+  }
   function sentDraft(form) {
-    var data = null, version = versionOf(form);
-    try { data = JSON.parse(localStorage.getItem(draftKey(form)) || "null"); } catch (e) { /* storage off */ }
+    var data = readDraft(form), version = versionOf(form);
     if (!data || version === null) { forgetDraft(form); return; }
     data["#sent"] = version;
     try { localStorage.setItem(draftKey(form), JSON.stringify(data)); } catch (e) { /* storage off */ }
   }
   function restoreDraft(form) {
-    var data = null;
-    try { data = JSON.parse(localStorage.getItem(draftKey(form)) || "null"); } catch (e) { /* storage off */ }
+    var data = readDraft(form);
     if (data && data["#sent"] !== undefined && versionOf(form) > data["#sent"]) { forgetDraft(form); return; }
     if (!data || form.querySelector(".status.bad")) return;  /* a refused form shows what was sent */
     Object.keys(data).forEach(function (name) {

@@ -78,10 +78,12 @@
     if (entry.step === "bids") {
       hand.bids = entry.values.slice();
       if (!into) entry.was = hand.trump;  /* for a take-back (undo) */
-      if (entry.trump !== undefined) hand.trump = entry.trump === null ? "none" : entry.trump;  /* as the buttons name it */
+      if (entry.trump !== undefined) hand.trump = trumpButton(entry);
     }
     else hand.tricks = entry.values.slice();
   }
+  /* An entry's trump as the buttons name it: "none" for no trump (null), "" when not noted. */
+  function trumpButton(entry) { return entry.trump === undefined ? "" : entry.trump === null ? "none" : entry.trump; }
   function current() {
     var hand = game.hands.filter(function (h) { return !(h.bids && h.tricks); })[0];
     return hand ? { hand: hand, step: hand.bids ? "tricks" : "bids" } : null;
@@ -327,8 +329,7 @@
       var input = f.querySelector("input[name=" + kind + "_" + seat + "][value='" + v + "']");
       if (input) input.checked = true;
     });
-    var trump = entry.trump === undefined ? "" : entry.trump === null ? "none" : entry.trump;
-    var button = trump && f.querySelector("input[name=trump][value='" + trump + "']");
+    var trump = trumpButton(entry), button = trump && f.querySelector("input[name=trump][value='" + trump + "']");
     if (button) button.checked = true;
   }
   function draw(again) {

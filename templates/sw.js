@@ -47,12 +47,16 @@ function offlineIn(language) {
   }).catch(function () {});
 }
 
+// A copy of a page's answer, where it may be kept, to show when there is no connection.
+function keepPage(url, response) {
+  if (!keepable(response)) return Promise.resolve();
+  var copy = response.clone();
+  return caches.open(PAGES).then(function (cache) { return cache.put(url, copy); });
+}
+
 function page(request) {
   return fetch(request).then(function (response) {
-    if (keepable(response)) {
-      var copy = response.clone();
-      caches.open(PAGES).then(function (cache) { cache.put(request.url, copy); });
-    }
+    keepPage(request.url, response);
     if (response.ok && response.headers.get("Content-Language")) offlineIn(response.headers.get("Content-Language"));
     return response;
   }, function () {
@@ -66,9 +70,8 @@ function page(request) {
 self.addEventListener("message", function (event) {
   var url = event.data && event.data.keep;
   if (typeof url !== "string" || new URL(url).origin !== self.location.origin) return;
-  event.waitUntil(fetch(url, { credentials: "same-origin" }).then(function (response) {
-    if (keepable(response)) return caches.open(PAGES).then(function (cache) { return cache.put(url, response); });
-  }).catch(function () {}));
+  event.waitUntil(fetch(url, { credentials: "same-origin" }).then(function (response) { return keepPage(url, response); })
+    .catch(function () {}));
 });
 
 self.addEventListener("fetch", function (event) {
