@@ -15,8 +15,8 @@ from ..web import POLICY
 
 bp = Blueprint("offline", __name__)
 
-#: The app shell: every static file the scorer's and the watcher's pages use.
-SHELL = ("app.css", "app.js", "rules.js", "queue.js", "edit.js", "vendor/htmx.min.js")
+#: The app shell: every static file the scorer's and the watcher's pages and the offline page use.
+SHELL = ("app.css", "app.js", "rules.js", "queue.js", "edit.js", "offline.js", "vendor/htmx.min.js")
 
 
 def _fresh(response: Response, mimetype: str) -> Response:

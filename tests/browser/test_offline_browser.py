@@ -179,6 +179,59 @@ def test_a_page_never_opened_shows_the_offline_page_not_the_browser_error(browse
     expect(page.locator("form.setup")).to_be_attached(timeout=15_000)
 
 
+def test_the_offline_page_lists_the_games_with_entries_waiting(browser: Any, live: LiveServer) -> None:
+    """A scorer who opens an unknown page offline sees that the entries are kept, and where."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    try:
+        go_offline(context, live)
+        tap(page, "bid1-5", "bid2-3", "bid0-4")
+        expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+        page.goto(live.url + "/new")
+        expect(page.locator("h1")).to_have_text("No connection")
+        link = page.locator("#waiting a")
+        expect(link).to_have_text("Ann · Ben · Cy — entries waiting: 1")  # names from the kept hand screen
+        link.tap()
+        expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+        expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+    finally:
+        go_online(context, live)
+    expect(page.locator("#sync")).to_have_text("All sent", timeout=15_000)
+    assert live.count("PUT", f"/api/games/{game['id']}/hands/1/bids") == 1
+
+
+def test_the_offline_page_of_a_phone_that_never_scored_leaves_the_queue_to_the_scorers_page(
+    browser: Any, live: LiveServer
+) -> None:
+    """Looking for waiting entries creates no empty database that would leave the queue without its store."""
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(live.url + "/")
+    worker_ready(page)
+    databases = "indexedDB.databases().then(all => all.map(d => d.name))"
+    try:
+        go_offline(context, live)
+        page.goto(live.url + "/new")
+        expect(page.locator("h1")).to_have_text("No connection")
+        page.wait_for_load_state("load")
+        expect(page.locator("#waiting")).to_be_hidden()
+        assert "bluke-scorer" not in page.evaluate(databases)
+    finally:
+        go_online(context, live)
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    page.goto(game["scorer_url"])
+    page.reload()
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    try:
+        go_offline(context, live)
+        tap(page, "bid1-5", "bid2-3", "bid0-4")
+        expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+        assert queued(page) == 1
+    finally:
+        go_online(context, live)
+
+
 def test_the_game_opened_by_its_share_link_is_kept_at_the_first_visit(browser: Any, live: LiveServer) -> None:
     """The scorer's link redirects to the game; the worker installs while that first page is open,
     and the phone goes offline before opening anything else: the hand screen still reloads."""

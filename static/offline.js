@@ -1,0 +1,36 @@
+/* The offline page lists the games whose entries wait on this phone (static/queue.js keeps them in
+   IndexedDB), each with a link to its hand screen, which the service worker keeps: the scorer sees
+   nothing was lost, and the entries go to the server from that screen once the connection is back.
+   The players' names come from the kept copy of that screen; every word comes from the page. */
+(function () {
+  "use strict";
+  var box = document.getElementById("waiting");
+  if (!box || !window.indexedDB) return;
+  var request = indexedDB.open("bluke-scorer", 1);
+  request.onupgradeneeded = function () { request.transaction.abort(); };  /* no queue on this phone */
+  request.onsuccess = function () {
+    var all = request.result.transaction("entries").objectStore("entries").getAll();
+    all.onsuccess = function () {
+      var count = {};
+      all.result.forEach(function (entry) { count[entry.game] = (count[entry.game] || 0) + 1; });
+      Object.keys(count).forEach(function (id) { show(id, count[id]); });
+    };
+  };
+  function show(id, n) {
+    var url = box.dataset.game.replace("GAME", encodeURIComponent(id)), link = document.createElement("a");
+    var item = document.createElement("li");
+    link.className = "game-link";
+    link.href = url;
+    item.className = "game-item";
+    item.appendChild(link);
+    box.querySelector("ul").appendChild(item);
+    box.hidden = false;
+    var line = function (names) { link.textContent = box.dataset.line.replace("{names}", names).replace("{count}", n); };
+    line(id);
+    if (!window.caches) return;
+    caches.match(url).then(function (kept) { return kept && kept.text(); }).then(function (html) {
+      var doc = html && new DOMParser().parseFromString(html, "text/html").getElementById("offline-game");
+      if (doc) line(JSON.parse(doc.textContent).players.join(" · "));
+    }).catch(function () { /* the id stays */ });
+  }
+})();
