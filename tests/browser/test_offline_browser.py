@@ -94,15 +94,25 @@ def worker_ready(page: Any) -> None:
     assert page.evaluate(WORKER_READY), "no service worker became active within 15 s"
 
 
-def scorer_phone(browser: Any, game: dict[str, Any]) -> tuple[Any, Any]:
-    """A phone that opened the scorer link, with the service worker in control of the page."""
+def phone(browser: Any) -> tuple[Any, Any]:
+    """A new phone (its own storage and worker) with one page open on nothing yet."""
     context = browser.new_context(**PHONE)
     context.set_default_timeout(10_000)
-    page = context.new_page()
+    return context, context.new_page()
+
+
+def open_as_scorer(page: Any, game: dict[str, Any]) -> None:
+    """Open the scorer link, with the service worker in control of the page."""
     page.goto(game["scorer_url"])
     worker_ready(page)
     page.reload()  # the worker controls pages loaded after it is ready
     page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+
+def scorer_phone(browser: Any, game: dict[str, Any]) -> tuple[Any, Any]:
+    """A phone that opened the scorer link, with the service worker in control of the page."""
+    context, page = phone(browser)
+    open_as_scorer(page, game)
     return context, page
 
 
@@ -204,9 +214,7 @@ def test_the_offline_page_of_a_phone_that_never_scored_leaves_the_queue_to_the_s
     browser: Any, live: LiveServer
 ) -> None:
     """Looking for waiting entries creates no empty database that would leave the queue without its store."""
-    context = browser.new_context(**PHONE)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
+    context, page = phone(browser)
     page.goto(live.url + "/")
     worker_ready(page)
     databases = "indexedDB.databases().then(all => all.map(d => d.name))"
@@ -219,10 +227,7 @@ def test_the_offline_page_of_a_phone_that_never_scored_leaves_the_queue_to_the_s
         assert "bluke-scorer" not in page.evaluate(databases)
     finally:
         go_online(context, live)
-    game = new_game(live, ("Ann", "Ben", "Cy"))
-    page.goto(game["scorer_url"])
-    page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    open_as_scorer(page, new_game(live, ("Ann", "Ben", "Cy")))
     try:
         go_offline(context, live)
         tap(page, "bid1-5", "bid2-3", "bid0-4")
@@ -236,9 +241,7 @@ def test_the_game_opened_by_its_share_link_is_kept_at_the_first_visit(browser: A
     """The scorer's link redirects to the game; the worker installs while that first page is open,
     and the phone goes offline before opening anything else: the hand screen still reloads."""
     game = new_game(live)
-    context = browser.new_context(**PHONE)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
+    context, page = phone(browser)
     page.goto(game["scorer_url"])
     assert page.url == f"{live.url}/g/{game['id']}"  # redirected
     worker_ready(page)
