@@ -227,6 +227,7 @@ def test_the_offline_page_of_a_phone_that_never_scored_leaves_the_queue_to_the_s
         assert "bluke-scorer" not in page.evaluate(databases)
     finally:
         go_online(context, live)
+    expect(page.locator("form.setup")).to_be_attached(timeout=15_000)  # the offline page reloads itself
     open_as_scorer(page, new_game(live, ("Ann", "Ben", "Cy")))
     try:
         go_offline(context, live)
