@@ -134,7 +134,7 @@ def test_a_rule_error_of_the_api_is_in_the_chosen_language_with_its_rule(client:
 
 TRICKS_OVER = {
     "ru": "Взяток в сумме 14, а в раздаче 1 сдано карт: 13 (R23).",
-    "be": "Узяткаў разам 14, а ў раздачы 1 здадзена карт: 13 (R23).",
+    "be": "Узятак разам 14, а ў раздачы 1 здадзена карт: 13 (R23).",
     "it": "Le prese sommano 14, ma nella mano 1 sono state distribuite 13 carte (R23).",
     "eo": "La prenoj sumiĝas al 14, sed en rondo 1 oni donis 13 kartojn (R23).",
     "id": "Jumlah trik 14, padahal di babak 1 dibagikan 13 kartu (R23).",
@@ -181,8 +181,8 @@ PLURALS = {
     "be": [
         "Засталося размеркаваць 1 узятку",
         "Засталося размеркаваць 2 узяткі",
-        "Засталося размеркаваць 5 узяткаў",
-        "Засталося размеркаваць 11 узяткаў",
+        "Засталося размеркаваць 5 узятак",
+        "Засталося размеркаваць 11 узятак",
         "Засталося размеркаваць 21 узятку",
         "Засталося размеркаваць 22 узяткі",
     ],
