@@ -48,9 +48,7 @@ class Suit(enum.Enum):
         try:
             return cls(text)
         except ValueError:
-            raise RulesError(
-                "{text!r} is not a suit; use S, H, D, C or none for no trump (R12).", "R12", text=text
-            ) from None
+            raise RulesError("{text!r} is not a suit: a trump is S, H, D or C (R12).", "R12", text=text) from None
 
 
 SUIT_ORDER: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)

@@ -40,6 +40,7 @@ from ..i18n import _
 from ..i18n import N_
 from ..i18n import shown  # a value as the file wrote it, for messages
 from ..models import Game
+from ..models import NO_TRUMP
 from ..models import utcnow
 
 FORMAT = "bluke-scorekeeper"
@@ -366,9 +367,12 @@ def _check_change(rules: Rules, hand: int, kind: str, old: object, new: object, 
 
 
 def _suit(value: object) -> Suit | None:
-    if value is not None and value not in ("S", "H", "D", "C"):
-        raise RulesError("a trump is S, H, D, C or null, not {value} (R12).", "R12", value=shown(value))
-    return Suit.parse(value) if isinstance(value, str) else None
+    """A trump as the corrections history writes it: a suit, ``"-"`` (noted as none) or null (not noted)."""
+    if value is not None and value not in ("S", "H", "D", "C", NO_TRUMP):
+        raise RulesError(
+            'a trump is S, H, D, C, "-" (no trump) or null (not noted), not {value} (R12).', "R12", value=shown(value)
+        )
+    return Suit.parse(value) if isinstance(value, str) and value != NO_TRUMP else None
 
 
 def _seat_list(rules: Rules, hand: int, kind: str, value: object, names: Sequence[str]) -> None:

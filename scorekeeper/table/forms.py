@@ -114,11 +114,12 @@ class TricksBase(HandForm):
         """When exactly one player is left blank, give them the tricks nobody else took.
 
         Every trick is won by exactly one player (R23), so the last count follows from the others,
-        as on paper. The engine still checks the result; a negative remainder is left blank.
+        as on paper. The engine still checks the result; a negative remainder is left blank, and so
+        is the row when another count is out of range (the error then names that player, R23).
         """
         values = self.values()
         blank = [seat for seat, value in enumerate(values) if value is None]
-        if len(blank) == 1 and all(isinstance(v, int) for v in values if v is not None):
+        if len(blank) == 1 and all(isinstance(v, int) and 0 <= v <= cards for v in values if v is not None):
             rest = cards - sum(v for v in values if v is not None)
             if rest >= 0:
                 self[f"{self.kind}_{blank[0]}"].data = rest

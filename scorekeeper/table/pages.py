@@ -386,9 +386,12 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], objec
     if not form.validate_on_submit():
         return render_hand(opened, number, form, message=form.problem() or _(OUT_OF_DATE), status=400)
     rules = games.rules_of(game)
-    errors = form.missing(game.players)
-    if not errors and 1 <= number <= rules.hand_count:
-        errors = screens.seat_errors(form.step, rules, number, form.values(), game.players)
+    missing = form.missing(game.players)
+    errors: dict[int, str] = {}
+    if 1 <= number <= rules.hand_count:  # a wrong value first: its message leads, the blank rows follow
+        wrong = screens.seat_errors(form.step, rules, number, form.values(), game.players)
+        errors = {seat: message for seat, message in wrong.items() if seat not in missing}
+    errors |= missing
     if errors:
         return render_hand(opened, number, form, errors, next(iter(errors.values())))
     editing = any(h.number == number and getattr(h, form.step) is not None for h in game.hands)

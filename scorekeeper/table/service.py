@@ -65,7 +65,9 @@ def _room_for(game: Game, adding: int) -> None:
     if kept + adding > MAX_CORRECTIONS:
         raise BadRequest(
             _(
-                "This game has been corrected {kept} times, the most one game keeps; nothing was saved. Start a new game to go on.",
+                "This game keeps at most {most} corrections and has {kept}: this change would go past it, so nothing "
+                "was saved. Start a new game to go on.",
+                most=MAX_CORRECTIONS,
                 kept=kept,
             )
         )
@@ -172,6 +174,8 @@ def _set_bids(write: Write, number: int, bids: object, wanted: Any) -> None:
     entry = _entry(game, number)
     suit: str | None = (entry.trump if entry else None) if wanted is KEEP else wanted
     check_trump(rules, number, Suit.parse(suit) if suit != NO_TRUMP else None)
+    if not rules.has_turn_up(number):  # the all-cards hand has no trump whether noted or not (R10, R12)
+        suit = entry.trump if entry else None
     if entry is not None and entry.bids == checked and entry.trump == suit:
         return  # already recorded: a repeated request changes nothing
     write.change()

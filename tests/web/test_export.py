@@ -151,6 +151,47 @@ def test_an_export_imports_as_a_new_game_with_new_tokens_and_identical_scores(ap
     assert games_stored(app) == 2
 
 
+def test_corrections_to_and_from_no_trump_and_their_undo_import(client: FlaskClient) -> None:
+    """The history writes a trump noted as none "-" (README); a file holding one imports as it was."""
+    game = new_game(client, ["Ann", "Ben", "Cy"])
+    scorer, bids = auth(game["scorer_token"]), f"/api/games/{game['id']}/hands"
+    record(client, game, 1, [4, 5, 3], [4, 4, 5], trump="S")
+    for trump in (None, "H"):  # S → none → H (R12)
+        assert client.put(f"{bids}/1/bids", json={"bids": [4, 5, 3], "trump": trump}, headers=scorer).status_code == 200
+    assert client.put(f"{bids}/2/bids", json={"bids": [1, 2, 3], "trump": None}, headers=scorer).status_code == 200
+    assert client.delete(f"{bids}/2", headers=scorer).status_code == 200  # the undone hand had no trump
+    data = json.loads(export(client, game["id"], game["watch_token"]).data)
+    assert [(c["field"], c["old"], c["new"]) for c in data["corrections"][:2]] == [
+        ("trump", "S", "-"),
+        ("trump", "-", "H"),
+    ]
+    assert data["corrections"][2]["old"]["trump"] == "-"
+    answer = client.post("/api/games/import", json=data)
+    assert answer.status_code == 201, answer.get_json()
+    made = answer.get_json()
+    again = json.loads(export(client, made["id"], made["watch_token"]).data)
+    assert [{k: c[k] for k in ("hand", "field", "old", "new")} for c in again["corrections"]] == [
+        {k: c[k] for k in ("hand", "field", "old", "new")} for c in data["corrections"]
+    ]
+
+
+def test_no_trump_sent_again_for_the_all_cards_hand_changes_nothing(client: FlaskClient) -> None:
+    """The all-cards hand has no trump whether the scorer notes it or not (R10, R12): a repeat is no change."""
+    game = new_game(client, ["Ann", "Ben"], options={"all_cards_hand": True})
+    play_out(client, game, hands=25, seed=3)
+    scorer, hand = auth(game["scorer_token"]), f"/api/games/{game['id']}/hands/26"
+    first = client.put(f"{hand}/bids", json={"bids": [27, 27]}, headers=scorer).get_json()
+    assert first["hands"][25]["no_trump"] is True
+    stale = first["version"]
+    assert client.put(f"{hand}/tricks", json={"tricks": [27, 0]}, headers=scorer).status_code == 200
+    again = client.put(f"{hand}/bids", json={"bids": [27, 27], "trump": None, "version": stale}, headers=scorer)
+    assert again.status_code == 200 and again.get_json()["version"] == stale + 1  # the tricks' version, no new one
+    history = client.get(f"/api/games/{game['id']}/history", headers=scorer).get_json()
+    assert history["corrections"] == []
+    refused = client.put(f"{hand}/bids", json={"bids": [27, 27], "trump": "S"}, headers=scorer)
+    assert refused.status_code == 422 and refused.get_json()["error"]["rule"] == "R12"
+
+
 def test_an_imported_game_in_progress_goes_on_with_the_new_scorer_token(client: FlaskClient) -> None:
     game = new_game(
         client, ["Ann", "Ben", "Cy", "Dee", "Eve"], variant="new-jersey", first_dealer=3, options={"zero_bids": True}

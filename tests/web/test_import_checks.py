@@ -87,7 +87,13 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str]]
     ("bids as text", bad(0, new="4 4 3"), 422, "R22", "bids are a list"),
     ("a correction that changes nothing", bad(0, new=[4, 5, 3]), 422, "R25", "old and new bids are the same"),
     ("tricks that do not add up", bad(2, new=[4, 4, 4]), 422, "R23", "Tricks add up to 12"),
-    ("an unknown trump", bad(1, new="X"), 422, "R12", 'a trump is S, H, D, C or null, not "X"'),
+    (
+        "an unknown trump",
+        bad(1, new="X"),
+        422,
+        "R12",
+        'a trump is S, H, D, C, "-" (no trump) or null (not noted), not "X"',
+    ),
     (
         "a correction of a hand the game does not have",
         replace([one("trump", None, "S", hand=26)]),
@@ -233,10 +239,13 @@ def test_a_game_keeps_at_most_the_capped_number_of_corrections(
         db.session.commit()
     scorer = auth(game["scorer_token"])
     url = f"/api/games/{game['id']}/hands/1"
+    both = client.put(f"{url}/bids", json={"bids": [4, 5, 3], "trump": "H"}, headers=scorer)  # 2 more: 501
+    assert both.status_code == 400
+    assert both.get_json()["error"]["message"].startswith("This game keeps at most 500 corrections and has 499:")
     assert client.put(f"{url}/tricks", json={"tricks": [5, 3, 5]}, headers=scorer).status_code == 200  # the 500th
     refused = client.put(f"{url}/tricks", json={"tricks": [4, 4, 5]}, headers=scorer)
     assert refused.status_code == 400
-    assert refused.get_json()["error"]["message"].startswith("This game has been corrected 500 times")
+    assert refused.get_json()["error"]["message"].startswith("This game keeps at most 500 corrections and has 500:")
     assert client.delete(url, headers=scorer).status_code == 400  # an undo is a correction too
     assert (
         client.put(f"/api/games/{game['id']}/hands/2/bids", json={"bids": [1, 1, 1]}, headers=scorer).status_code == 200

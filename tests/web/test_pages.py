@@ -187,6 +187,18 @@ def test_the_last_players_tricks_come_from_the_remainder(app: Flask, client: Fla
     assert document(app, game_id)["hands"][0]["tricks"] == [4, 2, 5, 2]
 
 
+def test_a_wrong_count_is_blamed_on_its_own_row_not_on_the_blank_one(app: Flask, client: FlaskClient) -> None:
+    """A hand-built post: Ann's −1 leaves Ben's blank row unfilled, and the message names Ann (R23)."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    post_hand(client, game_id, 1, "bids", [3, 3, 3], 1)
+    answer = post_hand(client, game_id, 1, "tricks", [-1, None, 0], 2)
+    page = text(answer)
+    assert answer.status_code == 422
+    assert "Ann took -1 tricks" in page and "Tap a number of tricks taken for Ben." in page
+    assert "Ben took" not in page
+    assert document(app, game_id)["hands"][0]["tricks"] is None
+
+
 @pytest.mark.parametrize(
     ("bids", "trump", "message", "beside"),
     [
@@ -196,7 +208,7 @@ def test_the_last_players_tricks_come_from_the_remainder(app: Flask, client: Fla
         ([4, 5, -1], None, "Cy bid -1, but every bid is at least 1", 2),
         ([4, 5, "99999999999999"], None, "Cy&#39;s bid must be a whole number", 2),
         ([4, None, 3], None, "Tap a bid for Ben.", 1),
-        ([4, 5, 3], "X", "&#39;X&#39; is not a suit; use S, H, D, C or none for no trump (R12).", None),
+        ([4, 5, 3], "X", "&#39;X&#39; is not a suit: a trump is S, H, D or C (R12).", None),
     ],
 )
 def test_bad_bids_are_explained_beside_the_row_and_store_nothing(
