@@ -205,7 +205,9 @@ def _seat(
     if len(group.players) + len({name_key(named[s]) for s in new}) > MAX_ROSTER:
         raise BadRequest(
             _(
-                "This group already keeps {count} players, the most it can; merge the ones entered twice, or start a new group.",
+                "This group keeps at most {most} players and has {count}: the new names would go past it. Merge "
+                "the ones entered twice, or start a new group.",
+                most=MAX_ROSTER,
                 count=len(group.players),
             )
         )

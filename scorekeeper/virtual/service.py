@@ -676,6 +676,8 @@ def set_bot(access: TableAccess, seat: object, level: object, version: object = 
         info = _to_bot(table.seats[number], bot)
         if bot is None and not info.get("token_hash"):
             info, _token = _issue(info, access.token, table.id, number)
+            info["host_linked"] = True
+        if bot is None and table.seats[number].get("bot"):
             from ..groups.service import seat_person  # imported here: groups' routes import this package
 
             seat_person(table.game, number)  # at a group's table, the person joins its players
@@ -708,9 +710,10 @@ def reissue(access: TableAccess, seat: object) -> str:
     def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game | None:
         info = table.seats[number]
         if info.get("bot"):
-            raise BadRequest(_("Seat {value} is played by a bot; hand it to a person first.", value=number + 1))
+            raise BadRequest(_("Seat {value} is played by a bot; hand it to a person first.", value=number))
         fresh, token = _issue(info, access.token, table.id, number)
         fresh["relinked"] = int(info.get("relinked") or 0) + 1
+        fresh["host_linked"] = True
         table.seats = [fresh if i == number else s for i, s in enumerate(table.seats)]
         tokens.append(token)
         return None
@@ -802,7 +805,8 @@ def rematch(access: TableAccess, seed: object = None, allow_seed: bool = False) 
 
 
 def follow_rematch(access: TableAccess) -> TableAccess:
-    """A seat of a finished table takes the same seat at the rematch, with a fresh link of its own."""
+    """A seat of a finished table takes the same seat at the rematch, with a fresh link of its own,
+    unless the rematch's host has given that seat a link since (it may be someone else's now)."""
     table_id = (access.table.state or {}).get("rematch")
     if access.seat is None or not table_id:
         raise NotFound(_("There is no rematch at this table yet: the host starts one when the game is over."))
@@ -811,6 +815,8 @@ def follow_rematch(access: TableAccess) -> TableAccess:
 
     def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game | None:
         info = table.seats[seat]
+        if info.get("host_linked"):
+            raise Forbidden(_(REPLACED))
         fresh, token = _issue(info, None, table.id, seat)
         table.seats = [fresh if i == seat else s for i, s in enumerate(table.seats)]
         tokens.append(token)

@@ -601,8 +601,13 @@ def test_a_full_roster_refuses_a_game_that_would_add_players(app: Flask, client:
         f"/api/groups/{group['id']}/games", json={"players": ["P1", "Newcomer"]}, headers=auth(group["token"])
     )
     assert answer.status_code == 400
-    assert "already keeps 300 players, the most it can" in answer.get_json()["error"]["message"]
+    assert "keeps at most 300 players and has 300" in answer.get_json()["error"]["message"]
     assert count_rows(app, group["id"]) == (0, 300)  # neither the game nor the new name is stored
+    smaller = new_group(client, players=[f"P{i}" for i in range(299)])
+    two = client.post(
+        f"/api/groups/{smaller['id']}/games", json={"players": ["N1", "N2"]}, headers=auth(smaller["token"])
+    )
+    assert two.status_code == 400 and "keeps at most 300 players and has 299" in two.get_json()["error"]["message"]
     assert new_game(client, group, ["P1", "P2"])["id"]  # players on the roster still play
 
 

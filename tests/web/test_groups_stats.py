@@ -265,3 +265,31 @@ def test_a_bots_seat_handed_to_a_person_in_the_lobby_joins_the_roster(client: Fl
     doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
     ids = {p["name"]: p["id"] for p in doc["players"]}
     assert [(s["player_id"], s["bot"]) for s in doc["games"][0]["players"]] == [(ids["Ann"], None), (ids["Dee"], None)]
+
+
+def test_a_rematch_seat_its_player_followed_and_the_host_handed_back_counts_for_them(client: FlaskClient) -> None:
+    """Ben's seat ended the game with a bot, so the rematch deals it to a bot; Ben follows from his
+    finished screen and the host hands the seat back: the rematch counts for Ben."""
+    group = new_group(client, players=["Ann", "Ben"])
+    spec = [{"name": "Ann"}, {"name": "Ben"}] + [{"name": f"B{i}", "bot": "random"} for i in range(12)]
+    table = client.post(
+        f"/api/groups/{group['id']}/tables", headers=auth(group["token"]), json={"seats": spec, "seed": 5}
+    ).get_json()
+    tokens = {s["seat"]: s["token"] for s in table["seats"]}
+    for token in tokens.values():
+        assert client.get(f"/api/tables/{table['id']}/view", headers=auth(token)).status_code == 200
+    host = auth(table["host_token"])
+    assert client.put(f"/api/tables/{table['id']}/seats/1", json={"bot": "random"}, headers=host).status_code == 200
+    finish(client, table["id"], {0: tokens[0]})
+    rematch = client.post(f"/api/tables/{table['id']}/rematch", headers=host).get_json()
+    ben = client.post(f"/api/tables/{table['id']}/rematch/seat", headers=auth(tokens[1])).get_json()["token"]
+    handed = client.put(f"/api/tables/{rematch['id']}/seats/1", json={"bot": None}, headers=auth(rematch["host_token"]))
+    assert handed.status_code == 200, handed.get_json()
+    ann = client.post(f"/api/tables/{table['id']}/rematch/seat", headers=auth(tokens[0])).get_json()["token"]
+    finish(client, rematch["id"], {0: ann, 1: ben})
+    doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
+    ids = {p["name"]: p["id"] for p in doc["players"]}
+    again = next(g for g in doc["games"] if g["id"] == rematch["game_id"])
+    assert [(s["player_id"], s["bot"]) for s in again["players"][:2]] == [(ids["Ann"], None), (ids["Ben"], None)]
+    by_name = {p["name"]: p for p in stats_of(client, group)["players"]}
+    assert (by_name["Ann"]["games"], by_name["Ben"]["games"]) == (2, 2)

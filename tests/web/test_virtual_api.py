@@ -347,6 +347,8 @@ def test_the_host_hands_a_seat_to_a_bot_and_back(app: Flask, client: FlaskClient
 def test_a_bot_seat_handed_to_a_person_gets_a_link(client: FlaskClient) -> None:
     table, tokens, created = _two_humans(client)
     host = created["host_token"]
+    refused = client.post(f"/api/tables/{table}/seats/3/link", headers=auth(host))  # seats count from 0 (API.md)
+    assert refused.status_code == 400 and refused.get_json()["error"]["message"].startswith("Seat 3 is played by a bot")
     answer = client.put(f"/api/tables/{table}/seats/3", json={"bot": None}, headers=auth(host)).get_json()
     link = next(link for link in answer["links"] if link["seat"] == 3)
     v = view(client, table, link["token"])

@@ -174,6 +174,27 @@ def test_a_rematch_seats_everyone_again(app: Flask, client: FlaskClient) -> None
     assert ann["id"] == new["id"] and ann["seat"] == 0 and api_view(client, new["id"], ann["token"])["name"] == "Ann"
 
 
+def test_a_seat_the_rematch_host_has_given_a_new_link_cannot_be_taken_back_from_the_old_table(
+    client: FlaskClient,
+) -> None:
+    """Ben left; the rematch's host gave his seat to Dan. Ben's finished link must not take it (and
+    Dan's cards) back: it is refused, and Dan's link goes on working."""
+    spec = [{"name": "Ann"}, {"name": "Ben"}] + [{"name": f"B{i}", "bot": "random"} for i in range(12)]
+    created = create(client, spec, seed=9)
+    table, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"]}
+    finish(client, table, tokens)
+    rematch = client.post(f"/api/tables/{table}/rematch", headers=auth(created["host_token"])).get_json()
+    new, host = rematch["id"], auth(rematch["host_token"])
+    dan = client.post(f"/api/tables/{new}/seats/1/link", headers=host).get_json()["token"]
+    assert client.post(f"/api/tables/{new}/start", headers=host).status_code == 200
+    hand = api_view(client, new, dan)["hand"]
+    refused = client.post(f"/api/tables/{table}/rematch/seat", headers=auth(tokens[1]))
+    assert refused.status_code == 403 and "new link" in refused.get_json()["error"]["message"]
+    assert api_view(client, new, dan)["hand"] == hand  # still Dan's seat
+    ann = client.post(f"/api/tables/{table}/rematch/seat", headers=auth(tokens[0]))  # a seat the host left alone
+    assert ann.status_code == 200 and ann.get_json()["seat"] == 0
+
+
 def test_a_host_who_plays_a_seat_is_not_offered_another_seat_on_the_same_phone(app: Flask, client: FlaskClient) -> None:
     """One phone holds one seat of a table: opening Ben's link on the phone that plays Ann's would
     leave Ann's seat without a phone, so the host page says to hand Ben's link on instead."""
