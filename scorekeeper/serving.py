@@ -9,6 +9,7 @@ app's own error log names the path the same way (``scorekeeper.App``).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import MutableMapping
 from datetime import timedelta
 from typing import Any
@@ -28,8 +29,20 @@ if TYPE_CHECKING:
 SECRET_HEADERS = ("{authorization}i", "{cookie}i", "{set-cookie}o")
 
 
+class _Redacted(logging.Filter):
+    """Takes the tokens out of an error-log message: gunicorn quotes a request line it refuses."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = redact(record.getMessage()), None
+        return True
+
+
 class TokenFreeLogger(Logger):
-    """gunicorn's logger, with tokens taken out of every access-log field."""
+    """gunicorn's logger, with tokens taken out of every access-log field and error-log message."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        self.error_log.addFilter(_Redacted())
 
     def atoms(
         self, resp: Response, req: Request, environ: MutableMapping[str, Any], request_time: timedelta

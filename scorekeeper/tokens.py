@@ -34,7 +34,7 @@ def new_id() -> str:
 
 # -- logs: a join link carries its token in the path (``/g/<id>/join/<token>?w=<watch token>``)
 HIDDEN = "…"
-JOIN = re.compile(r"(/join/)[^/?#\s\"]+")
+JOIN = re.compile(r"(/join/)[^?#\s\"]+")  # slashes too: /join//<token> opens the same link
 QUERY = re.compile(r"((?:^|[?&])(?:w|token)=)[^&#\s\"]+")  # ^: gunicorn's %(q)s has no "?"
 
 
@@ -46,8 +46,8 @@ def redact(text: str) -> str:
 
     >>> redact("GET /g/3f2a9c1b0d5e6f70/join/Zm9vYmFyYmF6cXV4?w=c2VjcmV0 HTTP/1.1")
     'GET /g/3f2a9c1b0d5e6f70/join/…?w=… HTTP/1.1'
-    >>> redact("/g/3f2a/joi%6E/Zm9v"), redact("w=c2Vj&x=1")
-    ('/g/3f2a/join/…', 'w=…&x=1')
+    >>> redact("/g/3f2a/joi%6E/Zm9v"), redact("w=c2Vj&x=1"), redact("/g/3f2a/join//Zm9v")
+    ('/g/3f2a/join/…', 'w=…&x=1', '/g/3f2a/join/…')
     """
     text = unquote(text) if "%" in text else text
     return QUERY.sub(r"\1" + HIDDEN, JOIN.sub(r"\1" + HIDDEN, text))

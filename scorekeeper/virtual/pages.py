@@ -433,6 +433,18 @@ def new() -> Any:
     return _render_new(_default_rows(max(MIN_SEATS, min(MAX_SEATS, count))))
 
 
+def _dealer_seat(value: str, kept: list[int], rows: int) -> int:
+    """The first dealer's seat from the form's row number (1 to ``rows``); the rows ``kept`` are the seats."""
+    row = whole_number(value.strip())
+    if row is None or not 1 <= row <= rows:
+        raise BadRequest(_("Choose who deals first, or let the app draw cards for it (R6)."))
+    if row - 1 not in kept:
+        raise BadRequest(
+            _("The first dealer's row {row} has no name: type one or choose another dealer (R6).", row=row)
+        )
+    return kept.index(row - 1)
+
+
 @bp.post("/t/new")
 @limits.creating
 def create() -> Any:
@@ -442,11 +454,12 @@ def create() -> Any:
         return _render_new(rows + [{"name": service.bot_name(count), "bot": "basic"}])
     if "remove" in request.form and count > MIN_SEATS:
         return _render_new(rows[:-1])
-    seats = [{"name": r["name"] or None, "bot": r["bot"] or None} for r in rows if r["name"] or r["bot"]]
+    kept = [i for i, r in enumerate(rows) if r["name"] or r["bot"]]  # an empty row is no seat
+    seats = [{"name": rows[i]["name"] or None, "bot": rows[i]["bot"] or None} for i in kept]
     humans = [i for i, s in enumerate(seats) if s["bot"] is None]
     try:
         drawn = request.form.get("draw") == "on"
-        first: int | str = "draw" if drawn else int(request.form.get("first_dealer", "1")) - 1
+        first: int | str = "draw" if drawn else _dealer_seat(request.form.get("first_dealer", "1"), kept, len(rows))
         options = {name: request.form.get(name) == "on" for name in OPTION_NAMES}
         created = service.create_table(
             seats,
@@ -456,14 +469,8 @@ def create() -> Any:
             start=len(humans) <= 1,
             attach=groups.attach_for_request(),
         )
-    except (RulesError, ServiceError, ValueError) as error:
-        status, shape = views.error_body(
-            None,
-            None,
-            error
-            if isinstance(error, (RulesError, ServiceError))
-            else BadRequest(_("The first dealer must be a seat number.")),
-        )
+    except (RulesError, ServiceError) as error:
+        status, shape = views.error_body(None, None, error)
         return _render_new(rows, shape["error"]["message"], status)
     table_id = created.table.id
     if len(humans) == 1:  # one player against bots: straight to the cards

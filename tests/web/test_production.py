@@ -78,7 +78,15 @@ def test_the_access_log_never_holds_a_token(server: Server) -> None:
     escaped = requests.get(f"{server.base}/g/{game['id']}/joi%6E/{scorer}", timeout=10, allow_redirects=False)
     assert escaped.status_code == 302  # the same join link, spelt with a percent-escape
     wait_for(lambda: server.output().count(f"/g/{game['id']}/join/…") >= 2, "the escaped join in the access log")
-    assert scorer not in server.output()
+    doubled = requests.get(f"{server.base}/g/{game['id']}/join//{scorer}", timeout=10, allow_redirects=False)
+    assert doubled.status_code == 308  # routed to the join link itself
+    wait_for(lambda: server.output().count(f"/g/{game['id']}/join/…") >= 3, "the doubled slash in the access log")
+    port = int(server.base.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as refused:  # a request line gunicorn refuses
+        refused.sendall(f"GET /g/{game['id']}/join/{scorer}?w={watch}\x01 HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        assert refused.recv(100).startswith(b"HTTP/1.1 400")
+    wait_for(lambda: "Invalid request" in server.output(), "the refused request line in the error log")
+    assert scorer not in server.output() and watch not in server.output()
 
 
 def test_without_a_proxy_a_forwarded_https_is_not_believed_even_from_the_same_machine(server: Server) -> None:

@@ -113,6 +113,22 @@ def test_a_bad_new_table_is_explained_on_the_form(app: Flask, fields: dict[str, 
     assert 'value="Ann"' in text(answer)  # what was typed stays
 
 
+def test_the_first_dealer_is_the_row_chosen_even_after_an_empty_row(app: Flask) -> None:
+    """The form numbers its rows 1 to N; an empty row is no seat, and the dealer stays the one chosen (R6)."""
+    client = app.test_client()
+    rows = {"count": "4", "name-0": "Ann", "bot-0": "", "name-1": "", "bot-1": ""}
+    rows |= {"name-2": "Cy", "bot-2": "random", "name-3": "Dee", "bot-3": "random"}
+    answer = client.post("/t/new", data={"csrf_token": token_of(client, "/t/new"), **rows, "first_dealer": "3"})
+    assert answer.status_code == 303
+    table = answer.headers["Location"].split("/")[2]
+    state = row(app, table)["state"]
+    assert [s["name"] for s in row(app, table)["seats"]] == ["Ann", "Cy", "Dee"]
+    assert state["first_dealer"] == 1  # Cy, the third row
+    for chosen, words in (("2", "row 2 has no name"), ("5", "Choose who deals first"), ("x", "Choose who deals first")):
+        refused = client.post("/t/new", data={"csrf_token": token_of(client, "/t/new"), **rows, "first_dealer": chosen})
+        assert refused.status_code == 400 and words in text(refused), chosen
+
+
 def test_several_people_get_a_host_page_with_links_and_qr_codes(app: Flask) -> None:
     client = app.test_client()
     answer = client.post(
