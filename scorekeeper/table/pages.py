@@ -281,9 +281,12 @@ def render_game(
     rules, card = games.rules_of(game), games.scorecard_of(game)
     current = card.current
     clash = kept_draft(game.id) if opened.can_write and panel is None else None
-    if clash and not clash.fits(card):
+    if clash and not clash.fits(card):  # e.g. tricks for bids the other scorer has undone
         session.pop(DRAFT)
         clash = None
+        message = message or _(
+            "Another scorer changed this hand first, so your taps for it have no place now: enter them again."
+        )
     if clash:
         panel = screens.hand_panel(
             game,
@@ -292,7 +295,7 @@ def render_game(
             clash.number,
             clash.step,
             clash.values,
-            clash.trump,
+            clash.trump if clash.step == "bids" else screens.trump_of(card.hands[clash.number - 1]),
             editing=clash.stored(card) is not None,
         )
     if panel is None and opened.can_write and current is not None:
@@ -367,7 +370,7 @@ def render_hand(
     if not 1 <= number <= reachable or (form.step == "tricks" and card.hands[number - 1].bids is None):
         return render_game(opened, message=message, status=status)
     on_play = current is not None and current.number == number and (current.bids is None) == (form.step == "bids")
-    trump = form.trump_choice() if isinstance(form, BidsBase) else ""
+    trump = form.trump_choice() if isinstance(form, BidsBase) else screens.trump_of(card.hands[number - 1])
     panel = screens.hand_panel(
         game, card, rules, number, form.step, form.values(), trump, errors, message, editing=not on_play
     )
@@ -397,13 +400,15 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], objec
     editing = any(h.number == number and getattr(h, form.step) is not None for h in game.hands)
     try:
         write()
-    except Conflict:
-        # Post/Redirect/Get: this scorer's taps wait in the session, beside what the other scorer
-        # stored, and the browser lands on the game's own address (a reload never re-posts).
-        trump = form.trump_choice() if isinstance(form, BidsBase) else ""
-        session[DRAFT] = {"game": game.id, "number": number, "step": form.step, "values": form.values(), "trump": trump}
-        return redirect(url_for(".game", game_id=game.id), 303)
     except (RulesError, ServiceError) as error:
+        if isinstance(error, Conflict) or form.version.data != game.version:
+            # Another scorer saved first (what they saved may be why this was refused, as an undo
+            # of the bids refuses their tricks, R25). Post/Redirect/Get: this scorer's taps wait in
+            # the session beside what is stored, and the browser lands on the game's own address.
+            trump = form.trump_choice() if isinstance(form, BidsBase) else ""
+            draft = {"game": game.id, "number": number, "step": form.step, "values": form.values(), "trump": trump}
+            session[DRAFT] = draft
+            return redirect(url_for(".game", game_id=game.id), 303)
         status = error.status if isinstance(error, ServiceError) else 422
         return render_hand(opened, number, form, message=error_message(error), status=status)
     session.pop(DRAFT, None)
@@ -591,13 +596,14 @@ def save_hand(game_id: str, number: int) -> Any:
         )
     if bid_errors or trick_errors:
         return again(next(iter((bid_errors | trick_errors).values())), 422, bid_errors, trick_errors)
+    before = game.version
     try:
         if with_tricks:
-            service.record_hand(
+            saved = service.record_hand(
                 game_id, number, form.values(), form.trump_value(), form.tricks_values(), form.version.data
             )
         else:
-            service.record_bids(game_id, number, form.values(), form.trump_value(), form.version.data)
+            saved = service.record_bids(game_id, number, form.values(), form.trump_value(), form.version.data)
     except Conflict as conflict:
         # Another scorer saved first: this page again, with what is stored now and the new
         # version, and this scorer's taps kept to check and save again (as a refused hand form).
@@ -607,7 +613,8 @@ def save_hand(game_id: str, number: int) -> Any:
         return again(conflict.message, 409)
     except (RulesError, ServiceError) as error:
         return again(error_message(error), error.status if isinstance(error, ServiceError) else 422)
-    corrected(game, number)
+    if saved.version != before and line.bids is not None:  # a first entry, or no change, corrects nothing
+        corrected(game, number)
     return redirect(url_for(".game", game_id=game_id))
 
 

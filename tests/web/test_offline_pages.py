@@ -217,6 +217,10 @@ def test_a_correction_says_later_totals_change_only_when_there_are_later_hands(a
     play(client, app, game_id, 2, [2, 6, 4], [2, 7, 3])
     save_hand(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
     assert "Hand 1 corrected; every later total is recomputed." in text(client.get(f"/g/{game_id}"))
+    save_hand(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])  # saved unchanged: nothing was corrected
+    assert "corrected" not in text(client.get(f"/g/{game_id}"))
+    save_hand(client, app, game_id, 3, [1, 1, 1], [4, 4, 3])  # the hand screen's first entry, from this page
+    assert "corrected" not in text(client.get(f"/g/{game_id}"))
 
 
 def test_a_refused_correction_says_why_in_the_players_language(app: Flask, client: FlaskClient) -> None:

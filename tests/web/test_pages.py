@@ -284,6 +284,33 @@ def test_a_stale_page_shows_what_the_other_scorer_entered_and_keeps_these_taps(a
     assert "Another scorer saved first" not in text(client.get(f"/g/{game_id}"))
 
 
+def test_tricks_from_a_page_older_than_an_undo_of_the_bids_are_said_to_be_the_other_scorers_doing(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The other scorer undid the bids: this stale page's tricks break R25 only because of that, so
+    the answer is the clash path (another scorer changed the hand), not an R25 error."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    post_hand(client, game_id, 1, "bids", [4, 5, 3], 1, trump="S")
+    stale = current_version(app, game_id)
+    undone = client.post(
+        f"/g/{game_id}/undo", data={"csrf_token": csrf(client, f"/g/{game_id}"), "version": stale, "number": 1}
+    )
+    assert undone.status_code == 302
+    answer = post_hand(client, game_id, 1, "tricks", [5, 3, 5], stale)
+    assert answer.status_code == 303 and answer.headers["Location"] == f"/g/{game_id}"
+    page = text(client.get(f"/g/{game_id}"))
+    assert "Another scorer changed this hand first" in page and "bids of hand 1 before its tricks" not in page
+    assert document(app, game_id)["hands"][0]["bids"] is None
+
+
+def test_a_refused_tricks_form_keeps_showing_the_trump_noted(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    post_hand(client, game_id, 1, "bids", [4, 5, 3], 1, trump="S")
+    page = text(post_hand(client, game_id, 1, "tricks", [9, 9, 9], 2))  # 27 tricks of 13 (R23)
+    notes = re.findall(r'<span class="trump-note">(.*?)</span>', page)  # the script's blank copy, then the hand's
+    assert "Tricks add up to 27" in page and "♠" in notes[-1]
+
+
 def test_dropping_kept_taps_shows_the_other_scorers_entry(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     post_hand(client, game_id, 1, "bids", [4, 5, 3], 1)
