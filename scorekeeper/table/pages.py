@@ -604,13 +604,13 @@ def save_hand(game_id: str, number: int) -> Any:
             )
         else:
             saved = service.record_bids(game_id, number, form.values(), form.trump_value(), form.version.data)
-    except Conflict as conflict:
-        # Another scorer saved first: this page again, with what is stored now and the new
-        # version, and this scorer's taps kept to check and save again (as a refused hand form).
+    except Conflict:
+        # Another scorer saved first: this page again, with what they stored and the new version,
+        # and this scorer's taps kept to check and save again (as a refused hand form).
         db.session.expire_all()  # the game reads afresh; its set-up (the rules) cannot change
         card = games.scorecard_of(game)
         line = card.hands[number - 1]
-        return again(conflict.message, 409)
+        return again(screens.saved_first(line, names), 409)
     except (RulesError, ServiceError) as error:
         return again(error_message(error), error.status if isinstance(error, ServiceError) else 422)
     if saved.version != before and line.bids is not None:  # a first entry, or no change, corrects nothing

@@ -151,6 +151,34 @@ def columns(choices: int) -> int:
     return (choices + lines - 1) // lines
 
 
+def saved_first(line: HandLine, names: Sequence[str]) -> str:
+    """What another scorer saved first on the hand being corrected (a refused save, 409), to read
+    before saving this scorer's taps again over it: ``Ann 3 · Ben 4 · Cy 3``."""
+
+    def listed(values: Sequence[int]) -> str:
+        return " · ".join(f"{name} {value}" for name, value in zip(names, values))
+
+    if line.bids is None:
+        return _(
+            "Another scorer saved a change first: hand {number} has no bids now. Your taps are below.",
+            number=line.number,
+        )
+    if line.tricks is None:
+        return _(
+            "Another scorer saved a change first. Hand {number} now holds the bids {bids}. Your taps are below: "
+            "save them to replace these.",
+            number=line.number,
+            bids=listed(line.bids),
+        )
+    return _(
+        "Another scorer saved a change first. Hand {number} now holds the bids {bids} and the tricks {tricks}. "
+        "Your taps are below: save them to replace these.",
+        number=line.number,
+        bids=listed(line.bids),
+        tricks=listed(line.tricks),
+    )
+
+
 def bid_for(total: int, cards: int) -> str:
     """``9 bid for 13 cards``: the table's bids against the cards dealt (R28's left column)."""
     return _n("{total} bid for {n} card", "{total} bid for {n} cards", cards, total=total)

@@ -241,7 +241,7 @@ def test_a_correction_refused_as_out_of_date_keeps_the_taps_to_save_again(app: F
     answer = save_hand(client, app, game_id, 1, [3, 5, 3], [4, 4, 5], "H", version=stale)
     assert answer.status_code == 409  # type: ignore[attr-defined]
     page = text(answer)  # type: ignore[arg-type]
-    assert "Someone else changed this game first" in page
+    assert "Hand 1 now holds the bids Ann 4 · Ben 5 · Cy 3 and the tricks Ann 5 · Ben 3 · Cy 5." in page
     assert document(app, game_id) == before  # nothing stored
     checked = set(re.findall(r'id="((?:bid|tricks)\d-\d+)"[^>]*checked', page))
     assert {"bid0-3", "bid1-5", "bid2-3", "tricks0-4", "tricks1-4", "tricks2-5"} <= checked  # the taps, kept
