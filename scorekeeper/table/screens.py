@@ -21,6 +21,7 @@ from markupsafe import Markup
 from ..engine import Card
 from ..engine import check_bid
 from ..engine import check_taken
+from ..engine import check_tricks
 from ..engine import DrawResult
 from ..engine import HandLine
 from ..engine import order_from
@@ -363,6 +364,14 @@ def seat_errors(step: str, rules: Rules, number: int, values: Sequence[Any], nam
         if found:
             out[seat] = found
     return out
+
+
+def tricks_past_the_deal(rules: Rules, number: int, values: Sequence[Any], names: Sequence[str]) -> str | None:
+    """The engine's R23 message when the tricks tapped already add up to more than the cards dealt,
+    though a row is still blank: no tap there can mend it, so asking for one would mislead."""
+    if None not in values or sum(v for v in values if v is not None) <= rules.cards_in_hand(number):
+        return None
+    return _message(check_tricks, rules, number, [0 if v is None else v for v in values], names)
 
 
 def offline_state(game: Game, card: Scorecard) -> dict[str, Any]:

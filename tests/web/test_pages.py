@@ -237,7 +237,7 @@ def test_bad_bids_are_explained_beside_the_row_and_store_nothing(
         ([14, 0, 0], "Ann took 14 tricks, but hand 1 had 13 cards dealt (R23).", 0),
         ([5, "x", 5], "Ben&#39;s tricks must be a whole number, not &#39;x&#39; (R23).", 1),
         ([5, None, None], "Tap a number of tricks taken for Ben.", 1),
-        ([13, 1, None], "Tap a number of tricks taken for Cy.", 2),
+        ([13, 1, None], "Tricks add up to 14, but 13 cards were dealt in hand 1 (R23).", None),  # no tap mends it
     ],
 )
 def test_bad_tricks_are_explained_and_store_nothing(
