@@ -19,6 +19,7 @@ from wtforms import StringField
 from wtforms.validators import InputRequired
 from wtforms.widgets import HiddenInput
 
+from ..games import clean_name
 from ..i18n import _
 from ..i18n import N_
 from ..web import whole_number
@@ -207,13 +208,14 @@ class NewGameForm(FlaskForm):
         }
 
     def players(self) -> tuple[list[str], int | None]:
-        """The names typed (blank rows skipped, the service trims) and the first dealer's seat.
+        """The names typed (blank rows skipped, each trimmed and checked) and the first dealer's seat.
 
         The dealer is chosen per row; ``None`` means "draw for it" (R6). A dealer row left blank,
         or a value that is not a row, raises ``ValueError`` with the message to show.
         """
         rows = [entry.data or "" for entry in self.names]
-        names = [name for name in rows if name.strip()]
+        # Checked here by row, so that a message names the row it is about (its "Player n" placeholder).
+        names = [clean_name(name, _("Player {seat}", seat=row)) for row, name in enumerate(rows, 1) if name.strip()]
         choice = (self.first_dealer.data or "draw").strip()
         if choice == "draw":
             return names, None

@@ -251,6 +251,21 @@ def seat(table_id: str) -> Any:
     return render_seat(access)
 
 
+@bp.get("/t/<table_id>/bid")
+@bp.get("/t/<table_id>/play")
+@bp.get("/t/<table_id>/settings")
+@bp.get("/t/<table_id>/rematch/seat")
+@bp.get("/t/<table_id>/start")
+@bp.get("/t/<table_id>/fill")
+@bp.get("/t/<table_id>/rematch")
+@bp.get("/t/<table_id>/seats/<int:_seat>")
+@bp.get("/t/<table_id>/seats/<int:_seat>/link")
+def form_address(table_id: str, **_: Any) -> Any:
+    """A form's own address opened with GET (a reload or Back after a refused move): the table,
+    whose seat screen sends the host on to the host page."""
+    return redirect(url_for("virtual.seat", table_id=table_id), 303)
+
+
 @bp.post("/t/<table_id>/bid")
 def bid(table_id: str) -> Any:
     access = page_access(table_id)

@@ -86,6 +86,8 @@ def test_drawing_for_the_deal_names_dealer_and_scorer_and_shows_the_cards(client
         ({f"names-{i}": f"P{i}" for i in range(16)}, "Bluke is played by 2 to 15 players, not 16 (R4)."),
         ({"names-0": "Ann", "names-1": "B" * 41}, "Player 2&#39;s name is longer than 40 characters."),
         ({"names-0": "Ann", "names-1": "x" * 5000}, "Player 2&#39;s name is longer than 40 characters."),
+        ({"names-0": "", "names-1": "Ann", "names-2": "C" * 41}, "Player 3&#39;s name is longer"),  # the row, R4
+        ({"names-0": "", "names-1": "Ann", "names-2": "C\x07"}, "Player 3&#39;s name contains a character"),
         ({"names-0": "Ann", "names-1": "ann"}, "Two players are called &#39;ann&#39;"),
         (
             {"names-0": "A", "names-1": "B", "names-2": "C", "names-3": "D", "extended": "y"},

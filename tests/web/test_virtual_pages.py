@@ -342,3 +342,13 @@ def test_the_last_trick_of_a_hand_stays_on_screen_with_the_result_until_the_next
         answer = client.post(f"/api/tables/{table}/{path}", json={key: rng.choice(v["legal"])}, headers=auth(token))
         v = answer.get_json()
     assert seen_in_hand and seen_after
+
+
+@pytest.mark.parametrize(
+    "address", ["bid", "play", "settings", "rematch/seat", "start", "fill", "rematch", "seats/1", "seats/1/link"]
+)
+def test_a_forms_address_opened_with_get_leads_to_the_table(client: FlaskClient, address: str) -> None:
+    """A reload or Back after a refused move reopens the form's address: the table, not a 405."""
+    created = create(client, seats("Ann", "bot", "bot"), seed=4)
+    answer = client.get(f"/t/{created['id']}/{address}")
+    assert answer.status_code == 303 and answer.headers["Location"] == f"/t/{created['id']}"
