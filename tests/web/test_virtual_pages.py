@@ -297,6 +297,8 @@ def test_the_scorecard_link_opens_the_game_page(app: Flask, client: FlaskClient)
     answer = phone.get(f"/t/{created['id']}/scorecard")
     assert answer.status_code == 302 and answer.headers["Location"] == f"/g/{created['game_id']}"
     assert phone.get(answer.headers["Location"]).status_code == 200
+    share = text(phone.get(f"/g/{created['game_id']}/share"))  # no scorer here: the host has the links
+    assert "played at a virtual table" in share and "ask the scorer" not in share
 
 
 def test_the_host_page_needs_the_host_link(app: Flask, client: FlaskClient) -> None:
