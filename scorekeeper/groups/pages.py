@@ -90,6 +90,15 @@ def page_group(group_id: str) -> Group:
     return service.open_group(group_id, request.cookies.get(service.GROUP_COOKIE + group_id))
 
 
+def opens(group_id: str) -> bool:
+    """Whether this browser holds the group's link (its cookie)."""
+    try:
+        page_group(group_id)
+    except NotFound:
+        return False
+    return True
+
+
 def remember(response: BaseResponse, group_id: str, token: str) -> BaseResponse:
     """Keep a group's token in an HttpOnly cookie that the home page can read."""
     response.set_cookie(service.GROUP_COOKIE + group_id, token, **token_cookie(max_age=COOKIE_AGE))

@@ -184,7 +184,11 @@ def new_game() -> Any:
     """
     form = NewGameForm()
     if request.method == "GET" and request.args.get("again"):
-        form = again(page_access(request.args["again"]).game)
+        before = page_access(request.args["again"]).game
+        if before.group_id and "group" not in request.args and groups.opens(before.group_id):
+            # the next game of a group's evening counts in the group too, where this phone may open it
+            return redirect(url_for(".new_game", again=before.id, group=before.group_id))
+        form = again(before)
     if request.method == "GET" or form.rearrange() or groups.pick_chip(form, groups.group_of_request()):
         return render_new(form)
     if not form.validate_on_submit():

@@ -142,6 +142,15 @@ def test_roster_chips_fill_the_new_game_screen_and_the_game_joins_the_group(app:
     doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
     eve = next(p["id"] for p in doc["players"] if p["name"] == "Eve")  # a new name joined the roster
     assert seats == {0: ids["Cy"], 1: ids["Ann"], 2: eve}
+    # "New game with the same players" from that game stays in the group, on a phone that opens it
+    again = client.get(f"/new?again={game_id}")
+    assert again.status_code == 302 and again.headers["Location"] == f"/new?again={game_id}&group={group['id']}"
+    page = text(client.get(again.headers["Location"]))
+    assert f'<input type="hidden" name="group" value="{group["id"]}">' in page
+    assert sorted(rows(page)[:3]) == ["Ann", "Eve", "cy"]  # as typed for that game
+    scorer_only = app.test_client()  # the scorer's cookie without the group's: a game outside it, as before
+    scorer_only.set_cookie(f"sk_{game_id}", client.get_cookie(f"sk_{game_id}").value)  # type: ignore[union-attr]
+    assert scorer_only.get(f"/new?again={game_id}").status_code == 200
 
 
 def rows(page: str) -> list[str]:
