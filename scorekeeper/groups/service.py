@@ -29,6 +29,7 @@ from ..games import load_game
 from ..games import name_key
 from ..games import transaction
 from ..i18n import _
+from ..i18n import _n
 from ..i18n import N_
 from ..i18n import shown
 from ..models import Game
@@ -36,10 +37,12 @@ from ..models import Group
 from ..models import GroupAlias
 from ..models import GroupPlayer
 from ..models import GroupSeat
+from ..models import VirtualTable
 from ..tokens import matches
 from ..tokens import new_id
 from ..tokens import new_token
 from ..tokens import token_hash
+from .stats import absent_seats
 from .stats import Played
 from .stats import roster
 
@@ -286,16 +289,30 @@ def remove_player(group_id: str, player_id: str) -> None:
     with transaction():
         group = _locked(group_id)
         player = _player(group, player_id)
-        games = db.session.scalar(select(func.count()).select_from(GroupSeat).where(GroupSeat.player_id == player.id))
-        if games:
-            raise BadRequest(
-                _(
-                    "{name} sat at {count} of the group's games, so they stay on the roster; if they were entered "
-                    "under two names, merge them into the other.",
-                    name=player.name,
-                    count=games,
+        sat = db.session.execute(
+            select(GroupSeat.game_id, GroupSeat.seat).where(GroupSeat.player_id == player.id)
+        ).all()
+        tables = {
+            game: seats
+            for game, seats in db.session.execute(
+                select(VirtualTable.game_id, VirtualTable.seats).where(
+                    VirtualTable.game_id.in_({game for game, _seat in sat})
                 )
             )
+        }
+        games = len([g for g, seat in sat if seat not in absent_seats(tables.get(g, []))])  # as the statistics count
+        if games:
+            raise BadRequest(
+                _n(
+                    "{name} sat at {n} of the group's games, so they stay on the roster; if they were entered "
+                    "under two names, merge them into the other.",
+                    "{name} sat at {n} of the group's games, so they stay on the roster; if they were entered "
+                    "under two names, merge them into the other.",
+                    games,
+                    name=player.name,
+                )
+            )
+        db.session.execute(delete(GroupSeat).where(GroupSeat.player_id == player.id))  # seats a bot took unopened
         db.session.execute(delete(GroupAlias).where(GroupAlias.player_id == player.id))
         group.players.remove(player)
 

@@ -295,6 +295,11 @@ def roster(group: Group) -> list[GroupPlayer]:
     return sorted(group.players, key=lambda p: (p.key, p.id))
 
 
+def absent_seats(table_seats: list[dict[str, Any]]) -> set[int]:
+    """The seats of a virtual table that count for nobody: a bot plays them and no person ever opened them."""
+    return {i for i, s in enumerate(table_seats) if s.get("bot") and not s.get("joined")}
+
+
 def load(group: Group) -> list[Played]:
     """The group's games with their summaries, seats and bots, newest first, in at most four
     queries for any number of games: the games, their seats, the bot seats of virtual games,
@@ -319,7 +324,7 @@ def load(group: Group) -> list[Played]:
         )
         for game_id, table_seats in db.session.execute(query_bots):
             bots[game_id] = {i: str(s["bot"]) for i, s in enumerate(table_seats) if s.get("bot")}
-            absent[game_id] = {i for i, s in enumerate(table_seats) if s.get("bot") and not s.get("joined")}
+            absent[game_id] = absent_seats(table_seats)
     summaries = {g.id: g.summary for g in rows if g.summary and g.summary.get("version") == g.version}
     stale = [g for g in rows if g.id not in summaries]
     if stale:

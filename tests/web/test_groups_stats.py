@@ -293,3 +293,32 @@ def test_a_rematch_seat_its_player_followed_and_the_host_handed_back_counts_for_
     assert [(s["player_id"], s["bot"]) for s in again["players"][:2]] == [(ids["Ann"], None), (ids["Ben"], None)]
     by_name = {p["name"]: p for p in stats_of(client, group)["players"]}
     assert (by_name["Ann"]["games"], by_name["Ben"]["games"]) == (2, 2)
+
+
+def test_a_name_whose_only_seat_a_bot_took_unopened_can_leave_the_roster(client: FlaskClient) -> None:
+    """Cyd's seat went to a bot before anyone opened it: it counts for nobody, so the name typed for
+    it leaves the roster like any name that played no game."""
+    group = new_group(client, players=["Ann"])
+    table = client.post(
+        f"/api/groups/{group['id']}/tables",
+        headers=auth(group["token"]),
+        json={"seats": [{"name": "Ann"}, {"name": "Cyd"}, {"name": "Robo", "bot": "random"}]},
+    ).get_json()
+    assert (
+        client.put(
+            f"/api/tables/{table['id']}/seats/1", json={"bot": "random"}, headers=auth(table["host_token"])
+        ).status_code
+        == 200
+    )
+    by_name = {p["name"]: p for p in stats_of(client, group)["players"]}
+    assert by_name["Cyd"]["games"] == 0 and by_name["Ann"]["games"] == 1
+    removed = client.delete(
+        f"/api/groups/{group['id']}/players/{by_name['Cyd']['player_id']}", headers=auth(group["token"])
+    )
+    assert removed.status_code in (200, 204), removed.get_json()
+    doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
+    assert [p["name"] for p in doc["players"]] == ["Ann"]
+    answer = client.put(f"/api/tables/{table['id']}/seats/1", json={"bot": None}, headers=auth(table["host_token"]))
+    assert answer.status_code == 200  # handed to a person again: the name joins the roster again
+    doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
+    assert sorted(p["name"] for p in doc["players"]) == ["Ann", "Cyd"]
