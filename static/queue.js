@@ -140,7 +140,9 @@
       if (answer.status === 409 || answer.status === 422) return disagree(entry, answer.data.error);
       if (answer.status >= 500 || answer.status === 408 || answer.status === 429) throw answer;  /* the server's trouble, not the entry's */
       show(R.say(words, "refused", { message: answer.data.error.message }), true);
-    }).catch(function () { busy = false; waited = true; waiting(); later(); });
+    }).catch(function () {  /* sent while online, the entry may be stored though its answer was lost */
+      busy = false; waited = true; entry.tried = entry.tried || navigator.onLine !== false; waiting(); later();
+    });
   }
   /* The page's writes and its watch for other scorers' saves go on from the version this phone knows. */
   function caughtUp() {
@@ -151,7 +153,7 @@
   /* Everything is on the server: show its own page again (scorecard and all), unless the scorer is
      tapping the next step drawn here, whose taps would then only wait in the draft. */
   function sent() {
-    if (undoAsked) { undoForm.submit(); return; }  /* still "sending": the poll must not reload the page over the undo */
+    if (undoAsked) { undoLabel(); undoForm.submit(); return; }  /* still "sending": the poll must not reload the page over the undo */
     delete document.body.dataset.sending;
     if (waited) show(words.all_sent); else show("");
     var form = document.querySelector("form.hand[data-queue]");
@@ -166,8 +168,8 @@
   /* The button names the latest entry of the game as this phone knows it. Still waiting on this
      phone, that entry is taken back here, with or without a connection: its step comes up again
      with its taps, as after the server's undo, to change what was wrong and save. Already on its
-     way (the one request in flight), the undo is sent once it is on the server; an entry made
-     before then lets that undo go. */
+     way (the one request in flight, or one whose answer was lost, so the server may have it), the
+     undo is sent once it is on the server; an entry made before then lets that undo go. */
   var undoForm = document.getElementById("undo-form"), undoAsked = false;
   function undoLabel() {
     var hand = game.hands.filter(function (h) { return h.bids; }).pop(), button = document.querySelector("button[form=undo-form]");
@@ -184,7 +186,11 @@
     event.preventDefault();
     event.stopPropagation();
     if (!conflictBox.hidden) { conflictBox.scrollIntoView({ block: "start" }); return; }  /* the choice first */
-    if (busy && pending.length === 1) { undoAsked = true; show(words.sending); return; }
+    if ((busy || pending[0].tried) && pending.length === 1) {  /* on its way, or maybe stored: undone there */
+      undoAsked = true; show(words.sending);
+      if (!busy) send();
+      return;
+    }
     /* Out of the queue at once, so that an answer to the entry on its way does not store it again. */
     var entry = pending.pop(), hand = game.hands[entry.number - 1];
     made--;

@@ -1007,6 +1007,33 @@ def test_undo_tapped_while_the_entry_is_on_its_way_is_done_once_the_server_has_i
     assert live.count("POST", f"/g/{game['id']}/undo") == 1
 
 
+def test_undo_of_an_entry_whose_answer_was_lost_is_done_on_the_server(browser: Any, live: LiveServer) -> None:
+    """The server stored the bids but its answer never came (a connection reset): the entry may be
+    there, so the undo is not done on the phone alone; it goes to the server once the entry is."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}"
+    other_scorer(live, game, [4, 5, 3], [5, 3, 5])
+    context, page = scorer_phone(browser, game)
+    lost: list[str] = []
+
+    def lose_the_first_answer(route: Any) -> None:
+        if lost:
+            route.continue_()
+            return
+        lost.append(route.request.url)
+        route.fetch()  # the server stores the bids
+        route.abort("connectionreset")  # and the phone never hears so
+
+    page.route(re.compile(r"/hands/2/bids$"), lose_the_first_answer)
+    tap(page, "bid2-4", "bid0-4", "bid1-3")  # hand 2: Ben deals, Cy bids first
+    expect(page.locator("#sync")).to_contain_text("1 entry waiting")
+    assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][1]["bids"] == [4, 3, 4]
+    page.locator("button[form=undo-form]").tap()  # at once: before the phone has drawn the next step
+    expect(page.locator(".note")).to_contain_text("Undone: the bids of hand 2", timeout=15_000)
+    assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][1]["bids"] is None
+    assert live.count("POST", f"/g/{game['id']}/undo") == 1
+
+
 def test_undo_while_an_earlier_entry_is_on_its_way_takes_back_only_the_last(browser: Any, live: LiveServer) -> None:
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, page = scorer_phone(browser, game)
