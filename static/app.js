@@ -213,7 +213,8 @@
   }
 
   /* The watch page (htmx asks for #live every second): without an answer the live dot stops and a
-     line says that the score shown is the last one received; the next answer takes both away. */
+     line says that the score shown is the last one received; the next answer takes both away. Each
+     new score renews the copy the service worker keeps, so a reload without a connection shows it. */
   function watchConnection() {
     var lost = document.getElementById("live-lost");
     if (!lost) return;
@@ -221,6 +222,10 @@
     document.body.addEventListener("htmx:sendError", function () { cut(true); });
     document.body.addEventListener("htmx:timeout", function () { cut(true); });
     document.body.addEventListener("htmx:afterRequest", function (event) { cut(!event.detail.successful); });
+    document.body.addEventListener("htmx:afterSwap", function () {  /* a new score: the copy kept for offline too */
+      var worker = navigator.serviceWorker;
+      if (worker && worker.controller) worker.controller.postMessage({ keep: location.href });
+    });
   }
 
   /* The system share sheet (Web Share API) where the browser has one. */

@@ -150,6 +150,30 @@ def test_the_watch_page_says_when_its_score_stops_being_live(browser: Any, live:
     context.close()
 
 
+def test_the_watch_page_reloaded_offline_shows_the_last_score_received(browser: Any, live: LiveServer) -> None:
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = phone(browser)
+    page.goto(game["watch_url"])
+    worker_ready(page)
+    page.reload()
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    other_scorer(live, game, [4, 5, 3], [5, 3, 5])  # hand 1, followed live
+    expect(page.locator("h1")).to_contain_text("Hand 2")
+    version = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()["version"]
+    page.wait_for_function(
+        "v => caches.match(location.href, {ignoreVary: true}).then(r => r ? r.text() : '')"
+        ".then(t => t.includes('data-version=\"' + v + '\"'))",
+        arg=version,
+    )
+    go_offline(context, live)
+    try:
+        page.reload()
+        expect(page.locator("h1")).to_contain_text("Hand 2")  # not the copy kept when the page was opened
+    finally:
+        go_online(context, live)
+    context.close()
+
+
 def test_chromium_finds_the_app_installable(browser_type_and_profile: tuple[Any, Path], live: LiveServer) -> None:
     browser_type, profile = browser_type_and_profile
     from .conftest import ARGS
