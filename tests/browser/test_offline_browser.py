@@ -126,6 +126,13 @@ def go_online(context: Any, live: LiveServer) -> None:
     context.set_offline(False)
 
 
+def bids_waiting_offline(context: Any, page: Any, live: LiveServer) -> None:
+    """Without a connection, hand 1's bids of Ann, Ben and Cy tapped: one entry waits on the phone."""
+    go_offline(context, live)
+    tap(page, "bid1-5", "bid2-3", "bid0-4")
+    expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+
+
 def test_the_watch_page_says_when_its_score_stops_being_live(browser: Any, live: LiveServer) -> None:
     game = new_game(live)
     context = browser.new_context(**PHONE)
@@ -218,9 +225,7 @@ def test_the_offline_page_lists_the_games_with_entries_waiting(browser: Any, liv
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, page = scorer_phone(browser, game)
     try:
-        go_offline(context, live)
-        tap(page, "bid1-5", "bid2-3", "bid0-4")
-        expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+        bids_waiting_offline(context, page, live)
         page.goto(live.url + "/new")
         expect(page.locator("h1")).to_have_text("No connection")
         link = page.locator("#waiting a")
@@ -254,9 +259,7 @@ def test_the_offline_page_of_a_phone_that_never_scored_leaves_the_queue_to_the_s
     expect(page.locator("form.setup")).to_be_attached(timeout=15_000)  # the offline page reloads itself
     open_as_scorer(page, new_game(live, ("Ann", "Ben", "Cy")))
     try:
-        go_offline(context, live)
-        tap(page, "bid1-5", "bid2-3", "bid0-4")
-        expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+        bids_waiting_offline(context, page, live)
         assert queued(page) == 1
     finally:
         go_online(context, live)
@@ -417,9 +420,7 @@ def test_the_queue_survives_closing_and_reopening_the_page(browser: Any, live: L
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, page = scorer_phone(browser, game)
     try:
-        go_offline(context, live)
-        tap(page, "bid1-5", "bid2-3", "bid0-4")
-        expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+        bids_waiting_offline(context, page, live)
         page.close()
         page = context.new_page()
         page.goto(f"{live.url}/g/{game['id']}")  # the page kept by the service worker
@@ -520,9 +521,7 @@ def test_a_server_in_trouble_holds_the_queue_only_until_it_answers_again(browser
 def test_a_refused_queued_entry_shows_both_versions_and_the_scorer_chooses(browser: Any, live: LiveServer) -> None:
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, page = scorer_phone(browser, game)
-    go_offline(context, live)
-    tap(page, "bid1-5", "bid2-3", "bid0-4")
-    expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+    bids_waiting_offline(context, page, live)
     live.plug()  # a second scorer, online, records other bids meanwhile
     answer = requests.put(
         f"{live.url}/api/games/{game['id']}/hands/1/bids",
