@@ -398,9 +398,9 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], objec
     if 1 <= number <= rules.hand_count:  # a wrong value first: its message leads, the blank rows follow
         wrong = screens.seat_errors(form.step, rules, number, form.values(), game.players)
         errors = {seat: message for seat, message in wrong.items() if seat not in missing}
-    if missing and errors == {} and form.step == "tricks" and 1 <= number <= rules.hand_count:
-        if past := screens.tricks_past_the_deal(rules, number, form.values(), game.players):
-            return render_hand(opened, number, form, {}, past)
+        if missing and errors == {} and form.step == "tricks":
+            if past := screens.tricks_past_the_deal(rules, number, form.values(), game.players):
+                return render_hand(opened, number, form, {}, past)
     errors |= missing
     if errors:
         return render_hand(opened, number, form, errors, next(iter(errors.values())))
