@@ -54,6 +54,8 @@ MAX_GROUP_NAME = 60
 MAX_ROSTER = 300
 #: So are its games: every group page adds them all up (a weekly evening of five games is 260 a year).
 MAX_GAMES = 1000
+#: And the names merged into its players, which every new game of the group reads to seat them.
+MAX_ALIASES = 1000
 
 
 def clean_group_name(raw: object) -> str:
@@ -276,6 +278,16 @@ def merge(group_id: str, player_id: str, into: object) -> None:
                 "R4",
                 name=source.name,
                 other=target.name,
+            )
+        aliases = db.session.scalar(select(func.count()).where(GroupAlias.group_id == group.id))
+        if aliases >= MAX_ALIASES:
+            raise BadRequest(
+                _(
+                    "This group already remembers {most} names merged into its players, the most it keeps: "
+                    "{name} cannot be merged. Rename the player instead, or start a new group.",
+                    most=MAX_ALIASES,
+                    name=source.name,
+                )
             )
         db.session.execute(update(GroupSeat).where(GroupSeat.player_id == source.id).values(player_id=target.id))
         # Their names stay with the player kept: the next game that names them so seats them there.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from flask import request
 from flask_wtf import FlaskForm
 from wtforms import BooleanField
 from wtforms import FieldList
@@ -19,6 +20,7 @@ from wtforms import StringField
 from wtforms.validators import InputRequired
 from wtforms.widgets import HiddenInput
 
+from ..engine.rules import MAX_PLAYERS
 from ..games import clean_name
 from ..i18n import _
 from ..i18n import N_
@@ -26,7 +28,7 @@ from ..web import whole_number
 from .service import NOT_NOTED
 
 #: The rows the new-game form starts with (Bluke is best with 3 or 4, R4) and the most it offers.
-START_ROWS, MAX_ROWS = 4, 15
+START_ROWS, MAX_ROWS = 4, MAX_PLAYERS
 NUMBER = re.compile(r"-?[0-9]{1,9}")
 OUT_OF_DATE = N_("This page was out of date, so nothing was saved. Check it and tap the button again.")
 
@@ -188,7 +190,7 @@ class NewGameForm(FlaskForm):
     the start button, never a new empty row), ``add``, ``up-<row>`` (a player up a seat).
     """
 
-    names = FieldList(StringField(), min_entries=START_ROWS)
+    names = FieldList(StringField(), min_entries=START_ROWS, max_entries=MAX_ROWS)
     variant = StringField(default="standard")
     extended = BooleanField()
     all_cards_hand = BooleanField()
@@ -227,6 +229,11 @@ class NewGameForm(FlaskForm):
                 _("The first dealer's row {row} has no name: type one or choose another dealer (R6).", row=row + 1)
             )
         return names, sum(1 for name in rows[:row] if name.strip())
+
+    def rows_sent(self) -> int:
+        """How many name rows the request sent: more than :data:`MAX_ROWS` only by hand, and kept to that many."""
+        prefix = f"{self.names.name}-"
+        return sum(1 for key in request.form if key.startswith(prefix))
 
     def rearrange(self) -> bool:
         """Apply a no-JavaScript rearrangement button; ``False`` when the action is "start"."""

@@ -28,6 +28,7 @@ from .. import games
 from .. import limits
 from ..charts import progression
 from ..engine import draw_for_deal
+from ..engine import Rules
 from ..engine import RulesError
 from ..errors import Conflict
 from ..errors import Forbidden
@@ -57,6 +58,7 @@ from .forms import BidsBase
 from .forms import ForgetForm
 from .forms import hand_edit_form
 from .forms import HandForm
+from .forms import MAX_ROWS
 from .forms import NewGameForm
 from .forms import OUT_OF_DATE
 from .forms import tricks_form
@@ -189,6 +191,11 @@ def new_game() -> Any:
             # the next game of a group's evening counts in the group too, where this phone may open it
             return redirect(url_for(".new_game", again=before.id, group=before.group_id))
         form = again(before)
+    if request.method == "POST" and (sent := form.rows_sent()) > MAX_ROWS:
+        try:  # a hand-made form: the page offers no more rows than a table seats, and so does this answer
+            Rules(sent)
+        except RulesError as error:
+            return render_new(form, error_message(error), 422)
     if request.method == "GET" or form.rearrange() or groups.pick_chip(form, groups.group_of_request()):
         return render_new(form)
     if not form.validate_on_submit():

@@ -105,7 +105,11 @@ STALE = N_(
     "The table moved on before your tap arrived: someone else moved, or this screen was out of date. "
     "Nothing was played for you; look at the table again and tap again if it is still your turn."
 )
-REPLACED = N_("The host has given this seat a new link, so this one no longer works: ask the host for the new link.")
+#: A seat link that stopped working: the host gave the seat a new one, the player followed the rematch
+#: again (a newer link of their own), or a bot took the seat before its link was opened (:func:`_to_bot`).
+REPLACED = N_(
+    "This link no longer works: the seat has a newer link, or a bot plays it now. Ask the host for the seat's link."
+)
 #: A seat remembers this many replaced links, to tell their holders what happened.
 REVOKED_KEPT = 4
 

@@ -646,5 +646,5 @@ def test_a_seat_screen_whose_link_was_replaced_says_so_by_itself(browser: Any, s
         timeout=10,
     )
     assert relinked.status_code == 200, relinked.text
-    expect(page.locator("body")).to_contain_text("The host has given this seat a new link", timeout=10_000)
+    expect(page.locator("body")).to_contain_text("This link no longer works: the seat has a newer link", timeout=10_000)
     context.close()

@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
+from scorekeeper.models import GroupAlias
 from scorekeeper.models import GroupPlayer
 from scorekeeper.models import GroupSeat
 
@@ -650,3 +651,33 @@ def test_a_group_keeps_at_most_1000_games(app: Flask, client: FlaskClient) -> No
         assert answer.status_code == 400 and answer.get_json()["error"]["message"] == message
     assert count_rows(app, group["id"]) == (1000, 2)  # nothing stored, Cy not on the roster
     assert client.post("/api/games", json={"players": ["Ann", "Cy"]}).status_code == 201  # outside the group
+
+
+def test_a_group_remembers_at_most_1000_merged_names(app: Flask, client: FlaskClient) -> None:
+    """Merging is how the aliases grow, and every new game reads them all: bounded like the roster."""
+    group = new_group(client, players=["Ann", "Anne", "Annie", "Ben"])
+    ids = roster(group)
+    with app.app_context():  # 999 names merged into Ben, written directly: the API would take minutes
+        db.session.execute(
+            insert(GroupAlias),
+            [{"group_id": group["id"], "key": f"old {i}", "player_id": ids["Ben"]} for i in range(999)],
+        )
+        db.session.commit()
+
+    def merge(name: str) -> Any:
+        return client.post(
+            f"/api/groups/{group['id']}/players/{ids[name]}/merge",
+            json={"into": ids["Ann"]},
+            headers=auth(group["token"]),
+        )
+
+    assert merge("Anne").status_code == 200  # the 1000th
+    refused = merge("Annie")
+    assert refused.status_code == 400
+    assert refused.get_json()["error"]["message"] == (
+        "This group already remembers 1000 names merged into its players, the most it keeps: Annie cannot be "
+        "merged. Rename the player instead, or start a new group."
+    )
+    assert set(roster(group_doc(client, group))) == {"Ann", "Annie", "Ben"}
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(GroupAlias)) == 1000

@@ -84,6 +84,7 @@ def test_drawing_for_the_deal_names_dealer_and_scorer_and_shows_the_cards(client
     [
         ({"names-0": "Ann"}, "Bluke is played by 2 to 15 players, not 1 (R4)."),
         ({f"names-{i}": f"P{i}" for i in range(16)}, "Bluke is played by 2 to 15 players, not 16 (R4)."),
+        ({f"names-{i}": f"P{i}" for i in range(15)} | {"names-15": ""}, "not 16 (R4)."),
         ({"names-0": "Ann", "names-1": "B" * 41}, "Player 2&#39;s name is longer than 40 characters."),
         ({"names-0": "Ann", "names-1": "x" * 5000}, "Player 2&#39;s name is longer than 40 characters."),
         ({"names-0": "", "names-1": "Ann", "names-2": "C" * 41}, "Player 3&#39;s name is longer"),  # the row, R4
@@ -108,7 +109,20 @@ def test_a_bad_set_up_is_explained_and_stores_nothing(
     answer = client.post("/new", data=data)
     assert answer.status_code == 422
     assert message in text(answer) and text(answer).count('role="alert"') == 1
-    assert 'value="A"' in text(answer) or 'value="Ann"' in text(answer) or "P15" in text(answer)
+    assert 'value="A"' in text(answer) or 'value="Ann"' in text(answer) or "P14" in text(answer)
+    assert games_stored(app) == 0
+
+
+@pytest.mark.parametrize("action", ["start", "enter", "add"])
+def test_a_form_with_thousands_of_rows_is_refused_at_the_size_of_a_table(
+    app: Flask, client: FlaskClient, action: str
+) -> None:
+    """Only a hand-made request sends more rows than the 15 the page offers (R4): the answer keeps 15."""
+    data = {"csrf_token": csrf(client), "action": action} | {f"names-{i}": "a" for i in range(5000)}
+    answer = client.post("/new", data=data)
+    assert answer.status_code == 422
+    assert "Bluke is played by 2 to 15 players, not 5000 (R4)." in text(answer)
+    assert text(answer).count('name="names-') == 15
     assert games_stored(app) == 0
 
 

@@ -64,9 +64,9 @@ def test_a_new_link_replaces_the_old_one_and_the_seat_sees_it(app: Flask, client
     assert new["seat"] == 1 and new["token"] != old and new["url"].endswith(f"/t/{table}/join/{new['token']}")
     # the old link stops working, and says why
     refused = view(client, table, old)
-    assert refused.status_code == 403 and "new link" in refused.get_json()["error"]["message"]
+    assert refused.status_code == 403 and "newer link" in refused.get_json()["error"]["message"]
     stale_phone = phone.get(f"/t/{table}")
-    assert stale_phone.status_code == 403 and "new link" in stale_phone.get_data(as_text=True)
+    assert stale_phone.status_code == 403 and "newer link" in stale_phone.get_data(as_text=True)
     # the new holder's screen says that the link was replaced
     fresh = view(client, table, new["token"]).get_json()
     assert fresh["seat"] == 1 and fresh["players"][1]["relinked"] == 1
@@ -108,7 +108,7 @@ def test_a_link_nobody_opened_stops_working_when_a_bot_takes_the_seat(app: Flask
     assert client.post(f"/api/tables/{table}/start", headers=auth(host)).status_code == 200
     for token in (ben, cy, dee):
         refused = view(client, table, token)
-        assert refused.status_code == 403 and "new link" in refused.get_json()["error"]["message"]
+        assert refused.status_code == 403 and "newer link" in refused.get_json()["error"]["message"]
         assert token not in view(client, table, host).get_data(as_text=True)
     assert len(view(client, table, ann).get_json()["hand"]) > 0
     handed = client.put(f"/api/tables/{table}/seats/1", json={"bot": None}, headers=auth(host)).get_json()

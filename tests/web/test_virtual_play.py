@@ -189,7 +189,7 @@ def test_a_seat_the_rematch_host_has_given_a_new_link_cannot_be_taken_back_from_
     assert client.post(f"/api/tables/{new}/start", headers=host).status_code == 200
     hand = api_view(client, new, dan)["hand"]
     refused = client.post(f"/api/tables/{table}/rematch/seat", headers=auth(tokens[1]))
-    assert refused.status_code == 403 and "new link" in refused.get_json()["error"]["message"]
+    assert refused.status_code == 403 and "newer link" in refused.get_json()["error"]["message"]
     assert api_view(client, new, dan)["hand"] == hand  # still Dan's seat
     ann = client.post(f"/api/tables/{table}/rematch/seat", headers=auth(tokens[0]))  # a seat the host left alone
     assert ann.status_code == 200 and ann.get_json()["seat"] == 0
@@ -246,7 +246,7 @@ def test_a_host_who_also_held_a_replaced_seat_link_still_follows_the_table(app: 
     only_seat = app.test_client()  # a phone that held the old seat link alone: told it was replaced
     only_seat.set_cookie(f"vt_{table}", created["seats"][0]["token"])
     refused = only_seat.get(f"/t/{table}/version")
-    assert refused.status_code == 403 and "new link" in refused.get_data(as_text=True)
+    assert refused.status_code == 403 and "newer link" in refused.get_data(as_text=True)
 
 
 def test_home_lists_virtual_tables_and_the_scorecard_leads_back(app: Flask, client: FlaskClient) -> None:

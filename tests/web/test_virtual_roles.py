@@ -119,7 +119,7 @@ def check(answer: Any, kind: str, place: str, roles: frozenset[str], api: bool, 
         return True
     assert status in (403, 404), (kind, place, status, answer.get_data(as_text=True)[:300])
     if kind == "replaced" and counts:
-        assert status == 403 and "new link" in answer.get_data(as_text=True)
+        assert status == 403 and "newer link" in answer.get_data(as_text=True)
     return True
 
 
