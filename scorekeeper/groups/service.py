@@ -279,7 +279,7 @@ def merge(group_id: str, player_id: str, into: object) -> None:
                 name=source.name,
                 other=target.name,
             )
-        aliases = db.session.scalar(select(func.count()).where(GroupAlias.group_id == group.id))
+        aliases = db.session.scalar(select(func.count()).where(GroupAlias.group_id == group.id)) or 0
         if aliases >= MAX_ALIASES:
             raise BadRequest(
                 _(
