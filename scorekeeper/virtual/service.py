@@ -242,9 +242,15 @@ def locked_table(table_id: str, version: object = None, bump: bool = True) -> It
         raise
 
 
+#: What a finished table's state keeps beside the engine's: the rematch and its sealed host link.
+REMATCH_KEYS = ("rematch", "rematch_host")
+
+
 def _save(table: VirtualTable, game: Game, log: list[dict[str, Any]]) -> None:
-    """Store the engine state with the table's public move log (a new object, so SQLAlchemy sees it)."""
-    table.state = {**game.to_dict(), "log": log}
+    """Store the engine state with the table's public move log (a new object, so SQLAlchemy sees it),
+    keeping a rematch already set up (a host's seat change on the finished table saves it again)."""
+    kept = {key: value for key, value in (table.state or {}).items() if key in REMATCH_KEYS}
+    table.state = {**game.to_dict(), "log": log, **kept}
     table.phase = game.phase if game.phase != "dealing" else "bidding"
 
 
@@ -536,6 +542,7 @@ def create_table(
     seed: object = None,
     allow_seed: bool = False,
     attach: games.Attach | None = None,
+    settle_bots: bool = True,
 ) -> Created:
     """Open a table (a lobby, or dealt at once with ``start``) over a new game in virtual mode.
 
@@ -588,7 +595,8 @@ def create_table(
         db.session.execute(delete(GameRow).where(GameRow.id == game_id))
         db.session.commit()
         raise
-    settle(table_id)  # bots first to act move now, outside the creating transaction
+    if settle_bots:
+        settle(table_id)  # bots first to act move now, outside the creating transaction
     return Created(table, host, tokens)
 
 
@@ -778,13 +786,8 @@ def rematch(access: TableAccess, seed: object = None, allow_seed: bool = False) 
     if game is None or game.phase != "finished":
         raise Conflict(_("A rematch can start once this game is over."))
     pad = _pad(access.token, table.id, -1, 0)  # seat -1: the rematch's host link
-    state = table.state or {}
-    if state.get("rematch"):
-        if not state.get("rematch_host"):
-            raise Conflict(_("The rematch has already been set up: open it from the table."))
-        host = _unseal(state["rematch_host"], pad)
-        opened = open_table(state["rematch"], host)
-        return Created(opened.table, host, seat_tokens(opened), again=True)
+    if (table.state or {}).get("rematch"):
+        return _rematch_again(table, pad)
     rules = rules_of(table)
     seats = [{"name": s["name"], "bot": s.get("bot")} for s in table.seats]
     humans = sum(1 for s in seats if not s["bot"])
@@ -802,10 +805,31 @@ def rematch(access: TableAccess, seed: object = None, allow_seed: bool = False) 
         seed=seed,
         allow_seed=allow_seed,
         attach=seat_players(group) if group else None,
+        settle_bots=False,
     )
     with locked_table(table.id, bump=False) as locked:
-        locked.state = dict(locked.state or {}, rematch=created.table.id, rematch_host=_seal(created.host_token, pad))
+        first = not (locked.state or {}).get("rematch")
+        if first:
+            sealed = _seal(created.host_token, pad)
+            locked.state = dict(locked.state or {}, rematch=created.table.id, rematch_host=sealed)
+    if not first:  # a second tap or a resend made one at the same time and recorded it first: that one stands
+        db.session.rollback()
+        db.session.connection(execution_options=WRITE)
+        db.session.execute(delete(GameRow).where(GameRow.id == created.table.game_id))  # its table with it
+        db.session.commit()
+        return _rematch_again(locked, pad)
+    settle(created.table.id)
     return created
+
+
+def _rematch_again(table: VirtualTable, pad: bytes) -> Created:
+    """The rematch already set up at ``table``, with the same links (:func:`rematch` asked again)."""
+    state = table.state or {}
+    if not state.get("rematch_host"):
+        raise Conflict(_("The rematch has already been set up: open it from the table."))
+    host = _unseal(state["rematch_host"], pad)
+    opened = open_table(state["rematch"], host)
+    return Created(opened.table, host, seat_tokens(opened), again=True)
 
 
 def follow_rematch(access: TableAccess) -> TableAccess:

@@ -6,11 +6,17 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import func
+from sqlalchemy import select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import VirtualTable
 
 from .export_kit import page_texts
 from .virtual_support import api_view
@@ -193,6 +199,55 @@ def test_a_seat_the_rematch_host_has_given_a_new_link_cannot_be_taken_back_from_
     assert api_view(client, new, dan)["hand"] == hand  # still Dan's seat
     ann = client.post(f"/api/tables/{table}/rematch/seat", headers=auth(tokens[0]))  # a seat the host left alone
     assert ann.status_code == 200 and ann.get_json()["seat"] == 0
+
+
+def _finished_for_rematch(client: FlaskClient) -> tuple[str, str, dict[int, str]]:
+    spec = [{"name": "Ann"}, {"name": "Ben"}] + [{"name": f"B{i}", "bot": "random"} for i in range(12)]
+    created = create(client, spec, seed=9)
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    finish(client, created["id"], tokens)
+    return created["id"], created["host_token"], tokens
+
+
+def test_a_rematch_asked_for_at_once_from_two_taps_is_one_rematch(app: Flask, client: FlaskClient) -> None:
+    """Taps that overlap (a resend while the first is still on its way) each made a table, and the
+    host and the seats could end up at different ones: the first recorded stands, the rest answer it."""
+    table, host, tokens = _finished_for_rematch(client)
+    with app.app_context():
+        tables_before = db.session.scalar(select(func.count()).select_from(VirtualTable))
+    barrier = threading.Barrier(4)
+    answers: list[Any] = []
+
+    def tap() -> None:
+        c = app.test_client()
+        barrier.wait()
+        answers.append(c.post(f"/api/tables/{table}/rematch", headers=auth(host)))
+
+    threads = [threading.Thread(target=tap) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(a.status_code for a in answers) == [200, 200, 200, 201]
+    ids = {a.get_json()["id"] for a in answers}
+    assert len(ids) == 1 and len({a.get_json()["host_token"] for a in answers}) == 1
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(VirtualTable)) == tables_before + 1
+    followed = client.post(f"/api/tables/{table}/rematch/seat", headers=auth(tokens[1]))
+    assert followed.status_code == 200 and followed.get_json()["id"] in ids
+
+
+def test_a_seat_handed_to_a_bot_after_the_game_keeps_the_rematch(client: FlaskClient) -> None:
+    """The host's seat change on the finished table saved its state again and dropped the rematch:
+    asked again, the host got a second table, and the seats found none to follow."""
+    table, host, tokens = _finished_for_rematch(client)
+    first = client.post(f"/api/tables/{table}/rematch", headers=auth(host)).get_json()
+    assert client.put(f"/api/tables/{table}/seats/1", json={"bot": "basic"}, headers=auth(host)).status_code == 200
+    assert api_view(client, table, host)["rematch"] == first["id"]
+    again = client.post(f"/api/tables/{table}/rematch", headers=auth(host))
+    assert again.status_code == 200 and again.get_json()["id"] == first["id"]
+    followed = client.post(f"/api/tables/{table}/rematch/seat", headers=auth(tokens[0]))
+    assert followed.status_code == 200 and followed.get_json()["id"] == first["id"]
 
 
 def test_a_host_who_plays_a_seat_is_not_offered_another_seat_on_the_same_phone(app: Flask, client: FlaskClient) -> None:
