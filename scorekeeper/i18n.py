@@ -22,6 +22,7 @@ from flask import request
 from flask import Response
 from flask_babel import Babel
 from flask_babel import format_date
+from flask_babel import format_decimal
 from flask_babel import get_locale
 from flask_babel import get_translations
 from flask_babel import pgettext
@@ -30,6 +31,7 @@ from .engine import Card
 from .engine import RulesError
 from .engine.cards import HI_BLUKE_RANK
 from .engine.errors import Phrase
+from .figures import MINUS
 
 #: Every language the app speaks, named in itself (the picker shows these names).
 LANGUAGES: dict[str, str] = {
@@ -288,6 +290,12 @@ def _script_messages(lang: str, virtual: bool) -> dict[str, str | dict[str, str]
     }
 
 
+def decimal(value: float) -> str:
+    """A figure with one decimal as the request's language writes it (``12.8``, ``12,8`` in
+    Russian), negative with a true minus sign like every score (figures.py)."""
+    return str(format_decimal(value, format="0.0")).replace("-", MINUS)
+
+
 def init_app(app: Flask) -> None:
     """Babel with our locale choice; templates get the language, the picker and the translators."""
     babel.init_app(app, locale_selector=select_locale, default_domain="messages")
@@ -302,6 +310,7 @@ def init_app(app: Flask) -> None:
         script_messages=script_messages,
         bot_level=bot_level,
         format_date=format_date,
+        decimal=decimal,
     )
 
     @app.context_processor

@@ -30,13 +30,14 @@ LABELS = (
     ".vt-tag, .vt-status, .vt-handno, .vt-dealt, .vt-trump, .vt-spot-bid, .vt-center, .vt-note"
 )
 
+#: (A control hidden from everyone, as the new-game form's off-screen Enter button, is no label.)
 #: A label inside a region that scrolls sideways on purpose (the scorecard's .sheet-wrap) is reached
 #: by scrolling that region, so only its own box is checked there, not the screen's edge.
 CLIPPED = """([sel, screen]) => {
   const scrolls = e => { for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
       if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return true; } return false; };
   return [...document.querySelectorAll(sel)]
-    .filter(e => e.offsetParent !== null && e.getClientRects().length)
+    .filter(e => e.offsetParent !== null && e.getClientRects().length && !e.closest('[aria-hidden=true]'))
     .filter(e => { const s = getComputedStyle(e), r = e.getBoundingClientRect();
                    const cut = ['hidden', 'clip'].includes(s.overflowX) && e.scrollWidth > e.clientWidth + 1;
                    return cut || (!scrolls(e) && (r.right > screen + 0.5 || r.left < -0.5)); })
@@ -53,6 +54,17 @@ NAME_WITHOUT_LABEL = """() => {
                 return [e.getAttribute('aria-label'), shown.textContent]; })
     .filter(([name, label]) => words(label) && !words(name).includes(words(label)))
     .map(([name, label]) => `"${label.trim()}" not in "${name}"`); }"""
+
+#: The words of the matched elements that break across two lines (a word cut in two, as
+#: "Regis/tra" on a button squeezed by its neighbour or "Жанн/а" in a narrow column).
+BROKEN_WORDS = """sel => { const out = [];
+  for (const e of document.querySelectorAll(sel)) {
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.data.matchAll(/\\S+/g)) {
+        const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+        if (new Set([...r.getClientRects()].map(q => Math.round(q.top))).size > 1) out.push(m[0]); } } }
+  return out; }"""
 
 #: What the hand screen's script writes in each language once the first tap is in (Intl.PluralRules).
 STATUS_AFTER_ONE_BID = {
@@ -106,12 +118,19 @@ def test_each_language_fits_a_360_px_phone(browser: Any, server: str, shots: Pat
     expect(page.locator("form.hand.tricks")).to_be_visible()
     expect(page.locator("ol.steps li.done a")).to_be_visible()
     fits(page, f"{lang}: tricks step")
+    assert not page.evaluate(BROKEN_WORDS, ".dock-buttons .button"), f"{lang}: a dock button cuts a word"
 
     page.goto(finished["scorer_url"])  # the language stays: the cookie remembers ?lang=
     expect(page.locator("html")).to_have_attribute("lang", lang)
     expect(page.locator(".final")).to_be_visible()
     fits(page, f"{lang}: game over")
     page.screenshot(path=str(shots / f"lang-{lang}-final.png"), full_page=True)
+
+    page.goto(f"{server}/new")  # a long name typed: the first-dealer list holds it without sideways scroll
+    page.locator("input[name='names-0']").fill("Константин Константинопольский")
+    page.locator("input[name='names-1']").fill("Ann")
+    expect(page.locator(".dealer-pick select option").filter(has_text="Константинопольский")).to_have_count(1)
+    fits(page, f"{lang}: new game with a long name")
 
     short = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0, [([3, 4, 2, 3], [4, 4, 1, 4])])
     page.goto(short["scorer_url"])  # four short names: the whole scorecard shows, with no sideways scroll
@@ -138,7 +157,7 @@ def test_a_virtual_seat_fits_a_360_px_phone_in_each_language(browser: Any, serve
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_groups_pages_fit_a_360_px_phone_in_each_language(browser: Any, server: str, lang: str) -> None:
     """The leaderboard's and a player's column headings wrap in the longer languages, not the page."""
-    players = ["Anneliese", "Bartholomew", "Cy", "Dee", "Eve", "Fay"]
+    players = ["Anneliese", "Bartolomeo", "Константин Константинопольский", "Жанна", "Eve", "Fay"]
     created = requests.post(f"{server}/api/groups", json={"name": "Friday", "players": players}, timeout=10).json()
     game = export_file(players, legal_hands(len(players)))
     answer = requests.post(
@@ -151,6 +170,8 @@ def test_a_groups_pages_fit_a_360_px_phone_in_each_language(browser: Any, server
     expect(page.locator("html")).to_have_attribute("lang", lang)
     expect(page.locator("table.leaders tbody tr")).to_have_count(len(players))
     fits(page, f"{lang}: group")
+    broken = page.evaluate(BROKEN_WORDS, "table.leaders thead th, table.leaders tbody .name")
+    assert broken in ([], ["Константинопольский"]), f"{lang}: names or headings cut mid-word: {broken}"
     page.locator("table.leaders tbody a").first.tap()
     expect(page.locator("table.figures-table").first).to_be_visible()
     fits(page, f"{lang}: a group's player")

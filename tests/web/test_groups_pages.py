@@ -408,3 +408,19 @@ def test_export_json_holds_every_game_importable_one_by_one(client: FlaskClient)
     copied = client.get(f"/api/groups/{copy['id']}/stats", headers=auth(copy["token"])).get_json()
     strip = [{k: v for k, v in p.items() if k != "player_id"} for p in original["players"]]
     assert strip == [{k: v for k, v in p.items() if k != "player_id"} for p in copied["players"]]
+
+
+@pytest.mark.parametrize(("lang", "point"), [("en", "."), ("ru", ","), ("it", ","), ("id", ",")])
+def test_points_per_hand_are_written_as_the_language_writes_decimals(
+    client: FlaskClient, lang: str, point: str
+) -> None:
+    group, _games = season(client)
+    stats = client.get(f"/api/groups/{group['id']}/stats", headers=auth(group["token"])).get_json()["players"]
+    figures = {p["name"]: f"{p['points'] / p['hands']:.1f}".replace(".", point).replace("-", "−") for p in stats}
+    home = text(client.get(f"/groups/{group['id']}?lang={lang}"))
+    for name, figure in figures.items():
+        assert re.search(rf">{name}</a></th>(\s*<td>[^<]*</td>){{4}}<td>{figure}</td></tr>", home), (name, figure)
+    ann = next(p["player_id"] for p in stats if p["name"] == "Ann")
+    assert f"<dd>{figures['Ann']}</dd>" in text(client.get(f"/groups/{group['id']}/players/{ann}?lang={lang}"))
+    printed = " ".join(lines(client.get(f"/api/groups/{group['id']}/summary.pdf?lang={lang}").data))
+    assert all(figure in printed for figure in figures.values()), (figures, printed)
