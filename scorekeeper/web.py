@@ -152,19 +152,20 @@ def body(required: bool = True) -> dict[str, Any]:
             _('The request body is not valid JSON; send a JSON object such as {"bids": [2, 1, 3]}.')
         ) from None
     if not isinstance(data, dict):
-        raise BadRequest(_("The request body must be a JSON object ({{…}}), not {data}.", data=type_name(data)))
+        raise BadRequest(not_an_object(data))
     check_seed(data, current_app.config["ALLOW_SEED"])
     return data
 
 
-def type_name(value: object) -> str:
-    """How JSON calls a value's type, for messages."""
+def not_an_object(value: object) -> str:
+    """Why a body that is JSON but no object is refused: one whole sentence per JSON type, so that
+    each language can decline the type's name as its sentence needs (ru "а не списком")."""
     if isinstance(value, list):
-        return _("a list")
+        return _("The request body must be a JSON object ({…}), not a list.")
     if isinstance(value, str):
-        return _("a string")
+        return _("The request body must be a JSON object ({…}), not a string.")
     if isinstance(value, bool):
-        return _("true or false")
+        return _("The request body must be a JSON object ({…}), not true or false.")
     if value is None:
-        return _("null")
-    return _("a number")
+        return _("The request body must be a JSON object ({…}), not null.")
+    return _("The request body must be a JSON object ({…}), not a number.")

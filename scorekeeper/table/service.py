@@ -30,6 +30,7 @@ from ..games import rules_of
 from ..games import Write
 from ..games import writing
 from ..i18n import _
+from ..i18n import N_
 from ..i18n import shown
 from ..models import Correction
 from ..models import Game
@@ -81,7 +82,12 @@ def _correct(game: Game, number: int, field: str, old: Any, new: Any) -> None:
 
 def _whole_numbers(check: Any, rules: Rules, number: int, value: object, field: str, names: Sequence[str]) -> list[int]:
     """Bids or tricks checked by the engine; values that are not JSON whole numbers are a 400."""
-    what = _("bid") if field == "bids" else _("tricks taken")
+    # whole sentences, so that each language may start them with the word it needs
+    not_whole = (
+        N_("{name}'s bid must be a whole number, not {item}.")
+        if field == "bids"
+        else N_("{name}'s tricks taken must be a whole number, not {item}.")
+    )
     if not isinstance(value, list):
         raise BadRequest(
             _(
@@ -93,14 +99,7 @@ def _whole_numbers(check: Any, rules: Rules, number: int, value: object, field: 
     if len(value) == len(names):  # a wrong count is the engine's to explain (R22, R23)
         for seat, item in enumerate(value):
             if isinstance(item, bool) or not isinstance(item, int):
-                raise BadRequest(
-                    _(
-                        "{name}'s {what} must be a whole number, not {item}.",
-                        name=names[seat],
-                        what=what,
-                        item=shown(item),
-                    )
-                )
+                raise BadRequest(_(not_whole, name=names[seat], item=shown(item)))
     return list(check(rules, number, value, names))
 
 

@@ -366,6 +366,28 @@ def test_every_marked_string_is_translated_with_its_placeholders(lang: str) -> N
             assert not extra and not lost, f"{lang}: placeholders of {key!r} differ: {form!r}"
 
 
+#: Words that English capitalises as a label and another language writes inside its sentences.
+LOWER_CASE_LABELS = {"Bluke turned", "Blukes"}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_sentence_that_starts_with_a_capital_in_english_does_in_every_language(lang: str) -> None:
+    """A word put first by a placeholder ("{what} of {name}: ...") started Russian, Italian,
+    Esperanto and Indonesian sentences in lower case; a JSON field name (``hands[0]``) may start one."""
+    first_letter = re.compile(r"[^\W\d_]")
+    for key, message in catalog(lang).items():
+        if isinstance(message.id, tuple) or key in LOWER_CASE_LABELS:
+            continue
+        english, translated = first_letter.search(message.id), first_letter.search(message.string)
+        named = re.match(r"\{(name|who)\}", message.id)  # a player's name: written with a capital
+        if english is None or translated is None or not (english.group().isupper() or named):
+            continue
+        assert not message.string.startswith("{") or message.id.startswith("{"), f"{lang}: {message.string!r}"
+        if re.match(r"%\(|'|[0-9]|[a-z_]+\[|\{(name|who)\}", message.string):  # a number, field or name first
+            continue
+        assert translated.group().isupper(), f"{lang}: {message.string!r} starts in lower case"
+
+
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_catalogs_keep_every_rule_number(lang: str) -> None:
     for key, message in catalog(lang).items():
@@ -497,3 +519,29 @@ def test_a_value_a_client_sent_reads_as_json_and_stays_short(app: Flask) -> None
         cut = say(template, value="y" * 100_000)
         assert cut == f"'{'y' * 63}…' is not a bid.", cut
         assert say("{value} and {value:>3}", value=7) == "7 and   7"  # plain fields as before
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (b"[1]", "Тело запроса должно быть JSON-объектом ({…}), а не списком."),
+        (b'"bids"', "Тело запроса должно быть JSON-объектом ({…}), а не строкой."),
+        (b"7", "Тело запроса должно быть JSON-объектом ({…}), а не числом."),
+    ],
+)
+def test_a_body_that_is_no_object_is_named_in_the_case_the_sentence_needs(
+    client: FlaskClient, body: bytes, expected: str
+) -> None:
+    answer = client.post("/api/games?lang=ru", data=body, content_type="application/json")
+    assert answer.status_code == 400 and answer.get_json()["error"]["message"] == expected
+
+
+def test_a_bid_that_is_no_number_starts_its_sentence_with_a_capital(client: FlaskClient) -> None:
+    game = client.post("/api/games", json={"players": ["Ann", "Ben", "Cy"], "first_dealer": 0}).get_json()
+    answer = client.put(
+        f"/api/games/{game['id']}/hands/1/bids?lang=it",
+        json={"bids": [1, 2, True]},
+        headers={"Authorization": f"Bearer {game['scorer_token']}"},
+    )
+    assert answer.status_code == 400
+    assert answer.get_json()["error"]["message"] == "La dichiarazione di Cy deve essere un numero intero, non true."
