@@ -352,6 +352,10 @@ class Printer:
 
     def pdf(self, html: str, paper: str) -> bytes:
         """Render one HTML document to PDF bytes."""
+        return self.pdf_and_pages(html, paper)[0]
+
+    def pdf_and_pages(self, html: str, paper: str) -> tuple[bytes, int]:
+        """Render one HTML document to PDF bytes, and say how many pages it took."""
         from weasyprint import CSS
         from weasyprint import HTML
 
@@ -362,9 +366,10 @@ class Printer:
                 self.footers[footer] = CSS(string=rule, font_config=self.font_config)
             document = HTML(string=html, base_url=self.base_url, url_fetcher=self.fetcher)
             sheets = [self.stylesheet, self.page_sizes[paper], self.footers[footer]]
-            pdf = document.write_pdf(stylesheets=sheets, font_config=self.font_config)
+            rendered = document.render(stylesheets=sheets, font_config=self.font_config)
+            pdf = rendered.write_pdf()
         assert isinstance(pdf, bytes)
-        return pdf
+        return pdf, len(rendered.pages)
 
 
 def page_footer() -> str:
@@ -417,6 +422,15 @@ def printer() -> Printer:
 
 
 def render_pdf(sheet: Sheet) -> bytes:
-    """The sheet as PDF: the print template (autoescaped: names print as text), then WeasyPrint."""
-    html = render_template("print/scorecard.html", sheet=sheet, points=minus, format_date=format_date)
-    return printer().pdf(html, sheet.paper)
+    """The sheet as PDF: the print template (autoescaped: names print as text), then WeasyPrint.
+
+    Long names, or a language with longer words, can grow the header until the legend under the
+    card falls onto a page of its own; the card is then set again with shorter rows (``tight``).
+    """
+    pages = (2 if sheet.long else 1) + (1 if sheet.chart else 0)
+    for tight in (False, True):
+        html = render_template("print/scorecard.html", sheet=sheet, points=minus, format_date=format_date, tight=tight)
+        pdf, printed = printer().pdf_and_pages(html, sheet.paper)
+        if printed <= pages:
+            break
+    return pdf

@@ -72,6 +72,15 @@ class Games:
         if key == "extended":
             game = new_game(c, ["Ann", "Ben", "Cy"], options={"extended": True, "all_cards_hand": True})
             return game, play_out(c, game, seed=5)
+        if key == "long-names":  # 40 characters each: the header takes three lines more
+            names = [
+                "Ŝanĝiĝemaj Ĉapeloj Ĥĵŭ Ŝanĝiĝemaj Ĉapelo",
+                "Константин Константинопольский Констант",
+                "Bartolomeo Alessandrini-Rossi Bartolomeo",
+                "Ира Иванова-Константинопольская Ирина Ив",
+            ]
+            game = new_game(c, names)
+            return game, play_out(c, game, seed=7)
         if key == "tie":  # seed 372 happens to end level: 317 each
             game = new_game(c, ["Ann", "Ben"])
             return game, play_out(c, game, seed=372)
@@ -224,6 +233,26 @@ def test_the_chart_adds_a_score_progression_page_with_every_final_total(games: G
         assert f"{player['name']} {points(total)}" in chart
     assert "page 2 of 2" in chart and "page 1 of 2" in first
     assert "<svg" not in chart  # drawn, not printed as text
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_names_of_forty_characters_keep_the_card_and_its_legend_on_one_page(games: Games, lang: str) -> None:
+    """The header they grow pushed the legend onto a page of its own: the card is set tighter."""
+    game, doc = games.game("long-names")
+
+    def printed(query: str = "") -> bytes:  # the language asked by header: ?lang= would stay in a cookie
+        answer = games.client.get(
+            f"/api/games/{game['id']}/scorecard.pdf{query}",
+            headers={**auth(game["watch_token"]), "Accept-Language": lang},
+        )
+        assert answer.status_code == 200
+        return answer.data
+
+    (text,) = page_texts(printed())
+    assert "t/b: tricks taken / bid" in text if lang == "en" else "в/з: взято / заказ" in text
+    if lang == "en":  # every row whole (the dealer's button reads "D" in English)
+        assert all(row_of(lines(printed()), n) == expected_row(doc, n) for n in range(1, len(doc["hands"]) + 1))
+    assert len(page_texts(printed("?chart=1"))) == 2
 
 
 def test_fifteen_players_fit_the_width_and_every_page_repeats_the_header(games: Games) -> None:
