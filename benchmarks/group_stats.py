@@ -57,7 +57,9 @@ def records(rng: random.Random, players: int) -> list[HandRecord]:
 
 def measure(url: str, games: int, repeat: int, roster: int = 0, seats: int = 0) -> dict[str, list[float]]:
     """Each page's times; ``roster`` players named P000… instead of the regulars, ``seats`` of them at every game."""
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "TESTING": True})
+    app = create_app(
+        {"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "TESTING": True, "RATELIMIT_ENABLED": False}
+    )
     regulars = [f"P{i:03}" for i in range(roster)] if roster else REGULARS
     with app.app_context():
         db.drop_all()
