@@ -123,6 +123,8 @@
     document.body.dataset.sending = "1";  /* the poll (static/app.js) reloads only once all are sent */
     show(words.sending);
     var entry = pending[0], body = { version: entry.base };
+    /* Sent while online, it may be stored even if its answer is lost (the phone may be offline by then). */
+    entry.tried = entry.tried || navigator.onLine !== false;
     body[entry.step] = entry.values;
     if (entry.step === "bids" && entry.trump !== undefined) body.trump = entry.trump;
     request("PUT", "/hands/" + entry.number + "/" + entry.step, body).then(function (answer) {
@@ -140,8 +142,8 @@
       if (answer.status === 409 || answer.status === 422) return disagree(entry, answer.data.error);
       if (answer.status >= 500 || answer.status === 408 || answer.status === 429) throw answer;  /* the server's trouble, not the entry's */
       show(R.say(words, "refused", { message: answer.data.error.message }), true);
-    }).catch(function () {  /* sent while online, the entry may be stored though its answer was lost */
-      busy = false; waited = true; entry.tried = entry.tried || navigator.onLine !== false; waiting(); later();
+    }).catch(function () {
+      busy = false; waited = true; waiting(); later();
     });
   }
   /* The page's writes and its watch for other scorers' saves go on from the version this phone knows. */
@@ -194,6 +196,7 @@
     /* Out of the queue at once, so that an answer to the entry on its way does not store it again. */
     var entry = pending.pop(), hand = game.hands[entry.number - 1];
     made--;
+    if (!pending.length) delete document.body.dataset.sending;  /* nothing left to send: the poll follows other phones again */
     forget(entry);
     hand[entry.step] = null;
     if (entry.step === "bids") hand.trump = entry.was;
@@ -307,6 +310,11 @@
     if (number === 1 || !document.getElementById("standings")) drop(f, ".to-standings");
     if (step === "bids") drop(f, R.hasTurnUp(n, cards) ? ".no-turn-up" : ".trumps");
     else {
+      /* Bids still on this phone are changed by taking them back here (undo), not on the server's page. */
+      var edit = f.querySelector("a.ghost");
+      if (edit && pending.some(function (e) { return e.number === number; })) {
+        edit.onclick = function (event) { event.preventDefault(); undoForm.requestSubmit(); };
+      }
       var key = R.hasTurnUp(n, cards) ? hand.trump : "dealt";
       var note = f.querySelector(".trump-note"), model = document.getElementById("trump-notes").content.querySelector("[data-trump='" + key + "']");
       note.textContent = "";

@@ -1144,3 +1144,64 @@ def test_offline_taps_survive_a_reload_and_the_phone_refuses_what_the_server_wou
     expect(page.locator("#sync")).to_have_text("All sent", timeout=15_000)
     doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
     assert doc["hands"][0]["bids"] == [4, 5, 3] and doc["hands"][0]["tricks"] is None
+
+
+def test_undo_of_an_entry_whose_answer_was_lost_as_the_phone_went_offline_waits_for_the_server(
+    browser: Any, live: LiveServer
+) -> None:
+    """Sent while online, the bids were stored, and the phone was offline when the answer should
+    have come: the undo was done on the phone alone, the server kept the bids, and the scorer's
+    next save clashed with them as if another phone had saved."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}"
+    other_scorer(live, game, [4, 5, 3], [5, 3, 5])
+    context, page = scorer_phone(browser, game)
+    held = hold(page, r"/hands/2/bids$")
+    tap(page, "bid2-4", "bid0-4", "bid1-3")  # hand 2: Ben deals, Cy bids first
+    until_held(page, held)
+    held[0].fetch()  # the server stores the bids
+    assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][1]["bids"] == [4, 3, 4]
+    go_offline(context, live)
+    held[0].abort("internetdisconnected")  # and the phone, offline now, never hears so
+    expect(page.locator("#sync")).to_contain_text("1 entry waiting")
+    page.unroute(re.compile(r"/hands/2/bids$"))
+    page.locator("button[form=undo-form]").tap()
+    expect(page.locator("#sync")).to_have_text("Sending…")  # not "Undone": the server may hold them
+    go_online(context, live)
+    expect(page.locator(".note")).to_contain_text("Undone: the bids of hand 2", timeout=15_000)
+    assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][1]["bids"] is None
+    assert live.count("POST", f"/g/{game['id']}/undo") == 1
+
+
+def test_after_an_offline_entry_is_taken_back_the_page_follows_the_other_scorers_again(
+    browser: Any, live: LiveServer
+) -> None:
+    """The page waits for its own entries before it follows other phones' saves; once the only one
+    was taken back on the phone, nothing was left to wait for, yet it never followed again."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}"
+    context, page = scorer_phone(browser, game)
+    go_offline(context, live)
+    tap(page, "bid1-5", "bid2-3", "bid0-4")
+    expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+    page.locator("button[form=undo-form]").tap()
+    expect(page.locator("#sync")).to_contain_text("Undone: the bids of hand 1")
+    go_online(context, live)
+    requests.put(url + "/hands/1/bids", json={"bids": [4, 5, 3]}, headers=bearer(game), timeout=10)
+    expect(page.locator("#changed-elsewhere")).to_be_visible(timeout=15_000)  # the taps taken back are kept
+    page.locator("#changed-elsewhere a").tap()
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+
+
+def test_edit_bids_of_bids_still_on_the_phone_takes_them_back_there(browser: Any, live: LiveServer) -> None:
+    """The tricks step drawn on the phone offered the server's correction page for bids the server
+    did not have yet: it opened empty, and the saved correction then clashed with the phone's entry."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    bids_waiting_offline(context, page, live)
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    page.locator("form.hand a.ghost").tap()  # "Edit bids"
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")
+    expect(page.locator("#bid0-4")).to_be_checked()  # the taps kept, to change what was wrong
+    expect(page.locator("#sync")).to_contain_text("Undone: the bids of hand 1")
+    assert page.url.endswith(f"/g/{game['id']}")
