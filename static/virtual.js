@@ -11,6 +11,7 @@
   "use strict";
   var PACE = { bid: 600, card: 750, own: 250, trick: 1200, hand: 2600 };
   var busy = false;       // a form post is on its way
+  var unsure = false;     // a move whose answer was lost: the screen waits for the table's own
   var syncing = null;     // while the screen catches up with the table: the promise of its end
   var toastTimer = null;
   var pollTimer = null;
@@ -185,9 +186,12 @@
     pollTimer = setTimeout(poll, next);
     if (busy || syncing) return;
     fetch(r.getAttribute("data-version-url"), { credentials: "same-origin", cache: "no-store" })
-      .then(function (res) { tableAnswered(); return res.status === 403 ? gone() : res.ok ? res.json() : null; })
+      .then(function (res) { if (!unsure) tableAnswered(); return res.status === 403 ? gone() : res.ok ? res.json() : null; })
       .then(function (data) {
-        if (data && !busy && !syncing && String(data.stamp) !== attr("data-stamp")) return sync();
+        if (!data || busy || syncing || (!unsure && String(data.stamp) === attr("data-stamp"))) return;
+        return sync().then(function () {  // a screen drawn from the table: the lost move shows there, or the turn again
+          if (unsure && !root().classList.contains("vt-busy")) { unsure = false; tableAnswered(); }
+        });
       })
       .catch(function () { /* offline for a moment: try again next tick */ });
   }
@@ -278,7 +282,7 @@
     var move = form.hasAttribute("data-vt-replay");
     // A second tap while the first is on its way plays nothing, nor does a move tapped on a screen
     // being replayed. A tap on "Your turn" while the screen refreshes (someone joined) waits for it.
-    if (busy || (syncing && move && !root().classList.contains("vt-myturn"))) return;
+    if (busy || unsure || (syncing && move && !root().classList.contains("vt-myturn"))) return;
     busy = true;
     var data = new FormData(form);
     var by = event.submitter;
@@ -295,12 +299,14 @@
         if (res.ok && move) { sent(by); return sync(); }  // our move, then the bots' answers
         if (!swap(screenOf(html))) toast(say("play_failed"));
       });
-    }).catch(function () { toast(say("offline"), true); })  // it may have arrived: the next poll shows the table
-      .then(function () {
-        busy = false;
-        var r = root();
-        if (r) r.classList.remove("vt-busy");
-      });
+    }).catch(function () {  // it may have arrived: no tap until the next poll has drawn the table
+      unsure = move;
+      toast(say("offline"), true);
+    }).then(function () {
+      busy = false;
+      var r = root();
+      if (r && !unsure) r.classList.remove("vt-busy");
+    });
   });
 
   // The table took our move: say so at once, and take the card from the hand, while the others'

@@ -611,6 +611,46 @@ def test_a_bid_whose_answer_is_lost_is_shown_once_the_table_answers(browser: Any
     context.close()
 
 
+def test_after_a_lost_answer_the_old_screen_takes_no_tap_until_the_table_is_drawn_again(
+    browser: Any, seeded_server: str
+) -> None:
+    """The table stored the bid and the answer was lost: the message went at the first answer to a
+    poll, while "Your turn: bid" stayed live until the replay caught up, and a second bid tapped
+    as the message invited was refused ("Nothing was played for you") though the first counted."""
+    table = one_against_bots(seeded_server)
+    context = phone(browser, "light")
+    page = context.new_page()
+    page.goto(table["seats"][0]["url"].replace("http://localhost", seeded_server))
+    expect(page.locator(".vt-status")).to_contain_text("Your turn")
+    bids: list[str] = []
+
+    def arrives_but_the_answer_is_lost(route: Any) -> None:
+        bids.append(route.request.url)
+        route.fetch()
+        route.abort()
+
+    held: list[Any] = []
+    page.route(f"**/t/{table['id']}/bid", arrives_but_the_answer_is_lost)
+    page.route(re.compile(r"/t/[^/]+/moves\?"), lambda route: held.append(route))  # the screen's refresh, held
+    page.locator(".vt-bids button").first.tap()
+    toast = page.locator("#vt-toast")
+    expect(toast).to_contain_text("may not have reached the table")
+    for _ in range(100):  # a poll answered: the table has the bid, the refresh is on its way
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the screen never began to refresh"
+    expect(toast).to_be_visible()  # still: the screen shown is not the table's yet
+    page.evaluate("document.querySelector('.vt-bids button').click()")  # a second bid on the old screen
+    page.wait_for_timeout(500)
+    assert len(bids) == 1, "a tap on the old screen was sent"
+    page.unroute(re.compile(r"/t/[^/]+/moves\?"))
+    held[0].continue_()
+    expect(page.locator(".vt-bid")).to_have_count(0)  # the table's screen: the bid made
+    expect(toast).to_be_hidden()
+    context.close()
+
+
 def test_no_connection_stays_said_until_the_table_answers_again(browser: Any, seeded_server: str) -> None:
     """A tap sent without a connection: the screen keeps saying the tap may not have arrived for as
     long as the table cannot be reached (ten seconds here, on the page's own clock), not for 4 s
