@@ -313,7 +313,7 @@
       /* Bids still on this phone are changed by taking them back here (undo), not on the server's page. */
       var edit = f.querySelector("a.ghost");
       if (edit && pending.some(function (e) { return e.number === number; })) {
-        edit.onclick = function (event) { event.preventDefault(); undoForm.requestSubmit(); };
+        edit.onclick = function (event) { event.preventDefault(); document.querySelector("button[form=undo-form]").click(); };
       }
       var key = R.hasTurnUp(n, cards) ? hand.trump : "dealt";
       var note = f.querySelector(".trump-note"), model = document.getElementById("trump-notes").content.querySelector("[data-trump='" + key + "']");
