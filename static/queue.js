@@ -142,9 +142,7 @@
       if (answer.status === 409 || answer.status === 422) return disagree(entry, answer.data.error);
       if (answer.status >= 500 || answer.status === 408 || answer.status === 429) throw answer;  /* the server's trouble, not the entry's */
       show(R.say(words, "refused", { message: answer.data.error.message }), true);
-    }).catch(function () {
-      busy = false; waited = true; waiting(); later();
-    });
+    }).catch(function () { busy = false; waited = true; waiting(); later(); });
   }
   /* The page's writes and its watch for other scorers' saves go on from the version this phone knows. */
   function caughtUp() {
