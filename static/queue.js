@@ -94,8 +94,9 @@
     syncLine.textContent = text || "";  /* empty, it takes no room (app.css) */
     syncLine.classList.toggle("bad", !!bad);
   }
+  /* Online, the server did not answer (5xx, 429, answer lost). */
   function waiting() {
-    show(App.say(words.waiting, { n: pending.length }));
+    show(App.say(navigator.onLine === false ? words.waiting : words.unanswered, { n: pending.length }));
   }
 
   /* -- sending, oldest first, one at a time -------------------------------------------------------- */

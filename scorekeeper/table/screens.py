@@ -418,6 +418,9 @@ def offline_words() -> dict[str, Any]:
         "step_tricks": _("Tricks"),
         "finished": _("The last hand is recorded on this phone; the result shows once every entry is sent."),
         "waiting": plural_forms("Offline — {n} entry waiting", "Offline — {n} entries waiting"),
+        "unanswered": plural_forms(
+            "Server not answering — {n} entry waiting", "Server not answering — {n} entries waiting"
+        ),
         "stale": plural_forms(
             "As of hand {number}: {n} entry made on this phone is not counted here yet",
             "As of hand {number}: {n} entries made on this phone are not counted here yet",

@@ -511,6 +511,7 @@ def test_a_server_in_trouble_holds_the_queue_only_until_it_answers_again(browser
     live.unavailable = 2
     mark = len(live.hits)
     go_online(context, live)
+    expect(page.locator("#sync")).to_have_text("Server not answering — 2 entries waiting")  # online: not "Offline"
     expect(page.locator("#sync")).to_have_text("All sent", timeout=30_000)
     puts = [h.path.rsplit("/", 1)[1] for h in live.since(mark) if h.method == "PUT"]
     assert puts == ["bids", "bids", "bids", "tricks"]  # refused twice, then each step once

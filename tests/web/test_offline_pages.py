@@ -82,6 +82,10 @@ def test_the_scorer_page_carries_the_game_and_the_words_the_script_shows(client:
     assert state["columns"] == [0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 5, 6, 6, 7, 7]
     words = offline_json(client, game_id, "offline-words")
     assert words["waiting"] == {"one": "Offline — {n} entry waiting", "other": "Offline — {n} entries waiting"}
+    assert words["unanswered"] == {
+        "one": "Server not answering — {n} entry waiting",
+        "other": "Server not answering — {n} entries waiting",
+    }
     assert words["all_sent"] == "All sent"
     assert 'data-queue="1"' in text(client.get(f"/g/{game_id}"))
 
