@@ -90,10 +90,24 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
-        context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
+        # SQLite alters a table by copying it and dropping the old one ("batch" migrations); with
+        # foreign keys on, that drop would cascade and delete every hand, correction and table of
+        # every game. Off for the migrations, then checked and on again: SQLite ignores the pragma
+        # inside a transaction, hence the driver's own connection and the rollback first.
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
+        try:
+            context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
 
-        with context.begin_transaction():
-            context.run_migrations()
+            with context.begin_transaction():
+                context.run_migrations()
+            if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
+                raise RuntimeError("the migrations left rows whose game or group is missing")
+        finally:
+            if sqlite:
+                connection.rollback()
+                connection.connection.driver_connection.execute("PRAGMA foreign_keys=ON")
 
 
 if context.is_offline_mode():

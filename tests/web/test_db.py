@@ -97,6 +97,76 @@ def test_db_upgrade_creates_the_schema_the_models_describe(backend: str, tmp_pat
             drop_everything(url)
 
 
+ROWS = ("games", "hands", "corrections", "tables")
+
+
+def count_rows(app: Flask) -> dict[str, int]:
+    with app.app_context():
+        return {table: db.session.scalar(text(f"SELECT count(*) FROM {table}")) for table in ROWS}  # noqa: S608
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_migrating_up_and_down_keeps_every_hand_correction_and_table(
+    backend: str, tmp_path: Path, keep_logging: None
+) -> None:
+    """On SQLite a migration alters ``games`` by copying it and dropping the old table; with foreign
+    keys on, the drop cascaded into every hand, correction and virtual table of every game."""
+    if backend == "postgresql" and not os.environ.get("TEST_DATABASE_URL"):
+        pytest.skip("TEST_DATABASE_URL is not set")
+    url = f"sqlite:///{tmp_path / 'kept.sqlite'}" if backend == "sqlite" else os.environ["TEST_DATABASE_URL"]
+    drop_everything(url)
+    app = build(url, tmp_path)
+    runner = app.test_cli_runner()
+    first = "8b8307794e04"
+    try:
+        assert runner.invoke(args=["db", "upgrade", first]).exit_code == 0
+        with app.app_context():
+            now = {"now": datetime(2026, 1, 2)}
+            db.session.execute(
+                text(
+                    "INSERT INTO games (id, created_at, updated_at, variant, options, players, first_dealer,"
+                    " scorer_hash, watch_hash, version, mode) VALUES ('old1', :now, :now, 'standard', '{}',"
+                    " '[\"Ann\", \"Ben\", \"Cy\"]', 0, 'x', 'y', 3, 'virtual')"
+                ),
+                now,
+            )
+            db.session.execute(
+                text("INSERT INTO hands (game_id, number, bids, tricks) VALUES ('old1', 1, '[4, 5, 3]', '[5, 3, 5]')")
+            )
+            db.session.execute(
+                text(
+                    "INSERT INTO corrections (game_id, at, hand, field, old, new)"
+                    " VALUES ('old1', :now, 1, 'tricks', '[4, 4, 5]', '[5, 3, 5]')"
+                ),
+                now,
+            )
+            db.session.execute(
+                text(
+                    "INSERT INTO tables (id, game_id, created_at, host_hash, seats, phase, version)"
+                    " VALUES ('tab1', 'old1', :now, 'h', '[]', 'lobby', 1)"
+                ),
+                now,
+            )
+            db.session.commit()
+        kept = {"games": 1, "hands": 1, "corrections": 1, "tables": 1}
+        assert count_rows(app) == kept
+        up = runner.invoke(args=["db", "upgrade"])
+        assert up.exit_code == 0 and up.exception is None, up.output
+        assert count_rows(app) == kept
+        down = runner.invoke(args=["db", "downgrade", first])
+        assert down.exit_code == 0 and down.exception is None, down.output
+        assert count_rows(app) == kept
+        if backend == "sqlite":
+            with app.app_context(), db.engine.connect() as connection:  # switched on again for the app
+                assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+        if backend == "postgresql":
+            drop_everything(url)
+
+
 def test_sqlite_connections_use_wal_a_busy_timeout_and_foreign_keys(tmp_path: Path) -> None:
     app = build(f"sqlite:///{tmp_path / 'pragmas.sqlite'}", tmp_path)
     try:
