@@ -102,7 +102,12 @@ def load_config(app: Flask, overrides: Mapping[str, Any] | None) -> None:
         RATELIMIT_STORAGE_URI=os.environ.get("SCOREKEEPER_RATELIMIT_STORAGE_URL") or "memory://",
         RATELIMIT_STRATEGY="moving-window",
         RATELIMIT_KEY_PREFIX="scorekeeper",
-        RATELIMIT_SWALLOW_ERRORS=True,  # an unreachable Redis lets requests through, never fails them
+        # A Redis that cannot be reached or stops answering costs a request half a second at most,
+        # never fails it, and each process counts alone in memory (the same budgets) until Redis
+        # answers again (asked after 1, 2, 4 … s).
+        RATELIMIT_STORAGE_OPTIONS={"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
+        RATELIMIT_SWALLOW_ERRORS=True,
         RATELIMIT_CREATE=os.environ.get("SCOREKEEPER_RATELIMIT_CREATE") or "10 per minute; 200 per hour",
         RATELIMIT_IMPORT=os.environ.get("SCOREKEEPER_RATELIMIT_IMPORT") or "10 per minute; 100 per hour",
         RATELIMIT_RENDER=os.environ.get("SCOREKEEPER_RATELIMIT_RENDER") or "10 per minute; 120 per hour",

@@ -6,8 +6,10 @@ The ``redis_url`` database (12 of the local server) is this module's own: it is 
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -211,6 +213,38 @@ def test_the_counts_live_in_redis_and_hold_for_another_server_process(
         check=True,
     )
     assert again.stdout.split()[0] == "201"
+
+
+@pytest.mark.parametrize("down", ["silent", "refused"])
+def test_a_redis_that_is_down_or_silent_neither_fails_nor_holds_a_request(tmp_path: Path, down: str) -> None:
+    """A Redis that accepts connections but never answers held every create, import and PDF request
+    for good, until no server thread was left for the scorers. Now each try gives up, and the
+    process counts alone in memory with the same budgets (README, configuration)."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(64)  # connections are taken into the backlog and never read or answered
+        port = silent.getsockname()[1]
+        if down == "refused":
+            silent.close()  # nothing listens there now
+        app = make_app(
+            f"sqlite:///{tmp_path / 'down.sqlite'}",
+            RATELIMIT_ENABLED=True,
+            RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{port}/7",
+            RATELIMIT_CREATE="2 per minute",
+        )
+        client = app.test_client()
+        statuses: list[int] = []
+        worker = threading.Thread(
+            target=lambda: statuses.extend(client.post("/api/games", json=PLAYERS).status_code for _ in range(3)),
+            daemon=True,
+        )
+        worker.start()
+        worker.join(timeout=60)
+        assert not worker.is_alive(), "a request is held by a Redis that does not answer"
+        assert statuses == [201, 201, 429]
+        assert games_stored(app) == 2
+    with app.app_context():
+        db.engine.dispose()
 
 
 def test_a_scorer_at_play_speed_is_never_limited(tmp_path: Path, store: redis.Redis, redis_url: str) -> None:
