@@ -431,7 +431,7 @@ def _same(claimed: object, expected: object) -> bool:
 def _first_difference(claimed: object, expected: Sequence[Any]) -> int | None:
     """The first seat whose figure differs, when the file gives one figure per seat."""
     if isinstance(claimed, list) and len(claimed) == len(expected):
-        return next(seat for seat, (c, e) in enumerate(zip(claimed, expected)) if not _same(c, e))
+        return next((seat for seat, (c, e) in enumerate(zip(claimed, expected)) if not _same(c, e)), None)
     return None
 
 

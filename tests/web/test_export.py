@@ -370,6 +370,20 @@ TAMPERED: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str
         "R25",
         "Hand 25 is not complete",
     ),
+    (
+        "empty points of an open hand",  # two empty lists of figures once ended in a 500
+        apply_all(
+            clear_hand(25),
+            change("hands.24.points", []),
+            change("totals", ...),
+            change("stats", ...),
+            change("winners", ...),
+            change("status", ...),
+        ),
+        422,
+        "R25",
+        "Hand 25 is not complete, so it has no points, but the file gives []",
+    ),
     ("unknown trump", change("hands.0.trump", "X"), 422, "R12", "'X' is not a suit"),
     ("bad date", change("created_at", "last Tuesday"), 400, None, "is not a date and time"),
     ("bad correction", change("corrections", [{"field": "score"}]), 400, None, "corrections[0]"),
