@@ -149,6 +149,8 @@ def seat_players(group_id: str, known: object = None, known_names: object = None
         ids = _known_ids(known, len(game.players))
         names = _known_names(known_names, len(game.players))
         seats = [seat for seat in range(len(game.players)) if seat not in bots and ids[seat] != ""]
+        if known is None and known_names is None:
+            _one_seat_each(group, game, seats)
         _seat(group, game, seats, ids, names)
 
     return attach
@@ -159,6 +161,32 @@ def seat_person(game: Game, seat: int) -> None:
     players in the group (a roster player of that name, or a new one), as if seated from the start."""
     if game.group_id is not None and db.session.get(GroupSeat, (game.id, seat)) is None:
         _seat(_locked(game.group_id), game, [seat])
+
+
+def _one_seat_each(group: Group, game: Game, seats: list[int]) -> None:
+    """A new game seats each roster player once: a name merged into a player is that player.
+
+    :raises RulesError: R4 when two of the names are one player (the later seat counted for nobody).
+    """
+    by_key = _names(group)
+    first: dict[str, int] = {}
+    for seat in seats:
+        player = by_key.get(name_key(game.players[seat]))
+        if player is None:
+            continue
+        if player.id in first:
+            merged, other = (seat, first[player.id])
+            if name_key(game.players[merged]) == player.key:
+                merged, other = other, merged
+            raise RulesError(
+                "{name} is a name merged into {player} in this group, who is already at this game as {other}: "
+                "each player holds one seat (R4).",
+                "R4",
+                name=game.players[merged],
+                player=player.name,
+                other=game.players[other],
+            )
+        first[player.id] = seat
 
 
 def _known_ids(known: object, players: int) -> list[str | None]:

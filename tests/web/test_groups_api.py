@@ -358,6 +358,37 @@ def test_a_merged_name_seats_the_player_kept_in_later_games(client: FlaskClient)
     assert set(roster(doc)) == {"Annie", "Ben", "Cy"}
 
 
+@pytest.mark.parametrize("players", [["Annie", "Ann", "Ben"], ["Ben", "Ann", "ANNIE"], ["Annie", "Ben", "Anne"]])
+def test_a_new_game_may_not_seat_a_player_twice_under_a_merged_name(
+    app: Flask, client: FlaskClient, players: list[str]
+) -> None:
+    """Both names went to Ann: the second seat counted for nobody and the first seat's results
+    were Ann's, whoever played them. Refused, nothing stored (R4)."""
+    group = new_group(client, players=["Ann", "Annie", "Anne", "Ben"])
+    ids = roster(group_doc(client, group))
+    for name in ("Annie", "Anne"):
+        merged = client.post(
+            f"/api/groups/{group['id']}/players/{ids[name]}/merge",
+            json={"into": ids["Ann"]},
+            headers=auth(group["token"]),
+        )
+        assert merged.status_code == 200, merged.get_json()
+    before = group_doc(client, group)
+    answer = client.post(f"/api/groups/{group['id']}/games", json={"players": players}, headers=auth(group["token"]))
+    assert answer.status_code == 422, answer.get_json()
+    error = answer.get_json()["error"]
+    later = next(name for name in reversed(players) if name.lower() in ("annie", "anne"))
+    earlier = next(name for name in players if name.lower() in ("ann", "annie", "anne") and name != later)
+    assert error["rule"] == "R4"
+    assert error["message"] == (
+        f"{later} is a name merged into Ann in this group, who is already at this game as {earlier}: "
+        "each player holds one seat (R4)."
+    )
+    assert group_doc(client, group) == before
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 0
+
+
 def test_a_merged_name_is_taken_back_only_by_its_player(client: FlaskClient) -> None:
     group = new_group(client, players=["Ann", "Anne", "Ben"])
     ids = roster(group)
