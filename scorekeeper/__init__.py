@@ -8,6 +8,7 @@ from typing import Any
 from flask import Flask
 from flask import request
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import BaseConverter
 
 from .config import instance_path
 from .config import load_config
@@ -54,6 +55,13 @@ def lower_host(wsgi_app: Any) -> Any:
     return app
 
 
+class PathPart(BaseConverter):
+    """A part of an address (an id, a token): no NUL, which no id or token holds and which
+    PostgreSQL cannot even compare, so such an address is a 404 on every database alike."""
+
+    regex = "[^/\x00]+"
+
+
 def register_serving(app: Flask) -> None:
     """Behind ``PROXIES`` reverse proxies, believe their forwarded address, scheme and host.
 
@@ -63,6 +71,7 @@ def register_serving(app: Flask) -> None:
     from .web import SecureWhenHttps
     from .web import security_headers
 
+    app.url_map.converters["default"] = app.url_map.converters["string"] = PathPart
     app.wsgi_app = lower_host(app.wsgi_app)  # type: ignore[method-assign]
     if hops := app.config["PROXIES"]:
         # The port and a path prefix are not believed: the proxies set neither (deploy/Caddyfile),

@@ -190,7 +190,7 @@ def load_game(game_id: str) -> Game | None:
 
 def open_game(game_id: str, token: str | None) -> Access:
     """Find a game by id and token; a wrong token looks exactly like a missing game (404)."""
-    game = load_game(game_id) if game_id else None
+    game = load_game(game_id) if game_id and "\x00" not in game_id else None  # no id holds NUL (?again=)
     if game is not None and token:
         if matches(token, game.scorer_hash):
             return Access(game, "scorer")

@@ -100,7 +100,7 @@ def create_group(name: object, players: object = None) -> tuple[Group, str]:
 
 def open_group(group_id: str, token: str | None) -> Group:
     """The group with this id and token; anything else is 404 without saying which part was wrong."""
-    group = db.session.get(Group, group_id) if group_id and len(group_id) <= 16 else None
+    group = db.session.get(Group, group_id) if group_id and len(group_id) <= 16 and "\x00" not in group_id else None
     if group is None or not matches(token, group.token_hash):
         raise NotFound(_(NO_GROUP))
     return group

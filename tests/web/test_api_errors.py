@@ -525,3 +525,28 @@ def test_server_errors_keep_the_json_shape(app: Flask, client: FlaskClient, monk
     error = response.get_json()["error"]
     assert error["code"] == "server_error" and "boom" not in error["message"]
     assert error["message"].endswith(".")
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "/api/games/abc%00def",
+        "/api/games/abc%00def/version",
+        "/api/games/abc%00def/export.json",
+        "/api/games/abc%00def/scorecard.pdf",
+        "/g/abc%00/join/t",
+        "/groups/x%00/join/y",
+        "/t/x%00/join/y",
+        "/api/tables/x%00/view",
+        "/api/groups/x%00",
+        "/t/game/x%00",
+        "/new?again=ab%00c",
+        "/new?group=ab%00c",
+    ],
+)
+def test_an_address_holding_nul_is_unknown_on_every_database(client: FlaskClient, address: str) -> None:
+    """No id or token holds NUL; PostgreSQL cannot compare one and answered 500 where SQLite said 404."""
+    answer = client.get(address, headers={**auth("some-token"), "Accept": "application/json"})
+    assert answer.status_code == 404, answer.get_data(as_text=True)[:300]
+    if address.startswith("/api/"):
+        assert answer.get_json()["error"]["code"] == "not_found"
