@@ -26,7 +26,9 @@ from .tokens import redact
 if TYPE_CHECKING:
     from gunicorn.glogging import _AtomsDict
 
-SECRET_HEADERS = ("{authorization}i", "{cookie}i", "{set-cookie}o")
+#: The headers that carry tokens, as gunicorn offers them: request and response headers, and the
+#: WSGI environment's copies of the request's (``%({http_cookie}e)s``).
+SECRET_HEADERS = ("{authorization}i", "{cookie}i", "{set-cookie}o", "{http_authorization}e", "{http_cookie}e")
 
 
 class _Redacted(logging.Filter):

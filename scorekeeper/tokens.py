@@ -34,20 +34,29 @@ def new_id() -> str:
 
 # -- logs: a join link carries its token in the path (``/g/<id>/join/<token>?w=<watch token>``)
 HIDDEN = "…"
-JOIN = re.compile(r"(/join/)[^?#\s\"]+")  # slashes too: /join//<token> opens the same link
-QUERY = re.compile(r"((?:^|[?&])(?:w|token)=)[^&#\s\"]+")  # ^: gunicorn's %(q)s has no "?"
+JOIN = re.compile(r"(/join/)[^?#\s\"]+", re.IGNORECASE)  # slashes too: /join//<token> opens the same link
+QUERY = re.compile(r"((?:^|[?&])(?:w|token)=)[^&#\s\"]+", re.IGNORECASE)  # ^: gunicorn's %(q)s has no "?"
+#: Anything shaped like a token (:func:`new_token`: 32 URL-safe characters) wherever it stands, as in
+#: a mistyped address: ``/x/<token>`` is a 404, and its line must not hold the token either.
+TOKEN_LIKE = re.compile(r"(?<![\w-])[\w-]{32,}(?![\w-])", re.ASCII)
 
 
 def redact(text: str) -> str:
     """A path, query, request line or Referer without the tokens it may carry.
 
-    Percent-escapes are decoded first, as the app decodes them before routing: ``/joi%6E/…``
-    opens the same join link.
+    Percent-escapes are decoded first, as the app decodes them before routing (``/joi%6E/…``
+    opens the same join link), and again while any are left (``%2569`` is ``%69``, an escaped "i").
 
     >>> redact("GET /g/3f2a9c1b0d5e6f70/join/Zm9vYmFyYmF6cXV4?w=c2VjcmV0 HTTP/1.1")
     'GET /g/3f2a9c1b0d5e6f70/join/…?w=… HTTP/1.1'
     >>> redact("/g/3f2a/joi%6E/Zm9v"), redact("w=c2Vj&x=1"), redact("/g/3f2a/join//Zm9v")
     ('/g/3f2a/join/…', 'w=…&x=1', '/g/3f2a/join/…')
+    >>> redact("/g/3f2a/JOIN/Zm9v"), redact("/g/3f2a/jo%2569n/Zm9v"), redact("/x/" + "A" * 32 + "/y")
+    ('/g/3f2a/JOIN/…', '/g/3f2a/join/…', '/x/…/y')
     """
-    text = unquote(text) if "%" in text else text
-    return QUERY.sub(r"\1" + HIDDEN, JOIN.sub(r"\1" + HIDDEN, text))
+    for _ in range(3):
+        if "%" not in text or (decoded := unquote(text)) == text:
+            break
+        text = decoded
+    text = QUERY.sub(r"\1" + HIDDEN, JOIN.sub(r"\1" + HIDDEN, text))
+    return TOKEN_LIKE.sub(HIDDEN, text)

@@ -14,14 +14,19 @@ import re
 import socket
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 import redis
 import requests
+from gunicorn.config import Config
 
 from scorekeeper.extensions import db
+from scorekeeper.serving import TokenFreeLogger
+from scorekeeper.tokens import new_token
 from scorekeeper.tokens import redact
 
 from ..conftest import make_app
@@ -103,6 +108,32 @@ def test_tokens_are_taken_out_of_every_field() -> None:
     assert redact("w=WATCH&x=1") == "w=…&x=1"  # gunicorn's %(q)s: the query without its "?"
     assert redact("/groups/abc/join/SECRET") == "/groups/abc/join/…"
     assert redact("/g/abc/join%2FSECRET%3Fw%3DWATCH") == "/g/abc/join/…?w=…"
+    token = new_token()  # a mistyped link (a 404) holds the token all the same
+    for line in (f"/g/abc/JOIN/{token}", f"/g/abc/jo%2569n/{token}", f"/nonexistent/{token}", f"T={token}&x=1"):
+        assert token not in redact(line), line
+    assert redact("/static/app.css?v=3f2a9c1b0d") == "/static/app.css?v=3f2a9c1b0d"  # ids and versions stay
+
+
+def test_the_environment_copies_of_the_token_headers_are_hidden_too() -> None:
+    """gunicorn offers each request header twice: ``{cookie}i`` and the WSGI ``{http_cookie}e``."""
+    config = Config()
+    config.set("accesslog", "-")
+    logger = TokenFreeLogger(config)
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "RAW_URI": "/g/a/join/SECRET",
+        "PATH_INFO": "/g/a/join/SECRET",
+        "QUERY_STRING": "",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "HTTP_AUTHORIZATION": "Bearer SECRET",
+        "HTTP_COOKIE": "sk_abc=SECRET",
+    }
+    request = SimpleNamespace(headers=[("AUTHORIZATION", "Bearer SECRET"), ("COOKIE", "sk_abc=SECRET")])
+    response = SimpleNamespace(status="200 OK", headers=[("Set-Cookie", "sk_abc=SECRET")], sent=0)
+    atoms = logger.atoms(response, request, environ, timedelta(seconds=0.01))  # type: ignore[arg-type]
+    assert not [key for key, value in atoms.items() if "SECRET" in str(value)]
+    assert atoms["{http_cookie}e"] == atoms["{cookie}i"] == "…"
 
 
 def test_two_slow_clients_do_not_stop_the_server(server: Server) -> None:
