@@ -11,7 +11,6 @@ from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import event
-from sqlalchemy import make_url
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
@@ -59,9 +58,9 @@ def setup_database(app: Flask) -> None:
     """
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         return
-    create_private(make_url(app.config["SQLALCHEMY_DATABASE_URI"]).database)
     with app.app_context():
         engine = db.engine
+    create_private(engine.url.database)  # a relative path as Flask-SQLAlchemy read it: in the instance folder
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:

@@ -275,6 +275,28 @@ def test_a_new_sqlite_file_is_private_to_its_owner(tmp_path: Path) -> None:
         db.engine.dispose()
 
 
+def test_a_relative_sqlite_path_is_private_in_the_instance_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Flask-SQLAlchemy opens ``sqlite:///rel.sqlite`` in the instance folder; the file made
+    private was the one beside the working directory, and the real one was 0644."""
+    monkeypatch.chdir(tmp_path)
+    instance = tmp_path / "instance"
+    old = os.umask(0o022)
+    try:
+        app: Flask = create_app(
+            {"SECRET_KEY": "x", "INSTANCE_PATH": str(instance), "DATABASE_URL": "sqlite:///rel.sqlite"}
+        )
+        result = app.test_cli_runner().invoke(args=["db", "upgrade"])
+    finally:
+        os.umask(old)
+    assert result.exit_code == 0, result.output
+    assert stat.S_IMODE((instance / "rel.sqlite").stat().st_mode) == 0o600
+    assert not (tmp_path / "rel.sqlite").exists()
+    with app.app_context():
+        db.engine.dispose()
+
+
 def test_flask_db_upgrade_creates_a_private_file(tmp_path: Path) -> None:
     app: Flask = create_app({"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path)})
     result = app.test_cli_runner().invoke(args=["db", "upgrade"])
