@@ -50,3 +50,19 @@ def test_the_example_settings_leave_the_secrets_to_set() -> None:
     example = dict(line.split("=", 1) for line in read("deploy/bluke.env.example").splitlines() if "=" in line[:40])
     for name in ("POSTGRES_PASSWORD", "SCOREKEEPER_SECRET_KEY"):
         assert example[name] == "" and f"${{{name}:?" in read("deploy/compose.yaml")
+
+
+def test_compose_passes_every_optional_setting_of_the_example_to_the_app() -> None:
+    """compose reads ``deploy/.env`` only for its own ``${…}``: a budget set there and not passed
+    on never reached the app servers."""
+    example = read("deploy/bluke.env.example")
+    optional = example[example.index("# Optional, both") :]
+    for name in SETTING.findall(optional):
+        assert f"{name}: ${{{name}:-" in read("deploy/compose.yaml"), name
+
+
+def test_the_image_has_the_fonts_the_printed_card_asks_for() -> None:
+    """print.css asks for DejaVu Sans Condensed first (fonts-dejavu-extra); without it the card is
+    set wider than the one the tests read back."""
+    assert "DejaVu Sans Condensed" in read("static/print.css")
+    assert "fonts-dejavu-extra" in read("deploy/Dockerfile")
