@@ -11,6 +11,7 @@ write through it.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from collections.abc import Collection
 from collections.abc import Iterable
@@ -463,14 +464,20 @@ def distinct(names: list[str]) -> list[str]:
     return names
 
 
+#: The zero-width joiners that belong inside names: family and flag emoji (U+200D), Persian and
+#: Indic spellings (U+200C). Every other invisible or control character is refused.
+JOINERS = str.maketrans("", "", "\u200c\u200d")
+
+
 def clean_name(raw: str, who: str) -> str:
-    """One player's name, trimmed (inner spaces made single): non-empty, printable, at most 40 characters."""
-    name = " ".join(raw.split())
-    if not name:
+    """One player's name, trimmed (inner spaces made single) and in one Unicode form (NFC: "José"
+    typed with a combining accent is "José"): non-empty, printable, at most 40 characters."""
+    name = unicodedata.normalize("NFC", " ".join(raw.split()))
+    if not name.translate(JOINERS):
         raise BadRequest(_("{who} has no name.", who=who))
     if len(name) > MAX_NAME:
         raise BadRequest(_("{who}'s name is longer than {most} characters.", who=who, most=MAX_NAME))
-    if not name.isprintable():
+    if not name.translate(JOINERS).isprintable():
         raise BadRequest(_("{who}'s name contains a character that cannot be printed.", who=who))
     return name
 
@@ -478,10 +485,10 @@ def clean_name(raw: str, who: str) -> str:
 def name_key(name: str) -> str:
     """What makes two names the same player: trimmed and compared case-insensitively (API.md, "Groups").
 
-    >>> name_key("  ann  B. ") == name_key("Ann b.")
-    True
+    >>> name_key("  ann  B. ") == name_key("Ann b."), name_key("Jose\u0301") == name_key("JOSÉ")
+    (True, True)
     """
-    return " ".join(name.split()).casefold()
+    return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
 
 
 def history(game: Game) -> list[dict[str, Any]]:

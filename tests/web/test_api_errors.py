@@ -105,6 +105,9 @@ CREATE_CASES = [
     pytest.param({"players": ["Ann", "Be\x00n"]}, 400, None, "cannot be printed", id="control-character"),
     pytest.param({"players": ["Ann", "Ben", " ann "]}, 400, None, "Two players are called 'ann'", id="duplicate-name"),
     pytest.param({"players": ["Straße", "STRASSE"]}, 400, None, "Two players", id="duplicate-casefold"),
+    pytest.param({"players": ["José", "Jose\u0301"]}, 400, None, "Two players", id="duplicate-combining-accent"),
+    pytest.param({"players": ["Ann", "\u200d"]}, 400, None, "Player 2 has no name", id="joiner-alone"),
+    pytest.param({"players": ["Ann", "Be\u200bn"]}, 400, None, "cannot be printed", id="zero-width-space"),
     pytest.param(
         {"players": ANN_BEN, "variant": "bogus"},
         422,

@@ -77,6 +77,14 @@ def test_names_are_trimmed_and_the_first_dealer_kept(client: FlaskClient) -> Non
     assert doc["first_dealer"] == 2 and doc["hands"][0]["dealer"] == 2 and doc["hands"][1]["dealer"] == 0
 
 
+def test_names_keep_emoji_and_joined_spellings_in_one_unicode_form(client: FlaskClient) -> None:
+    """A family emoji and a Persian name hold zero-width joiners (refused as unprintable before);
+    an accent typed as a combining mark is stored composed, as the same name typed at once."""
+    family, mehrnaz = "👨\u200d👩\u200d👧", "مهر\u200cناز"
+    doc = create(client, players=[family, mehrnaz, "Jose\u0301"])
+    assert [p["name"] for p in doc["players"]] == [family, mehrnaz, "José"]
+
+
 def test_either_token_reads_the_same_document_and_version(client: FlaskClient) -> None:
     created = create(client)
     by_scorer = client.get(f"/api/games/{created['id']}", headers=auth(created["scorer_token"]))
