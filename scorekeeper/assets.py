@@ -13,25 +13,18 @@ import base64
 import gzip
 import hashlib
 import mimetypes
-import re
 from pathlib import Path
 from typing import Any
 
 import brotli  # type: ignore[import-untyped]  # no stubs; two functions used
+import rcssmin  # type: ignore[import-untyped]  # no stubs; one function used
+import rjsmin  # type: ignore[import-untyped]  # no stubs; one function used
 from flask import current_app
 from flask import Flask
 from flask import request
 from flask import Response
 
 YEAR = 365 * 24 * 60 * 60
-#: A block comment in our own CSS and JS (none of them has "/*" inside a string or a regex).
-COMMENT = re.compile(rb"/\*.*?\*/", re.S)
-#: Whitespace in CSS that means nothing: runs of it (no string of ours holds two spaces), and
-#: any beside a brace or a semicolon. (Not around ":", where "a :hover" and "a:hover" differ.)
-CSS_SPACE, CSS_PUNCTUATION = re.compile(rb"\s+"), re.compile(rb" ?([{};]) ?")
-#: A line's indentation and the empty lines the comments leave, in JS: none of our scripts has a
-#: string or template that spans lines, so a line break and the spaces after it are only layout.
-JS_INDENT = re.compile(rb"\n\s+")
 #: What is worth compressing: pages, styles, scripts, JSON answers, the manifest, SVG.
 COMPRESSIBLE = [
     "text/html",
@@ -84,22 +77,18 @@ def cache_static(response: Response) -> Response:
 
 
 def shrink(data: bytes, mimetype: str) -> bytes:
-    r"""Our CSS and JS without their comments (they explain the source; a phone need not download
-    them), CSS without the whitespace that means nothing (4% less of app.css, compressed), JS
-    without its indentation.
+    r"""Our CSS and JS minified (rcssmin, rjsmin): without the comments that explain the source and
+    the whitespace that means nothing; a phone need not download them.
 
     >>> shrink(b"a :hover {\n  color: red; /* why */\n}\n", "text/css")
-    b'a :hover{color: red;}'
+    b'a :hover{color:red}'
     >>> shrink(b"if (a) {\n  /* why */\n  go(' x ');\n}\n", "text/javascript")
-    b"if (a) {\ngo(' x ');\n}\n"
+    b"if(a){go(' x ');}"
     """
-    if mimetype not in ("text/css", "text/javascript"):
-        return data
-    data = COMMENT.sub(b"", data)
     if mimetype == "text/css":
-        data = CSS_PUNCTUATION.sub(rb"\1", CSS_SPACE.sub(b" ", data)).strip()
-    else:
-        data = JS_INDENT.sub(b"\n", data)
+        return bytes(rcssmin.cssmin(data))
+    if mimetype == "text/javascript":
+        return bytes(rjsmin.jsmin(data))
     return data
 
 
