@@ -131,6 +131,17 @@
   }
   function seqOf(screen) { return parseInt(screen.getAttribute("data-seq") || "0", 10); }
 
+  // A live region that stays on the page: the status of a new screen is read out from here (one
+  // inserted already filled is not announced by screen readers).
+  var announcer = document.createElement("p");
+  announcer.className = "sr";
+  announcer.setAttribute("role", "status");
+  document.body.appendChild(announcer);
+  // What had the keyboard's focus, to find on the new screen: by id, or a choice by name and value.
+  function focusKey(el) {
+    if (el.id) return "#" + CSS.escape(el.id);
+    return el.name ? "[name='" + CSS.escape(el.name) + "'][value='" + CSS.escape(el.value) + "']" : null;
+  }
   function swap(fresh) {
     var old = root();
     if (!fresh || !old) return false;
@@ -139,8 +150,17 @@
       var twin = fresh.querySelector("details[id='" + d.id + "']");
       if (twin) twin.open = d.open;
     });
+    var active = document.activeElement, focused = old.contains(active) || active === document.body;
+    var key = old.contains(active) ? focusKey(active) : null;
+    var before = old.querySelector(".vt-status"), after = fresh.querySelector(".vt-status");
     fresh.classList.add("vt-js");
     old.replaceWith(fresh);
+    if (after && (!before || before.textContent !== after.textContent)) announcer.textContent = after.textContent;
+    // Focus stays where it was, or, the player's turn come, goes to the first choice: a keyboard
+    // need not Tab back in every turn.
+    var twin = (key && fresh.querySelector(key)) ||
+      (focused && fresh.classList.contains("vt-myturn") && fresh.querySelector(".vt-bid button, .vt-card.vt-legal"));
+    if (twin) twin.focus({ preventScroll: true });
     remember(seqOf(fresh));
     setup();
     return true;

@@ -423,7 +423,9 @@ def _default_rows(count: int) -> list[dict[str, str]]:
     return [{"name": "", "bot": ""}] + [{"name": service.bot_name(i), "bot": "basic"} for i in range(1, count)]
 
 
-def _render_new(rows: list[dict[str, str]], error: str | None = None, status: int = 200) -> Any:
+def _render_new(
+    rows: list[dict[str, str]], error: str | None = None, status: int = 200, focus: int | str | None = None
+) -> Any:
     form = request.form
     settings = {
         "variant": form.get("variant", "standard"),
@@ -439,6 +441,7 @@ def _render_new(rows: list[dict[str, str]], error: str | None = None, status: in
         settings=settings,
         max_seats=MAX_SEATS,
         min_seats=MIN_SEATS,
+        focus=focus,
     ), status
 
 
@@ -465,6 +468,9 @@ def _dealer_seat(value: str, kept: list[int], rows: int) -> int:
 def create() -> Any:
     count = max(MIN_SEATS, min(MAX_SEATS, request.form.get("count", DEFAULT_SEATS, type=int) or DEFAULT_SEATS))
     rows = _form_rows(count)
+    if "enter" in request.form:  # Enter in a name without JavaScript: the next empty name, else the button
+        empty = next((i for i, row in enumerate(rows) if not row["name"] and not row["bot"]), None)
+        return _render_new(rows, focus="open" if empty is None else empty)
     if "add" in request.form and count < MAX_SEATS:
         return _render_new(rows + [{"name": service.bot_name(count), "bot": "basic"}])
     if "remove" in request.form and count > MIN_SEATS:

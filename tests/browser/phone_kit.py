@@ -9,7 +9,12 @@ from playwright.sync_api import expect
 
 from .accessibility import assert_accessible
 
-PHONES = {"360": {"width": 360, "height": 740}, "pixel7": {"width": 412, "height": 915}}
+#: "zoomed": the 360 px phone with its text at 150% (browser zoom: a 240 × 493 CSS px screen).
+PHONES = {
+    "360": {"width": 360, "height": 740},
+    "pixel7": {"width": 412, "height": 915},
+    "zoomed": {"width": 240, "height": 493},
+}
 
 #: Everything a finger can tap; links inside a sentence are exempt (WCAG 2.5.8, "inline").
 TAPPABLE = (

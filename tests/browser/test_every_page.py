@@ -226,3 +226,32 @@ def test_every_page_passes_axe_core_fits_360_px_and_has_44_px_targets(
     page_checks(page, f"{name} ({scheme})")
     assert not problems, problems
     context.close()
+
+
+#: The names on a hand's rows shown cut ("D…"): the badge and the figures beside them took the room.
+CUT_NAMES = (
+    "[...document.querySelectorAll('.prow .name')].filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)"
+)
+
+#: The height of the bars that stay on screen while the page scrolls (the top bar, the dock): with
+#: large text they took most of a short screen.
+KEPT_ON_SCREEN = """[...document.querySelectorAll('.bar, .dock, .vt-top')]
+    .filter(e => ['sticky', 'fixed'].includes(getComputedStyle(e).position))
+    .reduce((sum, e) => sum + e.getBoundingClientRect().height, 0)"""
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_every_page_with_its_text_at_150_percent_still_fits_and_has_44_px_targets(
+    browser: Any, world: dict[str, Any], name: str
+) -> None:
+    """A phone with large text (browser zoom 150%: 240 CSS px across): still no sideways scroll,
+    no tap target under 44 px, no axe-core violation."""
+    context = phone(browser, "zoomed", "light")
+    page = context.new_page()
+    PAGES[name](page, world)
+    page_checks(page, f"{name} (150%)")
+    cut = page.evaluate(CUT_NAMES)
+    assert not cut, f"{name} (150%): names cut short on the hand's rows: {cut}"
+    kept = page.evaluate(KEPT_ON_SCREEN)
+    assert kept <= 0.25 * 493, f"{name} (150%): bars that stay on screen take {kept} of 493 px"
+    context.close()

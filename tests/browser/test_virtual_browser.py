@@ -490,6 +490,26 @@ def test_your_turn_reaches_a_tab_in_the_background(browser: Any, seeded_server: 
     context.close()
 
 
+def test_by_keyboard_the_turn_come_takes_the_focus_and_is_read_out(browser: Any, seeded_server: str) -> None:
+    """The screen is drawn anew when the table moves: the focus fell to the page, so a keyboard had
+    to Tab back in every turn, and "Your turn" sat in a live region inserted already filled, which
+    screen readers do not read."""
+    table = Table(seeded_server, 3)
+    context = phone(browser, "light")
+    page = context.new_page()
+    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.locator(".vt-bids button").first.focus()
+    page.keyboard.press("Enter")  # Ann bids; Ben is to bid
+    expect(page.locator(".vt-bids")).to_have_count(0)
+    ben = table.view(1)
+    assert ben["your_turn"], "the table waited for Ben"
+    table.act(1, ben)  # Ben bids; the bots bid; Ann is to lead
+    expect(page.locator("#vt.vt-myturn .vt-status")).to_contain_text("Your turn", timeout=30_000)
+    expect(page.locator(".vt-card.vt-legal").first).to_be_focused()
+    expect(page.locator("body > p.sr[role=status]")).to_have_text(page.locator(".vt-status").inner_text())
+    context.close()
+
+
 def test_the_last_trick_stays_on_the_table_then_with_the_hands_result(browser: Any, seeded_server: str) -> None:
     """Hand 1 (one card each): the table shows the finished trick with its winner marked and says
     it was the last of the hand; then the result stays open beside the new deal: each seat's bid,

@@ -9,6 +9,11 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import func
+from sqlalchemy import select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import VirtualTable
 
 from .virtual_support import auth  # noqa: F401 (a fixture)
 from .virtual_support import create  # noqa: F401 (a fixture)
@@ -83,6 +88,21 @@ def test_the_new_table_form_adds_and_removes_seats_without_script(app: Flask) ->
     assert more.status_code == 200 and 'name="name-4"' in text(more) and 'value="Ann"' in text(more)
     fewer = client.post("/t/new", data={**base, "remove": "1"})
     assert 'name="name-3"' not in text(fewer)
+
+
+def test_enter_in_a_name_without_script_moves_on_and_deals_nothing(app: Flask) -> None:
+    """Enter presses the form's first button: it dealt a game against three bots at once."""
+    client = app.test_client()
+    base = {"csrf_token": token_of(client, "/t/new"), "count": "3", "name-0": "Ann", "bot-0": "", "enter": "1"}
+    people = client.post("/t/new", data={**base, "name-1": "", "bot-1": "", "name-2": "Bot 3", "bot-2": "basic"})
+    assert people.status_code == 200 and 'value="Ann"' in text(people)
+    assert re.search(r'name="name-1"[^>]*autofocus', text(people))  # the next name to type
+    bots = client.post(
+        "/t/new", data={**base, "name-1": "Bot 2", "bot-1": "basic", "name-2": "Bot 3", "bot-2": "basic"}
+    )
+    assert re.search(r'class="vt-primary" autofocus', text(bots))  # every seat filled: the button to open
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(VirtualTable)) == 0
 
 
 @pytest.mark.parametrize(
@@ -203,6 +223,16 @@ def test_the_seat_screen_shows_its_hand_sorted_and_only_legal_bids(app: Flask, c
     assert re.findall(r'name="bid" value="(\d+)"', body) == [str(b) for b in range(1, 14)]
     assert "Your turn: bid." in body and "vt-myturn" in body
     assert not leaks(body, row(app, created["id"])["state"], 0)
+
+
+def test_without_script_a_seat_waiting_for_another_person_reloads_itself(app: Flask, client: FlaskClient) -> None:
+    """Without JavaScript nothing told a waiting seat that its turn had come: it now reloads every
+    5 s while another person is to move, and never on its own turn (a reload would drop its choice)."""
+    created = create(client, seats("Ann", "Ben"), seed=2, first_dealer=1)  # Ann bids first
+    ann, ben = joined(app, created, 0), joined(app, created, 1)
+    refresh = '<noscript><meta http-equiv="refresh" content="5"></noscript>'
+    assert "Your turn" in text(ann.get(f"/t/{created['id']}")) and refresh not in text(ann.get(f"/t/{created['id']}"))
+    assert refresh in text(ben.get(f"/t/{created['id']}"))
 
 
 def _playing_table(app: Flask, client: FlaskClient) -> tuple[dict[str, Any], FlaskClient, dict[str, Any]]:
