@@ -275,6 +275,10 @@
     worker.register(url).then(function () { return first && worker.ready; })
       .then(function (registration) { if (registration) registration.active.postMessage({ keep: location.href }); })
       .catch(function () {});
+    /* A game forgotten on this phone: its page is not kept for offline use either. */
+    document.querySelectorAll("[data-forgotten]").forEach(function (item) {
+      worker.ready.then(function (registration) { registration.active.postMessage({ drop: item.dataset.forgotten }); });
+    });
   }
 
   /* The offline page: the page asked for comes back once the server answers, tried when the phone

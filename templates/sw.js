@@ -32,6 +32,11 @@ function fromStatic(request) {
         caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
       }
       return response;
+    }, function (error) {
+      // Offline, a page kept from before an update asks for the files it was drawn with, which the
+      // update replaced: the same files in their new version serve it (unstyled and without its
+      // queue of entries otherwise).
+      return caches.match(request, { ignoreSearch: true }).then(function (other) { if (other) return other; throw error; });
     });
   });
 }
@@ -54,20 +59,35 @@ function keepPage(url, response) {
   return caches.open(PAGES).then(function (cache) { return cache.put(url, copy); });
 }
 
+function kept(request) {
+  return caches.open(PAGES).then(function (cache) { return cache.match(request.url, { ignoreVary: true }); });
+}
+
+// The network's page; the copy kept when there is no connection, when the server is in trouble
+// (a 5xx: the app restarting behind its proxy), or when no answer has come in 8 s (a weak signal).
 function page(request) {
-  return fetch(request).then(function (response) {
+  var answer = fetch(request).then(function (response) {
+    if (response.status >= 500) return kept(request).then(function (hit) { return hit || response; });
     keepPage(request.url, response);
     if (response.ok && response.headers.get("Content-Language")) offlineIn(response.headers.get("Content-Language"));
     return response;
-  }, function () {
-    return caches.open(PAGES).then(function (cache) { return cache.match(request.url, { ignoreVary: true }); })
-      .then(function (hit) { return hit || caches.match(OFFLINE); });
+  });
+  var slow = new Promise(function (resolve) { setTimeout(resolve, 8000); })
+    .then(function () { return kept(request); }).then(function (hit) { return hit || answer; });
+  return Promise.race([answer, slow]).catch(function () {
+    return kept(request).then(function (hit) { return hit || caches.match(OFFLINE); });
   });
 }
 
 // A page opened before this worker controlled it (the first visit, often through a share link
 // that redirects to the game) is kept too: the page asks for it once the worker is active.
+// A game forgotten on the phone ({drop: its page's path}) leaves nothing here either.
 self.addEventListener("message", function (event) {
+  var drop = event.data && event.data.drop;
+  if (typeof drop === "string") {
+    event.waitUntil(caches.open(PAGES).then(function (cache) { return cache.delete(new URL(drop, self.location).href); }));
+    return;
+  }
   var url = event.data && event.data.keep;
   if (typeof url !== "string" || new URL(url).origin !== self.location.origin) return;
   event.waitUntil(fetch(url, { credentials: "same-origin" }).then(function (response) { return keepPage(url, response); })

@@ -519,6 +519,54 @@ def test_a_server_in_trouble_holds_the_queue_only_until_it_answers_again(browser
     assert doc["hands"][0]["bids"] == [4, 5, 3] and doc["hands"][0]["tricks"] == [4, 5, 4]
 
 
+def test_a_server_in_trouble_shows_the_page_kept_not_its_error(browser: Any, live: LiveServer) -> None:
+    """A reload while the app restarts behind its proxy (503) showed the proxy's error page: the
+    worker used the copy it kept only when there was no network at all."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    live.pages_unavailable = 1
+    page.reload()
+    expect(page.locator(".hand-title h1")).to_have_text("Hand 1 of 25")
+    tap(page, "bid1-5", "bid2-3", "bid0-4")  # the kept page keeps score: its entry is sent
+    expect(page.locator(".hand-title h1")).to_have_text("Hand 1 of 25")
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks", timeout=15_000)
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [4, 5, 3]
+
+
+def test_after_an_update_a_page_kept_before_it_opens_offline_with_the_new_files(browser: Any, live: LiveServer) -> None:
+    """An update replaces the worker's files (new versions, new addresses): the game page kept from
+    before asked for the old ones offline and opened without style or script, its entries unsent."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    page.evaluate(UPDATE_THE_FILES)  # as the next version's worker leaves the cache: other ?v= digests
+    context.new_cdp_session(page).send("Network.clearBrowserCache")  # nor are the old ones in the HTTP cache
+    go_offline(context, live)
+    page.reload()
+    tap(page, "bid1-5", "bid2-3", "bid0-4")
+    expect(page.locator("#sync")).to_contain_text("1 entry waiting")  # the queue's script runs
+    go_online(context, live)
+    expect(page.locator("#sync")).to_have_text("All sent", timeout=15_000)
+
+
+#: Every file of the worker's cache moved to another version's address (``?v=`` changed), as the
+#: worker of the next release installs them and drops the old cache.
+UPDATE_THE_FILES = """async () => {
+  for (const name of await caches.keys()) {
+    if (name === "bluke-pages") continue;
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      const url = new URL(request.url);
+      if (!url.searchParams.has("v")) continue;
+      const response = await cache.match(request);
+      url.searchParams.set("v", "next" + url.searchParams.get("v"));
+      await cache.put(url.toString(), response);
+      await cache.delete(request);
+    }
+  }
+}"""
+
+
 def test_a_refused_queued_entry_shows_both_versions_and_the_scorer_chooses(browser: Any, live: LiveServer) -> None:
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, page = scorer_phone(browser, game)
@@ -857,6 +905,22 @@ def test_forgetting_a_game_asks_first_warns_and_can_be_undone(browser: Any, live
     expect(page.locator(".game-link", has_text="Ann · Ben · Cy")).to_be_visible()
     page.goto(f"{live.url}/g/{game['id']}")
     expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")  # a scorer again
+
+
+def test_a_forgotten_game_is_not_kept_on_the_phone_for_offline_use(browser: Any, live: LiveServer) -> None:
+    """Forgotten, the game still opened offline as the whole scorer page from the worker's copy."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    page.goto(live.url + "/")
+    item = page.locator(".game-item", has_text="Ann · Ben · Cy")
+    item.locator("summary[aria-label='Forget the game of Ann, Ben, Cy on this phone']").tap()
+    item.get_by_role("button", name="Forget on this phone").tap()
+    expect(page.locator(".game-link")).to_have_count(0)
+    kept = f"() => caches.open('bluke-pages').then(c => c.match('{live.url}/g/{game['id']}')).then(Boolean)"
+    page.wait_for_function(f"async () => !(await ({kept})())")
+    go_offline(context, live)
+    page.goto(f"{live.url}/g/{game['id']}")
+    expect(page.locator("form.hand")).to_have_count(0)  # the page for one never opened here
 
 
 # -- an evening offline: hand after hand, then the connection returns ------------------------------
