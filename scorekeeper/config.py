@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Mapping
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,9 @@ def load_config(app: Flask, overrides: Mapping[str, Any] | None) -> None:
         # A phone left open for a whole game must still save: CSRF tokens never expire (issue 3).
         WTF_CSRF_TIME_LIMIT=None,
         SESSION_COOKIE_SAMESITE="Lax",
+        # The session (its CSRF token) lasts as long as a game cookie may, sent again only when it changes.
+        PERMANENT_SESSION_LIFETIME=timedelta(days=180),  # web.COOKIE_AGE
+        SESSION_REFRESH_EACH_REQUEST=False,
         SESSION_COOKIE_HTTPONLY=True,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         TRUSTED_HOSTS=hosts(os.environ.get("SCOREKEEPER_TRUSTED_HOSTS")),

@@ -11,6 +11,7 @@ from flask import Flask
 from flask import request
 from flask import Response
 from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SessionMixin
 from markupsafe import Markup
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -115,6 +116,14 @@ class SecureWhenHttps(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        """A session that holds a CSRF token outlives the browser (``PERMANENT_SESSION_LIFETIME``):
+        a page kept on the phone for offline use sends its entries with that token, and a browser
+        (or a home-screen app) that was closed meanwhile had dropped it, so they were refused."""
+        if "csrf_token" in session and not session.permanent:
+            session.permanent = True
+        super().save_session(app, session, response)
 
 
 def whole_number(text: str, digits: int = 18) -> int | None:

@@ -319,3 +319,14 @@ def test_the_examples_in_the_serving_helpers_hold() -> None:
     for module in (assets, config, limits, printing, tokens):
         result = doctest.testmod(module)
         assert result.attempted and not result.failed, module.__name__
+
+
+def test_the_session_with_the_csrf_token_outlives_the_browser(client: FlaskClient) -> None:
+    """A page kept on the phone sends its entries with its CSRF token; a session cookie without an
+    expiry is dropped when the browser (or a home-screen app) closes, and the entries were refused."""
+    form = client.get("/new")
+    cookie = next(c for c in cookies_of(form) if c.startswith("session="))
+    assert "Expires=" in cookie  # kept by the browser for PERMANENT_SESSION_LIFETIME (180 days)
+    again = client.get("/new")
+    assert not [c for c in cookies_of(again) if c.startswith("session=")]  # not sent again with every page
+    assert not cookies_of(client.get("/static/app.css"))
