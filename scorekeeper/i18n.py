@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import zoneinfo
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
@@ -66,6 +67,25 @@ def select_locale() -> str:
     wanted = [tag for tag, quality in request.accept_languages if quality > 0]
     found = negotiate_locale(wanted, LANGUAGES, sep="-", aliases={})
     return found.lower() if found and found.lower() in LANGUAGES else DEFAULT
+
+
+#: The cookie in which the page's script keeps the phone's time zone (``static/app.js``).
+TZ_COOKIE = "tz"
+
+
+@functools.cache
+def _time_zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def select_timezone() -> str | None:
+    """The phone's time zone, as its script reports it (an IANA name such as ``America/New_York``):
+    a game played on a Friday evening in New York is dated that Friday, not the Saturday of UTC.
+    Without the script's cookie (the first page, no JavaScript), UTC."""
+    if not has_request_context():
+        return None
+    asked = request.cookies.get(TZ_COOKIE, "")
+    return asked if asked in _time_zones() else None
 
 
 def current() -> str:
@@ -298,7 +318,7 @@ def decimal(value: float) -> str:
 
 def init_app(app: Flask) -> None:
     """Babel with our locale choice; templates get the language, the picker and the translators."""
-    babel.init_app(app, locale_selector=select_locale, default_domain="messages")
+    babel.init_app(app, locale_selector=select_locale, timezone_selector=select_timezone, default_domain="messages")
     app.after_request(remember)
     app.jinja_env.globals.update(
         languages=LANGUAGES,

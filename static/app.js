@@ -298,7 +298,14 @@
   /* What static/queue.js, the scorer's offline queue, builds on. */
   window.BlukeApp = { handForm: handForm, saveDraft: saveDraft, forgetDraft: forgetDraft, say: format, messages: messages };
 
+  /* The phone's time zone, for the dates the server writes (scorekeeper/i18n.py, select_timezone). */
+  function timeZone() {
+    var zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone && document.cookie.indexOf("tz=" + zone) < 0) document.cookie = "tz=" + zone + ";path=/;max-age=31536000;samesite=lax";
+  }
+
   function init() {
+    timeZone();
     installWorker();
     keepAwake();
     all("form[method=post]").forEach(sendOnce);

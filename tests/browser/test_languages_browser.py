@@ -176,3 +176,14 @@ def test_a_groups_pages_fit_a_360_px_phone_in_each_language(browser: Any, server
     expect(page.locator("table.figures-table").first).to_be_visible()
     fits(page, f"{lang}: a group's player")
     context.close()
+
+
+def test_the_phone_tells_the_server_its_time_zone_for_the_dates(browser: Any, server: str) -> None:
+    """Dates are written by the server (groups, printed cards): the page's script keeps the phone's
+    zone in a cookie, which the next page is dated by (tests/web: the day a game is listed under)."""
+    context = phone(browser, "360", timezone_id="America/New_York")
+    page = context.new_page()
+    page.goto(server + "/")
+    expect(page.locator("main")).to_be_visible()
+    assert {(c["name"], c["value"]) for c in context.cookies()} >= {("tz", "America/New_York")}
+    context.close()

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import re
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -424,3 +425,21 @@ def test_points_per_hand_are_written_as_the_language_writes_decimals(
     assert f"<dd>{figures['Ann']}</dd>" in text(client.get(f"/groups/{group['id']}/players/{ann}?lang={lang}"))
     printed = " ".join(lines(client.get(f"/api/groups/{group['id']}/summary.pdf?lang={lang}").data))
     assert all(figure in printed for figure in figures.values()), (figures, printed)
+
+
+@pytest.mark.parametrize(
+    ("zone", "shown"),
+    [("America/New_York", "Dec 4, 2026"), ("Europe/Minsk", "Dec 5, 2026"), ("Nowhere/Else", "Dec 5, 2026")],
+)
+def test_a_game_is_dated_in_the_phones_time_zone(app: Flask, client: FlaskClient, zone: str, shown: str) -> None:
+    """A game begun at 21:30 on a Friday in New York is stored at 02:30 UTC on the Saturday; the page's
+    script reports the phone's zone in a cookie (an unknown zone is UTC)."""
+    group = joined(client, ["Ann", "Ben"])
+    game = import_into(client, group, ["Ann", "Ben"], legal_hands(2, 1))
+    with app.app_context():
+        stored = db.session.get(Game, game["id"])
+        assert stored is not None
+        stored.created_at = datetime(2026, 12, 5, 2, 30)
+        db.session.commit()
+    client.set_cookie("tz", zone)
+    assert f'<span class="gmeta">{shown} ·' in text(client.get(f"/groups/{group['id']}/games"))
