@@ -891,15 +891,20 @@ def test_a_correction_that_breaks_a_rule_stores_nothing_and_names_it(browser: An
     assert doc["hands"][0]["tricks"] == [5, 3, 5] and doc["version"] == 3
 
 
-def test_forgetting_a_game_asks_first_warns_and_can_be_undone(browser: Any, live: LiveServer) -> None:
-    game = new_game(live, ("Ann", "Ben", "Cy"))
-    context, page = scorer_phone(browser, game)
+def forget_ann_ben_cy(page: Any, live: LiveServer) -> None:
+    """On the home page, the game of Ann, Ben and Cy forgotten on this phone (it asks first, and warns)."""
     page.goto(live.url + "/")
     item = page.locator(".game-item", has_text="Ann · Ben · Cy")
     item.locator("summary[aria-label='Forget the game of Ann, Ben, Cy on this phone']").tap()
     expect(item.locator(".forget-ask")).to_contain_text("nobody can change the game once it is forgotten here")
     item.get_by_role("button", name="Forget on this phone").tap()
     expect(page.locator(".game-link")).to_have_count(0)
+
+
+def test_forgetting_a_game_asks_first_warns_and_can_be_undone(browser: Any, live: LiveServer) -> None:
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    forget_ann_ben_cy(page, live)
     assert context.request.get(f"{live.url}/g/{game['id']}").status == 404
     page.get_by_role("button", name="Undo: keep the game of Ann, Ben, Cy on this phone").tap()
     expect(page.locator(".game-link", has_text="Ann · Ben · Cy")).to_be_visible()
@@ -911,11 +916,7 @@ def test_a_forgotten_game_is_not_kept_on_the_phone_for_offline_use(browser: Any,
     """Forgotten, the game still opened offline as the whole scorer page from the worker's copy."""
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, page = scorer_phone(browser, game)
-    page.goto(live.url + "/")
-    item = page.locator(".game-item", has_text="Ann · Ben · Cy")
-    item.locator("summary[aria-label='Forget the game of Ann, Ben, Cy on this phone']").tap()
-    item.get_by_role("button", name="Forget on this phone").tap()
-    expect(page.locator(".game-link")).to_have_count(0)
+    forget_ann_ben_cy(page, live)
     kept = f"() => caches.open('bluke-pages').then(c => c.match('{live.url}/g/{game['id']}')).then(Boolean)"
     page.wait_for_function(f"async () => !(await ({kept})())")
     go_offline(context, live)

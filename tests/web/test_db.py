@@ -64,37 +64,40 @@ def drop_everything(url: str) -> None:
         engine.dispose()
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_db_upgrade_creates_the_schema_the_models_describe(backend: str, tmp_path: Path, keep_logging: None) -> None:
-    if backend == "postgresql" and not os.environ.get("TEST_DATABASE_URL"):
+@pytest.fixture(params=["sqlite", "postgresql"])
+def unmigrated(request: pytest.FixtureRequest, tmp_path: Path, keep_logging: None) -> Iterator[Flask]:
+    """An app on an empty database (a new SQLite file, or ``TEST_DATABASE_URL`` emptied) whose
+    schema is left to the migrations."""
+    if request.param == "postgresql" and not os.environ.get("TEST_DATABASE_URL"):
         pytest.skip("TEST_DATABASE_URL is not set")
-    url = f"sqlite:///{tmp_path / 'fresh.sqlite'}" if backend == "sqlite" else os.environ["TEST_DATABASE_URL"]
+    url = f"sqlite:///{tmp_path / 'migrated.sqlite'}" if request.param == "sqlite" else os.environ["TEST_DATABASE_URL"]
     drop_everything(url)
     app = build(url, tmp_path)
-    runner = app.test_cli_runner()
-    try:
-        result = runner.invoke(args=["db", "upgrade"])
-        assert result.exit_code == 0 and result.exception is None, result.output
-        with app.app_context():
-            assert TABLES <= set(inspect(db.engine).get_table_names())
-            with db.engine.connect() as connection:
-                differences = compare_metadata(MigrationContext.configure(connection), db.metadata)
-            assert differences == []
-        check = runner.invoke(args=["db", "check"])  # autogenerate finds nothing to add
-        assert check.exit_code == 0 and check.exception is None, check.output
-        down = runner.invoke(args=["db", "downgrade", "base"])
-        assert down.exit_code == 0, down.output
-        with app.app_context():
-            assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
-        assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
-        client = app.test_client()  # the migrated schema serves the API
-        assert client.post("/api/games", json={"players": ["Ann", "Ben"]}).status_code == 201
-    finally:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
-        if backend == "postgresql":
-            drop_everything(url)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+    drop_everything(url)
+
+
+def test_db_upgrade_creates_the_schema_the_models_describe(unmigrated: Flask) -> None:
+    app, runner = unmigrated, unmigrated.test_cli_runner()
+    result = runner.invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0 and result.exception is None, result.output
+    with app.app_context():
+        assert TABLES <= set(inspect(db.engine).get_table_names())
+        with db.engine.connect() as connection:
+            differences = compare_metadata(MigrationContext.configure(connection), db.metadata)
+        assert differences == []
+    check = runner.invoke(args=["db", "check"])  # autogenerate finds nothing to add
+    assert check.exit_code == 0 and check.exception is None, check.output
+    down = runner.invoke(args=["db", "downgrade", "base"])
+    assert down.exit_code == 0, down.output
+    with app.app_context():
+        assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+    client = app.test_client()  # the migrated schema serves the API
+    assert client.post("/api/games", json={"players": ["Ann", "Ben"]}).status_code == 201
 
 
 ROWS = ("games", "hands", "corrections", "tables")
@@ -105,66 +108,51 @@ def count_rows(app: Flask) -> dict[str, int]:
         return {table: db.session.scalar(text(f"SELECT count(*) FROM {table}")) for table in ROWS}  # noqa: S608
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_migrating_up_and_down_keeps_every_hand_correction_and_table(
-    backend: str, tmp_path: Path, keep_logging: None
-) -> None:
+def test_migrating_up_and_down_keeps_every_hand_correction_and_table(unmigrated: Flask) -> None:
     """On SQLite a migration alters ``games`` by copying it and dropping the old table; with foreign
     keys on, the drop cascaded into every hand, correction and virtual table of every game."""
-    if backend == "postgresql" and not os.environ.get("TEST_DATABASE_URL"):
-        pytest.skip("TEST_DATABASE_URL is not set")
-    url = f"sqlite:///{tmp_path / 'kept.sqlite'}" if backend == "sqlite" else os.environ["TEST_DATABASE_URL"]
-    drop_everything(url)
-    app = build(url, tmp_path)
-    runner = app.test_cli_runner()
+    app, runner = unmigrated, unmigrated.test_cli_runner()
     first = "8b8307794e04"
-    try:
-        assert runner.invoke(args=["db", "upgrade", first]).exit_code == 0
-        with app.app_context():
-            now = {"now": datetime(2026, 1, 2)}
-            db.session.execute(
-                text(
-                    "INSERT INTO games (id, created_at, updated_at, variant, options, players, first_dealer,"
-                    " scorer_hash, watch_hash, version, mode) VALUES ('old1', :now, :now, 'standard', '{}',"
-                    " '[\"Ann\", \"Ben\", \"Cy\"]', 0, 'x', 'y', 3, 'virtual')"
-                ),
-                now,
-            )
-            db.session.execute(
-                text("INSERT INTO hands (game_id, number, bids, tricks) VALUES ('old1', 1, '[4, 5, 3]', '[5, 3, 5]')")
-            )
-            db.session.execute(
-                text(
-                    "INSERT INTO corrections (game_id, at, hand, field, old, new)"
-                    " VALUES ('old1', :now, 1, 'tricks', '[4, 4, 5]', '[5, 3, 5]')"
-                ),
-                now,
-            )
-            db.session.execute(
-                text(
-                    "INSERT INTO tables (id, game_id, created_at, host_hash, seats, phase, version)"
-                    " VALUES ('tab1', 'old1', :now, 'h', '[]', 'lobby', 1)"
-                ),
-                now,
-            )
-            db.session.commit()
-        kept = {"games": 1, "hands": 1, "corrections": 1, "tables": 1}
-        assert count_rows(app) == kept
-        up = runner.invoke(args=["db", "upgrade"])
-        assert up.exit_code == 0 and up.exception is None, up.output
-        assert count_rows(app) == kept
-        down = runner.invoke(args=["db", "downgrade", first])
-        assert down.exit_code == 0 and down.exception is None, down.output
-        assert count_rows(app) == kept
-        if backend == "sqlite":
-            with app.app_context(), db.engine.connect() as connection:  # switched on again for the app
-                assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
-    finally:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
-        if backend == "postgresql":
-            drop_everything(url)
+    assert runner.invoke(args=["db", "upgrade", first]).exit_code == 0
+    with app.app_context():
+        now = {"now": datetime(2026, 1, 2)}
+        db.session.execute(
+            text(
+                "INSERT INTO games (id, created_at, updated_at, variant, options, players, first_dealer,"
+                " scorer_hash, watch_hash, version, mode) VALUES ('old1', :now, :now, 'standard', '{}',"
+                " '[\"Ann\", \"Ben\", \"Cy\"]', 0, 'x', 'y', 3, 'virtual')"
+            ),
+            now,
+        )
+        db.session.execute(
+            text("INSERT INTO hands (game_id, number, bids, tricks) VALUES ('old1', 1, '[4, 5, 3]', '[5, 3, 5]')")
+        )
+        db.session.execute(
+            text(
+                "INSERT INTO corrections (game_id, at, hand, field, old, new)"
+                " VALUES ('old1', :now, 1, 'tricks', '[4, 4, 5]', '[5, 3, 5]')"
+            ),
+            now,
+        )
+        db.session.execute(
+            text(
+                "INSERT INTO tables (id, game_id, created_at, host_hash, seats, phase, version)"
+                " VALUES ('tab1', 'old1', :now, 'h', '[]', 'lobby', 1)"
+            ),
+            now,
+        )
+        db.session.commit()
+    kept = {"games": 1, "hands": 1, "corrections": 1, "tables": 1}
+    assert count_rows(app) == kept
+    up = runner.invoke(args=["db", "upgrade"])
+    assert up.exit_code == 0 and up.exception is None, up.output
+    assert count_rows(app) == kept
+    down = runner.invoke(args=["db", "downgrade", first])
+    assert down.exit_code == 0 and down.exception is None, down.output
+    assert count_rows(app) == kept
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        with app.app_context(), db.engine.connect() as connection:  # switched on again for the app
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
 
 
 def test_sqlite_connections_use_wal_a_busy_timeout_and_foreign_keys(tmp_path: Path) -> None:
@@ -192,44 +180,30 @@ def test_deleting_a_game_deletes_its_hands_and_corrections(app: Flask) -> None:
             assert db.session.scalar(text(f"SELECT count(*) FROM {table}")) == 0  # noqa: S608
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_the_summary_migration_fills_the_summaries_of_stored_games(
-    backend: str, tmp_path: Path, keep_logging: None
-) -> None:
+def test_the_summary_migration_fills_the_summaries_of_stored_games(unmigrated: Flask) -> None:
     """Games stored before summaries existed get the engine's summary of their hands."""
-    if backend == "postgresql" and not os.environ.get("TEST_DATABASE_URL"):
-        pytest.skip("TEST_DATABASE_URL is not set")
-    url = f"sqlite:///{tmp_path / 'old.sqlite'}" if backend == "sqlite" else os.environ["TEST_DATABASE_URL"]
-    drop_everything(url)
-    app = build(url, tmp_path)
-    runner = app.test_cli_runner()
+    app, runner = unmigrated, unmigrated.test_cli_runner()
     hands = [([4, 5, 3], [5, 3, 5]), ([2, 6, 4], [2, 7, 3])]  # RULES.md's worked example: 61, 11, -8
-    try:
-        assert runner.invoke(args=["db", "upgrade", "234cc5f3cfb7"]).exit_code == 0
-        with app.app_context():
+    assert runner.invoke(args=["db", "upgrade", "234cc5f3cfb7"]).exit_code == 0
+    with app.app_context():
+        db.session.execute(
+            text(
+                "INSERT INTO games (id, created_at, updated_at, variant, options, players, first_dealer,"
+                " scorer_hash, watch_hash, version, mode) VALUES ('old1', :now, :now, 'standard', '{}',"
+                " '[\"Ann\", \"Ben\", \"Cy\"]', 0, 'x', 'y', 5, 'table')"
+            ),
+            {"now": datetime(2026, 1, 2)},
+        )
+        for number, (bids, tricks) in enumerate(hands, start=1):
             db.session.execute(
-                text(
-                    "INSERT INTO games (id, created_at, updated_at, variant, options, players, first_dealer,"
-                    " scorer_hash, watch_hash, version, mode) VALUES ('old1', :now, :now, 'standard', '{}',"
-                    " '[\"Ann\", \"Ben\", \"Cy\"]', 0, 'x', 'y', 5, 'table')"
-                ),
-                {"now": datetime(2026, 1, 2)},
+                text("INSERT INTO hands (game_id, number, bids, tricks, trump) VALUES ('old1', :n, :b, :t, 'H')"),
+                {"n": number, "b": json.dumps(bids), "t": json.dumps(tricks)},
             )
-            for number, (bids, tricks) in enumerate(hands, start=1):
-                db.session.execute(
-                    text("INSERT INTO hands (game_id, number, bids, tricks, trump) VALUES ('old1', :n, :b, :t, 'H')"),
-                    {"n": number, "b": json.dumps(bids), "t": json.dumps(tricks)},
-                )
-            db.session.commit()
-        result = runner.invoke(args=["db", "upgrade"])
-        assert result.exit_code == 0 and result.exception is None, result.output
-        with app.app_context():
-            game = db.session.get(Game, "old1")
-            assert game is not None and game.summary == summary_of(scorecard_of(game), 5)
-            assert game.summary["totals"] == [61, 11, -8] and game.summary["version"] == 5
-            assert game.summary["seats"][0]["by_cards"] == {"13": [0, 1, 0], "12": [0, 0, 1]}
-    finally:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
-        drop_everything(url)
+        db.session.commit()
+    result = runner.invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0 and result.exception is None, result.output
+    with app.app_context():
+        game = db.session.get(Game, "old1")
+        assert game is not None and game.summary == summary_of(scorecard_of(game), 5)
+        assert game.summary["totals"] == [61, 11, -8] and game.summary["version"] == 5
+        assert game.summary["seats"][0]["by_cards"] == {"13": [0, 1, 0], "12": [0, 0, 1]}
