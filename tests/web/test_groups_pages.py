@@ -111,6 +111,9 @@ def test_a_bad_new_group_shows_the_form_again_with_a_sentence(
     answer = client.post("/groups/new", data={"csrf_token": csrf(client, "/groups/new"), **data})
     assert answer.status_code == status and message in text(answer)
     assert 'name="name"' in text(answer) and text(answer).count('role="alert"') == 1  # said once, by the form
+    assert 'id="group-error" tabindex="-1" autofocus' in text(answer) and 'aria-describedby="group-error"' in text(
+        answer
+    )
 
 
 def test_roster_chips_fill_the_new_game_screen_and_the_game_joins_the_group(app: Flask, client: FlaskClient) -> None:

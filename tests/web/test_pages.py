@@ -111,6 +111,10 @@ def test_a_bad_set_up_is_explained_and_stores_nothing(
     assert message in text(answer) and text(answer).count('role="alert"') == 1
     assert 'value="A"' in text(answer) or 'value="Ann"' in text(answer) or "P14" in text(answer)
     assert games_stored(app) == 0
+    # the sentence takes the focus (read out at once) and describes the button that was pressed
+    assert 'id="setup-error" tabindex="-1" autofocus' in text(answer) and 'aria-describedby="setup-error"' in text(
+        answer
+    )
 
 
 @pytest.mark.parametrize("action", ["start", "enter", "add"])
