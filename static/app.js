@@ -272,8 +272,13 @@
     if (document.body.dataset.reloadOnline) backOnline();
     if (!url || !worker) return;
     var first = !worker.controller;
+    /* The home page is kept too, so that offline its "Home" leads to this phone's games. */
     worker.register(url).then(function () { return first && worker.ready; })
-      .then(function (registration) { if (registration) registration.active.postMessage({ keep: location.href }); })
+      .then(function (registration) {
+        if (!registration) return;
+        registration.active.postMessage({ keep: location.href });
+        registration.active.postMessage({ keep: location.origin + "/" });
+      })
       .catch(function () {});
     /* A game forgotten on this phone: its page is not kept for offline use either. */
     document.querySelectorAll("[data-forgotten]").forEach(function (item) {

@@ -891,6 +891,19 @@ def test_a_correction_that_breaks_a_rule_stores_nothing_and_names_it(browser: An
     assert doc["hands"][0]["tricks"] == [5, 3, 5] and doc["version"] == 3
 
 
+def test_a_phone_that_came_by_a_link_finds_its_games_at_home_offline(browser: Any, live: LiveServer) -> None:
+    """Offline, "Home" (the offline page's one button, the logo) led to the offline page again when
+    the phone had come by a game's link and never opened the home page."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    kept = f"() => caches.open('bluke-pages').then(c => c.match('{live.url}/')).then(Boolean)"
+    page.wait_for_function(kept)
+    go_offline(context, live)
+    page.goto(live.url + "/")
+    page.locator(".game-link", has_text="Ann · Ben · Cy").tap()
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")
+
+
 def forget_ann_ben_cy(page: Any, live: LiveServer) -> None:
     """On the home page, the game of Ann, Ben and Cy forgotten on this phone (it asks first, and warns)."""
     page.goto(live.url + "/")
