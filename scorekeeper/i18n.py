@@ -104,6 +104,8 @@ def remember(response: Response) -> Response:
         response.set_cookie(
             COOKIE, asked, max_age=COOKIE_AGE, path="/", samesite="Lax", httponly=True, secure=request.is_secure
         )
+    if request.endpoint == "static":  # the same file in every language, for every cookie: cached once
+        return response
     response.vary.update(("Accept-Language", "Cookie"))
     response.content_language.add(current())  # the service worker keeps its offline page in it (templates/sw.js)
     return response

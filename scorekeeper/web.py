@@ -121,8 +121,8 @@ class SecureWhenHttps(SecureCookieSessionInterface):
         """A session that holds a CSRF token outlives the browser (``PERMANENT_SESSION_LIFETIME``):
         a page kept on the phone for offline use sends its entries with that token, and a browser
         (or a home-screen app) that was closed meanwhile had dropped it, so they were refused."""
-        if "csrf_token" in session and not session.permanent:
-            session.permanent = True
+        if session.modified and "csrf_token" in session:  # read only when written: a static file's
+            session.permanent = True  # answer must not vary by cookie (it would not be cached)
         super().save_session(app, session, response)
 
 

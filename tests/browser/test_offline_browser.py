@@ -902,6 +902,7 @@ def test_a_phone_that_came_by_a_link_finds_its_games_at_home_offline(browser: An
     page.goto(live.url + "/")
     page.locator(".game-link", has_text="Ann · Ben · Cy").tap()
     expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")
+    go_online(context, live)
 
 
 def forget_ann_ben_cy(page: Any, live: LiveServer) -> None:
@@ -935,6 +936,7 @@ def test_a_forgotten_game_is_not_kept_on_the_phone_for_offline_use(browser: Any,
     go_offline(context, live)
     page.goto(f"{live.url}/g/{game['id']}")
     expect(page.locator("form.hand")).to_have_count(0)  # the page for one never opened here
+    go_online(context, live)
 
 
 # -- an evening offline: hand after hand, then the connection returns ------------------------------

@@ -90,6 +90,9 @@ def test_an_unknown_lang_is_ignored_and_not_remembered(client: FlaskClient) -> N
 def test_answers_say_they_vary_by_language(client: FlaskClient) -> None:
     vary = client.get("/").headers["Vary"]
     assert "Accept-Language" in vary and "Cookie" in vary
+    # a static file is the same whatever the cookies: a new cookie (the phone's time zone) must not
+    # make the browser fetch it again
+    assert client.get("/static/app.css").headers.get("Vary", "") in ("", "Accept-Encoding")
 
 
 def test_the_footer_offers_every_language_in_its_own_name(client: FlaskClient) -> None:
