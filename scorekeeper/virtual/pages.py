@@ -242,10 +242,14 @@ def moves(table_id: str) -> Any:
 @bp.get("/t/<table_id>")
 def seat(table_id: str) -> Any:
     """A seat's screen; a browser holding only the host's link (in either cookie) gets the host page."""
-    token = request.cookies.get(SEAT_COOKIE + table_id)
-    if token is None and request.cookies.get(HOST_COOKIE + table_id):
-        return redirect(url_for("virtual.host", table_id=table_id))
-    if token is not None and service.open_table(table_id, token).is_host:
+    token, hosting = request.cookies.get(SEAT_COOKIE + table_id), request.cookies.get(HOST_COOKIE + table_id)
+    try:
+        to_host = service.open_table(table_id, token).is_host if token is not None else bool(hosting)
+    except Forbidden:  # a seat link that no longer works, on the host's phone: the host page
+        if not hosting:
+            raise
+        to_host = True
+    if to_host:
         return redirect(url_for("virtual.host", table_id=table_id))
     access = service.settle_if_needed(page_access(table_id))
     return render_seat(access)

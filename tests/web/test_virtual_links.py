@@ -135,3 +135,19 @@ def test_the_host_link_in_a_seat_cookie_opens_the_host_page_not_an_error(app: Fl
     assert csrf
     played = client.post(f"/t/{table}/play", data={"card": "2C", "csrf_token": csrf.group(1)})
     assert played.status_code == 403 and "open your own seat" in played.get_data(as_text=True)
+
+
+def test_the_hosts_phone_whose_seat_link_was_replaced_opens_the_host_page(app: Flask, client: FlaskClient) -> None:
+    """The host plays a seat on the same phone: once that seat's link was replaced (or a rematch
+    followed from another phone), the phone got "this link no longer works", though it hosts."""
+    created = create(client, seats("Ann", "Ben", "bot"), seed=4)
+    table, host = created["id"], created["host_token"]
+    phone = app.test_client()
+    assert phone.get(created["host_url"]).status_code == 302
+    assert phone.get(f"/t/{table}/join/{created['seats'][0]['token']}").status_code == 302
+    assert client.post(f"/api/tables/{table}/seats/0/link", headers=auth(host)).status_code == 200
+    answer = phone.get(f"/t/{table}")
+    assert answer.status_code == 302 and answer.headers["Location"].endswith(f"/t/{table}/host")
+    stranger = app.test_client()  # without the host's cookie the dead link still says what happened
+    stranger.set_cookie(f"vt_{table}", created["seats"][0]["token"])
+    assert stranger.get(f"/t/{table}").status_code == 403
