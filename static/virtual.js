@@ -92,6 +92,11 @@
   function show(move, me, labels) {
     var s = spot(move.seat);
     var own = move.seat === me;
+    var r = root();
+    if (own && r && r.classList.contains("vt-myturn")) {  // played from this seat's other phone: no longer
+      r.classList.remove("vt-myturn");                  // "your turn" while the others' moves replay
+      r.querySelectorAll(".vt-bid").forEach(function (f) { f.hidden = true; });
+    }
     newHand(move.hand);
     if (!s) return wait(0);
     acting(move.seat);

@@ -510,6 +510,30 @@ def test_by_keyboard_the_turn_come_takes_the_focus_and_is_read_out(browser: Any,
     context.close()
 
 
+def test_a_seats_second_phone_stops_offering_the_turn_its_first_phone_took(browser: Any, seeded_server: str) -> None:
+    """Two phones on one seat: the one that did not bid kept "Your turn" and its bid buttons while it
+    replayed the table's moves (seconds at a big table), and a tap there was refused after."""
+    table = Table(seeded_server, 3)
+    link = table.data["seats"][0]["url"].replace("http://localhost", seeded_server)
+    first, second = phone(browser, "light"), phone(browser, "dark")
+    one, two = first.new_page(), second.new_page()
+    one.goto(link)
+    two.goto(link)
+    expect(two.locator(".vt-bids button").first).to_be_visible()
+    screens: list[Any] = []  # the second phone's new screen held back: what it shows meanwhile is the replay's
+    two.route(
+        "**/*", lambda route: screens.append(route) if route.request.headers.get("x-partial") else route.continue_()
+    )
+    one.locator(".vt-bids button").first.tap()
+    two.wait_for_function("() => !document.querySelector('#vt').classList.contains('vt-myturn')", timeout=20_000)
+    expect(two.locator(".vt-bid")).to_be_hidden()  # before its new screen, which is held back
+    two.unroute_all(behavior="ignoreErrors")
+    for held in screens:
+        held.continue_()
+    first.close()
+    second.close()
+
+
 def test_the_last_trick_stays_on_the_table_then_with_the_hands_result(browser: Any, seeded_server: str) -> None:
     """Hand 1 (one card each): the table shows the finished trick with its winner marked and says
     it was the last of the hand; then the result stays open beside the new deal: each seat's bid,
