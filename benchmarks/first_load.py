@@ -48,6 +48,8 @@ def visit(context: Any, server: LiveServer, url: str, wait_worker: bool) -> list
     page.goto(url, wait_until="load")
     if wait_worker:
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        # the page and the home page kept for offline use, fetched once by the new worker
+        page.wait_for_function("caches.open('bluke-pages').then(c => c.match(location.origin + '/')).then(Boolean)")
     hits = [h for h in server.since(mark) if not h.query.startswith("since=")]  # not the watch page's polls
     page.close()
     return hits
