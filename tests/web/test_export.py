@@ -269,6 +269,19 @@ def clear_hand(number: int) -> Callable[[dict[str, Any]], None]:
     )
 
 
+def last_hand_open_with_points(points: list[int]) -> Callable[[dict[str, Any]], None]:
+    """Hand 25 blanked, as in a game not finished (no totals, S/O/P, winners or status given), but
+    with ``points`` written for it."""
+    return apply_all(
+        clear_hand(25),
+        change("hands.24.points", points),
+        change("totals", ...),
+        change("stats", ...),
+        change("winners", ...),
+        change("status", ...),
+    )
+
+
 TAMPERED: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str]] = [
     ("unknown format", change("format", "bluke-online"), 400, None, "not a Bluke Scorekeeper export"),
     ("no format", change("format", ...), 400, None, "not a Bluke Scorekeeper export"),
@@ -358,28 +371,14 @@ TAMPERED: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str
     ("status", change("status", "in_progress"), 422, "R21", 'This game is "finished"'),
     (
         "points of an open hand",
-        apply_all(
-            clear_hand(25),
-            change("hands.24.points", [1, 2, 3]),
-            change("totals", ...),
-            change("stats", ...),
-            change("winners", ...),
-            change("status", ...),
-        ),
+        last_hand_open_with_points([1, 2, 3]),
         422,
         "R25",
         "Hand 25 is not complete",
     ),
     (
         "empty points of an open hand",  # two empty lists of figures once ended in a 500
-        apply_all(
-            clear_hand(25),
-            change("hands.24.points", []),
-            change("totals", ...),
-            change("stats", ...),
-            change("winners", ...),
-            change("status", ...),
-        ),
+        last_hand_open_with_points([]),
         422,
         "R25",
         "Hand 25 is not complete, so it has no points, but the file gives []",
