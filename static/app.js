@@ -294,7 +294,8 @@
       clearTimeout(timer);
       if (navigator.onLine === false) return;  /* the "online" event checks again */
       fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
-        .then(function () { location.reload(); }, function () { timer = setTimeout(check, 5000); });
+        .then(function (response) { if (response.status < 500) location.reload(); else throw response; })
+        .catch(function () { timer = setTimeout(check, 5000); });
     }
     window.addEventListener("online", check);
     timer = setTimeout(check, 5000);

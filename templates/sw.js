@@ -66,13 +66,15 @@ function kept(request) {
 // The network's page; the copy kept when there is no connection, when the server is in trouble
 // (a 5xx: the app restarting behind its proxy), or when no answer has come in 8 s (a weak signal).
 function page(request) {
+  var timer;
   var answer = fetch(request).then(function (response) {
+    clearTimeout(timer);
     if (response.status >= 500) return kept(request).then(function (hit) { return hit || response; });
     keepPage(request.url, response);
     if (response.ok && response.headers.get("Content-Language")) offlineIn(response.headers.get("Content-Language"));
     return response;
-  });
-  var slow = new Promise(function (resolve) { setTimeout(resolve, 8000); })
+  }, function (error) { clearTimeout(timer); throw error; });
+  var slow = new Promise(function (resolve) { timer = setTimeout(resolve, 8000); })
     .then(function () { return kept(request); }).then(function (hit) { return hit || answer; });
   return Promise.race([answer, slow]).catch(function () {
     return kept(request).then(function (hit) { return hit || caches.match(OFFLINE); });

@@ -51,7 +51,7 @@ class LiveServer:
     #: Writes answered "503 Service Unavailable" before they reach the app, as a proxy does while
     #: the app restarts: a test sets how many of the next PUT requests fail so.
     unavailable: int = 0
-    #: The same for pages (a GET that is neither a static file nor the API).
+    #: The same for pages (a GET or HEAD that is neither a static file nor the API).
     pages_unavailable: int = 0
     _httpd: BaseWSGIServer | None = None
     _thread: threading.Thread | None = None
@@ -80,7 +80,7 @@ class LiveServer:
             self.hits.append(hit)
             failing = hit.method == "PUT" and self.unavailable > 0
             self.unavailable -= failing
-            a_page = hit.method == "GET" and not hit.path.startswith(("/static/", "/api/"))
+            a_page = hit.method in ("GET", "HEAD") and not hit.path.startswith(("/static/", "/api/"))
             page_failing = a_page and self.pages_unavailable > 0
             self.pages_unavailable -= page_failing
             failing = failing or page_failing

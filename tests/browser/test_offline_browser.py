@@ -220,6 +220,19 @@ def test_a_page_never_opened_shows_the_offline_page_not_the_browser_error(browse
     expect(page.locator("form.setup")).to_be_attached(timeout=15_000)
 
 
+def test_the_offline_page_waits_out_a_server_in_trouble(browser: Any, live: LiveServer) -> None:
+    """Back online while the app restarts behind its proxy (503), the offline page reloaded into the
+    proxy's error page, which has no way back; it waits until the page itself answers."""
+    context, page = scorer_phone(browser, new_game(live))
+    go_offline(context, live)
+    page.goto(live.url + "/new")
+    expect(page.locator("h1")).to_have_text("No connection")
+    live.pages_unavailable = 2
+    go_online(context, live)
+    expect(page.locator("form.setup")).to_be_attached(timeout=30_000)
+    assert live.pages_unavailable == 0
+
+
 def test_the_offline_page_lists_the_games_with_entries_waiting(browser: Any, live: LiveServer) -> None:
     """A scorer who opens an unknown page offline sees that the entries are kept, and where."""
     game = new_game(live, ("Ann", "Ben", "Cy"))
