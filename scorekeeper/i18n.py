@@ -312,10 +312,20 @@ def _script_messages(lang: str, virtual: bool) -> dict[str, str | dict[str, str]
     }
 
 
-def decimal(value: float) -> str:
+#: In place of a rate or an average of nothing (a player without a complete hand).
+NO_FIGURE = "—"
+
+
+def decimal(value: float, counted: int = 1) -> str:
     """A figure with one decimal as the request's language writes it (``12.8``, ``12,8`` in
-    Russian), negative with a true minus sign like every score (figures.py)."""
-    return str(format_decimal(value, format="0.0")).replace("-", MINUS)
+    Russian), negative with a true minus sign like every score (figures.py); a dash when it is
+    the average of nothing (``counted`` 0)."""
+    return str(format_decimal(value, format="0.0")).replace("-", MINUS) if counted else NO_FIGURE
+
+
+def percent(rate: float, counted: int) -> str:
+    """A rate as a whole percent, or a dash when it is the rate of nothing (``counted`` 0)."""
+    return f"{round(100 * rate)}%" if counted else NO_FIGURE
 
 
 def init_app(app: Flask) -> None:
@@ -333,6 +343,7 @@ def init_app(app: Flask) -> None:
         bot_level=bot_level,
         format_date=format_date,
         decimal=decimal,
+        percent=percent,
     )
 
     @app.context_processor

@@ -148,8 +148,8 @@ def pick_chip(form: Any, group: Group | None) -> bool:
     player = next((p for p in group.players if p.id == action[5:]), None)
     if player is None:
         return True
-    rows = form.names
-    typed = [i for i, entry in enumerate(rows) if name_key(entry.data or "") == player.key]
+    rows, by_key = form.names, service.names_of(group)
+    typed = [i for i, entry in enumerate(rows) if by_key.get(name_key(entry.data or "")) is player]
     if typed:
         for i in typed:
             rows[i].data = ""
@@ -171,8 +171,11 @@ def chips() -> dict[str, Any]:
         group = group_of_request()
         if group is None:
             return None
-        typed = {name_key(e.data or "") for e in form.names} if form is not None else set()
-        return {"group": group, "players": [(p, p.key in typed) for p in stats.roster(group)]}
+        typed: set[str] = set()
+        if form is not None:  # a chip is on when its player's name, or a name merged into them, is typed
+            by_key = service.names_of(group)
+            typed = {by_key[key].id for key in (name_key(e.data or "") for e in form.names) if key in by_key}
+        return {"group": group, "players": [(p, p.id in typed) for p in stats.roster(group)]}
 
     return {"roster_chips": roster_chips}
 

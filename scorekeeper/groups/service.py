@@ -168,7 +168,7 @@ def _one_seat_each(group: Group, game: Game, seats: list[int]) -> None:
 
     :raises RulesError: R4 when two of the names are one player (the later seat counted for nobody).
     """
-    by_key = _names(group)
+    by_key = names_of(group)
     first: dict[str, int] = {}
     for seat in seats:
         player = by_key.get(name_key(game.players[seat]))
@@ -212,7 +212,7 @@ def _known_names(known: object, players: int) -> list[str] | None:
     return [clean_name(name, _("Player {seat}", seat=seat)) if name else "" for seat, name in enumerate(known, 1)]
 
 
-def _names(group: Group) -> dict[str, GroupPlayer]:
+def names_of(group: Group) -> dict[str, GroupPlayer]:
     """The roster by name key: each player's name, and the names of the players merged into them."""
     by_key = {p.key: p for p in group.players}
     by_id = {p.id: p for p in group.players}
@@ -228,7 +228,7 @@ def _seat(
     else by name (the one ``names`` gives, else the seat's), or a name merged into a player (a new
     name joins the roster). A player already at the game is not seated twice (a later seat whose
     name another player took by a rename counts for nobody)."""
-    by_key = _names(group)
+    by_key = names_of(group)
     by_id = {p.id: p for p in group.players}
     named = {seat: (names[seat] if names else "") or game.players[seat] for seat in seats}
     sitting = set(db.session.scalars(select(GroupSeat.player_id).where(GroupSeat.game_id == game.id)))
@@ -267,7 +267,7 @@ def rename(group_id: str, player_id: str, name: object) -> None:
         group = _locked(group_id)
         player = _player(group, player_id)
         key = name_key(new_name)
-        other = _names(group).get(key, player)
+        other = names_of(group).get(key, player)
         if other is not player:
             raise BadRequest(
                 _(

@@ -178,8 +178,9 @@ class Tally:
         return self.points / self.hands.hands if self.hands.hands else 0.0
 
     def best_and_worst(self) -> tuple[Appearance | None, Appearance | None]:
-        """The games with the highest and lowest total among those with a complete hand."""
-        counted = [a for a in self.appearances if a.stats.played]
+        """The finished games with the highest and lowest total (a game still going would put one
+        good hand beside whole games)."""
+        counted = [a for a in self.appearances if a.played.finished]
         if not counted:
             return None, None
         return max(counted, key=lambda a: a.total), min(counted, key=lambda a: a.total)
@@ -241,8 +242,12 @@ class Season:
         return next((t for t in self.tallies if t.player.id == player_id), None)
 
     def leaderboard(self) -> list[Tally]:
-        """Most wins first, then the better made rate, then more points per hand."""
-        return sorted(self.tallies, key=lambda t: (-t.wins, -t.hands.made_rate, -t.points_per_hand, t.player.key))
+        """Most wins first, then the better made rate, then more points per hand; players without a
+        complete hand last (no rate to compare, not a rate of 0)."""
+        return sorted(
+            self.tallies,
+            key=lambda t: (not t.hands.hands, -t.wins, -t.hands.made_rate, -t.points_per_hand, t.player.key),
+        )
 
     @cached_property
     def pairs(self) -> list[Pair]:

@@ -278,6 +278,47 @@ def test_a_players_page_shows_charts_figures_and_head_to_head(client: FlaskClien
     assert "Best: " in page and "Worst: " in page
 
 
+def test_best_and_worst_are_finished_games_and_players_without_a_hand_come_last(client: FlaskClient) -> None:
+    """One hand of a game still going (+130) was shown as the best game beside whole games, and a
+    player who never played (0%, 0.0) ranked above one with a hand set (−10.0)."""
+    group = joined(client, ["Ann", "Ben", "Cy", "Nobody"])
+    ids = {p["name"]: p["id"] for p in group["players"]}
+    finished = import_into(client, group, ["Ann", "Ben"], legal_hands(2, 25, seed=5))
+    import_into(client, group, ["Ann", "Cy"], [([13, 1], [13, 0])])  # Ann +130, Cy −10, still going
+    total = finished["totals"][0]
+    page = text(client.get(f"/groups/{group['id']}/players/{ids['Ann']}"))
+    shown = re.findall(r"(?:Best|Worst): <b>([^<]+)</b>", page)
+    assert shown == [signed(total)] * 2  # the one finished game, both times
+    assert "Best: " not in text(client.get(f"/groups/{group['id']}/players/{ids['Cy']}"))
+    home = text(client.get(f"/groups/{group['id']}"))
+    leaders = re.findall(r'<th scope="row" class="name"><a [^>]+>([^<]+)</a></th>\s*((?:<td>[^<]*</td>)+)', home)
+    assert [name for name, _ in leaders][-2:] == ["Cy", "Nobody"]
+    assert leaders[-1][1] == "<td>0</td><td>0</td><td>—</td><td>—</td><td>—</td>"
+    assert "−10.0" in leaders[-2][1]
+    nobody = text(client.get(f"/groups/{group['id']}/players/{ids['Nobody']}"))
+    assert "<dd>—</dd>" in nobody and "0%" not in nobody
+
+
+def signed(points: int) -> str:
+    return f"+{points}" if points > 0 else str(points).replace("-", "\u2212")
+
+
+def test_a_name_merged_into_a_player_lights_their_chip(client: FlaskClient) -> None:
+    """ "BÖB", merged into Bob, left Bob's chip off; tapping it added Bob beside BÖB (refused, R4)."""
+    group = joined(client, ["Ann", "Bob", "Böb"])
+    ids = {p["name"]: p["id"] for p in group["players"]}
+    url = f"/groups/{group['id']}/players/{ids['Böb']}"
+    merged = client.post(url, data={"csrf_token": csrf(client, url), "into": ids["Bob"], "confirm": "y"})
+    assert merged.status_code == 303
+    form = {"csrf_token": csrf(client, f"/new?group={group['id']}"), "group": group["id"], "variant": "standard"}
+    typed = {"names-0": "BÖB", "names-1": ""}
+    page = text(client.post("/new", data={**form, **typed, "action": f"pick-{ids['Ann']}"}))
+    assert rows(page)[:2] == ["BÖB", "Ann"]
+    assert 'class="chip on" aria-pressed="true">Bob' in page
+    page = text(client.post("/new", data={**form, **typed, "action": f"pick-{ids['Bob']}"}))  # tapped: taken out
+    assert rows(page)[:2] == ["", ""] and 'class="chip" aria-pressed="false">Bob' in page
+
+
 def test_a_player_is_renamed_and_merged_from_their_page(client: FlaskClient) -> None:
     group = joined(client, ["Ann", "Ben", "Anne"])
     ids = {p["name"]: p["id"] for p in group["players"]}
