@@ -37,10 +37,11 @@
   function signed(n) { return n > 0 ? "+" + n : minus(n); }
 
   /* Drafts: what was tapped in a hand form stays on the phone (localStorage) until it is saved,
-     through a reload, back and forward, or the phone locking and the browser dropping the tab. */
+     through a reload, back and forward, or the phone locking and the browser dropping the tab.
+     Each notes the version it was tapped on (#at). */
   function draftKey(form) { return "bluke-draft:" + (form.dataset.draft || form.getAttribute("action")); }
   function saveDraft(form) {
-    var data = {};
+    var data = { "#at": versionOf(form) };
     all(".prow[data-manual] input:checked, input[name=trump]:checked", form).forEach(function (i) { data[i.name] = i.value; });
     try { localStorage.setItem(draftKey(form), JSON.stringify(data)); } catch (e) { /* storage full or off */ }
   }
@@ -63,9 +64,12 @@
     data["#sent"] = version;
     try { localStorage.setItem(draftKey(form), JSON.stringify(data)); } catch (e) { /* storage off */ }
   }
+  /* Taps over values the form shows (a correction, an undone step) come back only on the version
+     they were tapped on: a later one was saved by another phone, and the taps would undo it. */
   function restoreDraft(form) {
-    var data = readDraft(form);
-    if (data && data["#sent"] !== undefined && versionOf(form) > data["#sent"]) { forgetDraft(form); return; }
+    var data = readDraft(form), version = versionOf(form);
+    if (data && ((data["#sent"] !== undefined && version > data["#sent"])
+        || (data["#at"] !== version && form.querySelector(".prow input:checked")))) { forgetDraft(form); return; }
     if (!data || form.querySelector(".status.bad")) return;  /* a refused form shows what was sent */
     Object.keys(data).forEach(function (name) {
       var input = form.querySelector("input[name='" + name + "'][value='" + data[name] + "']");

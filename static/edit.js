@@ -10,6 +10,8 @@
     var bids = edit.querySelector(".hand.bids"), tricks = edit.querySelector(".hand.tricks");
     var dock = edit.querySelector(".dock .status"), save = edit.querySelector(".dock button[type=submit]");
     var told = dock.textContent;
+    /* Tricks not recorded yet ("Edit bids" from the tricks step) may stay empty: the bids are saved alone. */
+    var recorded = tricks && !!tricks.querySelector(".taps input:checked");
 
     function follow() {
       if (!tricks) return;
@@ -33,7 +35,10 @@
     }
 
     function dockLine() {
-      var lines = [bids, tricks].filter(Boolean).map(function (part) { return part.querySelector(".status"); });
+      var parts = [bids, tricks].filter(function (part) {
+        return part === bids || (part && (recorded || part.querySelector(".taps input:checked")));
+      });
+      var lines = parts.map(function (part) { return part.querySelector(".status"); });
       var bad = lines.filter(function (s) { return s.classList.contains("bad"); })[0];
       var open = lines.filter(function (s) { return !s.classList.contains("ok"); })[0];
       dock.textContent = (bad || open) ? (bad || open).textContent : told;

@@ -892,6 +892,60 @@ def test_the_correction_page_follows_the_bids_and_says_what_stops_the_save(brows
     assert doc["hands"][0]["bids"] == [4, 3, 3] and doc["hands"][0]["tricks"] == [6, 3, 4]
 
 
+def test_taps_left_on_a_phone_do_not_override_what_another_phone_saved(browser: Any, live: LiveServer) -> None:
+    """Ben 5 and Cy 3 tapped on one phone, then the bids 4 2 2 saved on another: the taps came back
+    over the stored bids on the correction page, and saving Ann's change there stored 3 5 3."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    _, page = scorer_phone(browser, game)
+    tap(page, "bid1-5", "bid2-3")
+    url = f"{live.url}/api/games/{game['id']}/hands/1"
+    requests.put(url + "/bids", json={"bids": [4, 2, 2]}, headers=bearer(game), timeout=10)
+    requests.put(url + "/tricks", json={"tricks": [5, 3, 5]}, headers=bearer(game), timeout=10)
+    page.goto(f"{live.url}/g/{game['id']}/hands/1")
+    for tapped in ("bid0-4", "bid1-2", "bid2-2"):
+        expect(page.locator("#" + tapped)).to_be_checked()
+    tap(page, "bid0-3")
+    page.locator("form.hand-edit button.primary").tap()
+    expect(page.locator(".notes")).to_contain_text("Hand 1 corrected")
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [3, 2, 2]
+
+
+def test_an_undone_step_shows_what_was_undone_not_older_taps(browser: Any, live: LiveServer) -> None:
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    _, page = scorer_phone(browser, game)
+    tap(page, "bid1-5", "bid2-3")
+    requests.put(
+        f"{live.url}/api/games/{game['id']}/hands/1/bids", json={"bids": [4, 2, 2]}, headers=bearer(game), timeout=10
+    )
+    page.reload()
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    page.locator("button[form=undo-form]").tap()
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")
+    for tapped in ("bid0-4", "bid1-2", "bid2-2"):  # "still tapped below": the bids undone
+        expect(page.locator("#" + tapped)).to_be_checked()
+
+
+def test_tricks_tapped_before_edit_bids_are_not_saved_with_the_bids(browser: Any, live: LiveServer) -> None:
+    """Two tricks tapped, then "Edit bids": the correction page showed them with the third filled
+    in, and saving the bids recorded the whole hand; they wait on the hand screen instead."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    _, page = scorer_phone(browser, game)
+    tap(page, "bid1-5", "bid2-3", "bid0-4")
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    tap(page, "tricks0-5", "tricks1-3")
+    page.locator("form.hand a.ghost").tap()  # "Edit bids"
+    expect(page).to_have_url(re.compile(r"/hands/1$"))
+    expect(page.locator("#tricks0-5")).not_to_be_checked()
+    tap(page, "bid0-3")
+    page.locator("form.hand-edit button.primary").tap()
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [3, 5, 3] and doc["hands"][0]["tricks"] is None
+    expect(page.locator("#tricks0-5")).to_be_checked()  # the taps wait where they were made
+    expect(page.locator("#tricks1-3")).to_be_checked()
+
+
 def test_a_correction_that_breaks_a_rule_stores_nothing_and_names_it(browser: Any, live: LiveServer) -> None:
     game, page = correcting_hand_1(browser, live)
     page.evaluate("document.querySelectorAll('.hand[data-step=tricks] input').forEach(i => i.checked = false)")
