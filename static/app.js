@@ -205,8 +205,9 @@
     if (!document.body.dataset.poll || !window.fetch) return;
     var timer = setInterval(function () {  /* the version polled moves on with this phone's own saves (static/queue.js) */
       if (document.visibilityState !== "visible" || document.body.dataset.sending) return;
-      fetch(document.body.dataset.poll, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (answer) {
-        if (answer.status !== 200 || document.body.dataset.sending) return;
+      var asked = document.body.dataset.poll;  /* an answer about a version this phone has saved past is not news */
+      fetch(asked, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (answer) {
+        if (answer.status !== 200 || document.body.dataset.sending || document.body.dataset.poll !== asked) return;
         clearInterval(timer);
         var tapped = all("form.hand .prow[data-manual]").length > 0;
         if (!tapped) { location.reload(); return; }

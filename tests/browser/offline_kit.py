@@ -10,6 +10,7 @@ queued entry arrived exactly once, or that a repeat visit asked for nothing.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterable
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -53,6 +54,9 @@ class LiveServer:
     unavailable: int = 0
     #: The same for pages (a GET or HEAD that is neither a static file nor the API).
     pages_unavailable: int = 0
+    #: Seconds a request waits before the app sees it, by its method and a text in its path and
+    #: query (``("GET", "since=")``): a slow connection.
+    slow: dict[tuple[str, str], float] = field(default_factory=dict)
     _httpd: BaseWSGIServer | None = None
     _thread: threading.Thread | None = None
 
@@ -84,6 +88,10 @@ class LiveServer:
             page_failing = a_page and self.pages_unavailable > 0
             self.pages_unavailable -= page_failing
             failing = failing or page_failing
+        address = f"{hit.path}?{hit.query}"
+        time.sleep(
+            max((t for (method, part), t in self.slow.items() if method == hit.method and part in address), default=0)
+        )
         if failing:
             start_response("503 Service Unavailable", [("Content-Type", "application/json"), ("Retry-After", "1")])
             yield b'{"error": {"message": "The server is restarting."}}'

@@ -605,6 +605,26 @@ def test_a_refused_queued_entry_shows_both_versions_and_the_scorer_chooses(brows
     assert history["corrections"][0]["old"] == [2, 2, 2]  # the server's version is kept in the history
 
 
+def test_the_phones_own_save_is_not_taken_for_another_scorers(browser: Any, live: LiveServer) -> None:
+    """On a slow connection a poll sent before the phone's own save answered after it: "Another
+    scorer just saved a change" came up with no other phone, and the page stopped following."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    _, page = scorer_phone(browser, game)
+    live.slow = {("PUT", "/bids"): 3.0, ("GET", "since="): 6.0}
+    try:
+        with page.expect_request(lambda r: "since=" in r.url) as polled:
+            pass
+        with page.expect_response(lambda r: r.url.endswith("/bids"), timeout=15_000):
+            tap(page, "bid1-5", "bid2-3", "bid0-4")  # saved while that poll is on its way
+            expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")  # drawn on the phone
+            tap(page, "tricks0-5")  # which keeps the page: no reload once the bids are stored
+        assert polled.value.response() is not None  # the poll about the version before the save has answered
+        page.evaluate("() => new Promise(done => setTimeout(done, 100))")
+        expect(page.locator("#changed-elsewhere")).to_be_hidden()
+    finally:
+        live.slow = {}
+
+
 def test_a_clash_with_another_scorer_keeps_the_choice_in_sight_and_nothing_goes_past_it(
     browser: Any, live: LiveServer
 ) -> None:
