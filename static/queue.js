@@ -140,7 +140,7 @@
         });
       }
       busy = false;
-      if (answer.status === 409 || answer.status === 422) return disagree(entry, answer.data.error);
+      if (answer.status === 409 || answer.status === 422) return disagree(entry, answer.data.error, answer.status === 422);
       if (answer.status >= 500 || answer.status === 408 || answer.status === 429) throw answer;  /* the server's trouble, not the entry's */
       show(R.say(words, "refused", { message: answer.data.error.message }), true);
     }).catch(function () { busy = false; waited = true; waiting(); later(); });
@@ -226,7 +226,10 @@
     made = Math.max(0, made - 1);
     if (local) draw();
   }
-  function disagree(entry, error) {
+  /* A clash of versions (409) may be settled either way. An entry the server's game refuses on a rule
+     (422: its bids undone there, say) would be refused again: it is shown, to enter again, and only
+     the server's game can be kept. */
+  function disagree(entry, error, refused) {
     request("GET", "").then(function (answer) {
       var theirs = answer.data.hands[entry.number - 1] || {};
       var step = entry.step === "bids" ? words.step_bids : words.step_tricks;
@@ -234,10 +237,11 @@
       var usePhone = el("button", { type: "button", "class": "button primary" }, [words.use_phone]);
       conflictBox.textContent = "";
       [el("h2", { id: "conflict-h" }, [words.conflict_title]), el("p", { "class": "muted" }, [error.message]),
+       refused ? el("p", {}, [words.conflict_rule]) : null,
        el("p", {}, [R.say(words, "conflict_hand", { number: entry.number, step: step })]),
        el("dl", {}, [el("dt", {}, [words.conflict_server]), el("dd", { "class": "theirs" }, [values(theirs[entry.step])]),
                      el("dt", {}, [words.conflict_phone]), el("dd", { "class": "mine" }, [values(entry.values)])]),
-       el("div", { "class": "dock-buttons" }, [keepServer, usePhone])].forEach(function (c) { conflictBox.appendChild(c); });
+       el("div", { "class": "dock-buttons" }, [keepServer, refused ? null : usePhone])].forEach(function (c) { if (c) conflictBox.appendChild(c); });
       conflictBox.hidden = false;
       show(words.conflict_title, true);  /* the server's sentence is in the box, where the choice is */
       conflictBox.scrollIntoView({ block: "start" });

@@ -433,6 +433,9 @@ def offline_words() -> dict[str, Any]:
         "conflict_phone": _("On this phone"),
         "conflict_nothing": _("nothing recorded"),
         "conflict_hand": _("Hand {number}, {step}:"),
+        "conflict_rule": _(
+            "The game on the server no longer allows this entry. Note it, keep the server's game and enter it again."
+        ),
         "undo_bids": _("Undo the bids of hand %(number)s"),
         "undo_tricks": _("Undo the tricks of hand %(number)s"),
         "undone_bids": _(
