@@ -12,6 +12,7 @@ from flask import request
 from flask import Response
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 from werkzeug.exceptions import SecurityError
 
@@ -126,6 +127,16 @@ def register(app: Flask) -> None:
         message = _(TOO_OFTEN.get(str(error.limit.scope), TOO_OFTEN_OTHER), seconds=seconds)
         answer = make_response(_answer(429, message))
         answer.headers["Retry-After"] = str(seconds)
+        return answer
+
+    @app.errorhandler(OperationalError)
+    def database_busy(error: OperationalError) -> Any:
+        """SQLite's write lock held past the busy timeout (many phones writing at once on a home
+        server): nothing was written, so the answer says to try again, as the scorer's queue does."""
+        if "database is locked" not in str(error.orig):
+            raise error
+        answer = make_response(_answer(503, _("The server is busy with other phones; nothing was saved. Try again.")))
+        answer.headers["Retry-After"] = "1"
         return answer
 
     @app.errorhandler(SecurityError)

@@ -49,6 +49,10 @@ def create_private(path: str | None) -> None:
         pass  # another process created it at the same moment
 
 
+#: How long a write waits for another to finish on SQLite before it gives up (a 503, errors.py).
+BUSY_TIMEOUT_MS = 5000
+
+
 def setup_database(app: Flask) -> None:
     """On SQLite: WAL, a 5 s busy timeout, foreign keys, and ``BEGIN IMMEDIATE`` for writes.
 
@@ -67,7 +71,7 @@ def setup_database(app: Flask) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         # The timeout first: switching a new file to WAL itself needs the lock for a moment.
-        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")

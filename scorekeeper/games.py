@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import joinedload
 from sqlalchemy.orm import selectinload
 
 from .engine import build_scorecard
@@ -183,15 +182,17 @@ class Access:
         return self.role == "scorer"
 
 
-def load_game(game_id: str) -> Game | None:
-    """A game with its hands, in one query (every answer needs both)."""
-    query = select(Game).options(joinedload(Game.hands)).where(Game.id == game_id)
-    return db.session.execute(query).unique().scalar_one_or_none()
+def load_game(game_id: str, hands: bool = True) -> Game | None:
+    """A game, with its hands unless ``hands`` is false (the home page, which lists many games and
+    scores only the newest, then loads theirs). The hands come by a second query: joined, every
+    hand's row would carry the game's JSON columns again, each decoded once more."""
+    query = select(Game).where(Game.id == game_id)
+    return db.session.scalars(query.options(selectinload(Game.hands)) if hands else query).one_or_none()
 
 
-def open_game(game_id: str, token: str | None) -> Access:
+def open_game(game_id: str, token: str | None, hands: bool = True) -> Access:
     """Find a game by id and token; a wrong token looks exactly like a missing game (404)."""
-    game = load_game(game_id) if game_id and "\x00" not in game_id else None  # no id holds NUL (?again=)
+    game = load_game(game_id, hands) if game_id and "\x00" not in game_id else None  # no id holds NUL (?again=)
     if game is not None and token:
         if matches(token, game.scorer_hash):
             return Access(game, "scorer")

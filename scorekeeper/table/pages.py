@@ -128,23 +128,24 @@ def home() -> Any:
 
 def home_page(message: str | None = None, status: int = 200) -> Any:
     """The home page: this device's games, newest first, and those just forgotten (to undo)."""
-    opened_games: list[tuple[Access, Any]] = []
+    opened_games: list[Access] = []
     forgotten: list[Access] = []
     for game_id, token in cookies_with((COOKIE_PREFIX,), 100):
         try:
-            opened = games.open_game(game_id, token)
+            opened_games.append(games.open_game(game_id, token, hands=False))
         except NotFound:
             continue
-        opened_games.append((opened, games.scorecard_of(opened.game)))
     for game_id, token in cookies_with((FORGOTTEN_PREFIX,), 10):
         try:
-            forgotten.append(games.open_game(game_id, token.partition(":")[0]))
+            forgotten.append(games.open_game(game_id, token.partition(":")[0], hands=False))
         except NotFound:
             continue
-    opened_games.sort(key=lambda pair: pair[0].game.updated_at, reverse=True)
+    opened_games.sort(key=lambda opened: opened.game.updated_at, reverse=True)
     return render_template(
         "home.html",
-        games=opened_games[:HOME_LIMIT],
+        games=[
+            (opened, games.scorecard_of(opened.game)) for opened in opened_games[:HOME_LIMIT]
+        ],  # the shown ones only
         groups=groups.opened_groups(),
         forgotten=forgotten,
         alert=message,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sqlite3
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -19,6 +20,7 @@ from sqlalchemy import MetaData
 from sqlalchemy import text
 
 from scorekeeper import create_app
+from scorekeeper import extensions
 from scorekeeper.extensions import db
 from scorekeeper.games import scorecard_of
 from scorekeeper.games import summary_of
@@ -165,6 +167,40 @@ def test_sqlite_connections_use_wal_a_busy_timeout_and_foreign_keys(tmp_path: Pa
     finally:
         with app.app_context():
             db.engine.dispose()
+
+
+def test_a_write_that_waits_out_the_lock_is_a_503_that_stores_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another writer holding SQLite's lock past the busy timeout gave a bare 500."""
+    monkeypatch.setattr(extensions, "BUSY_TIMEOUT_MS", 200)
+    url = f"sqlite:///{tmp_path / 'busy.sqlite'}"
+    app = build(url, tmp_path)
+    try:
+        with app.app_context():
+            db.create_all()
+        client = app.test_client()
+        game = client.post("/api/games", json={"players": ["Ann", "Ben"]}).get_json()
+        holder = sqlite3.connect(tmp_path / "busy.sqlite", isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another phone's write, holding the lock
+        try:
+            answer = client.put(
+                f"/api/games/{game['id']}/hands/1/bids", json={"bids": [4, 5]}, headers=bearer(game["scorer_token"])
+            )
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert answer.status_code == 503 and answer.headers["Retry-After"] == "1"
+        assert "busy" in answer.get_json()["error"]["message"]
+        doc = client.get(f"/api/games/{game['id']}", headers=bearer(game["scorer_token"])).get_json()
+        assert doc["hands"][0]["bids"] is None and doc["version"] == game["version"]
+    finally:
+        with app.app_context():
+            db.engine.dispose()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
 
 
 def test_deleting_a_game_deletes_its_hands_and_corrections(app: Flask) -> None:
