@@ -18,7 +18,9 @@ bind = os.environ.get("SCOREKEEPER_BIND", "127.0.0.1:8000").split(",")
 worker_class = "gthread"
 workers = int(os.environ.get("SCOREKEEPER_WORKERS") or os.cpu_count() or 2)
 threads = int(os.environ.get("SCOREKEEPER_THREADS") or 8)
-# A request that takes longer than this is a bug or an attack: its worker is restarted.
+# With threaded workers this is the worker's heartbeat: a process whose main loop stops answering
+# for this long (stuck, out of memory) is restarted. A slow request is not cut short: each request's
+# work is bounded by the app itself (rate limits, caps on what a game or group may hold).
 timeout = 30
 graceful_timeout = 20
 keepalive = 5
