@@ -492,11 +492,14 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
 
 
-def history(game: Game) -> list[dict[str, Any]]:
-    """Every correction of recorded entries (edits and undos), oldest first: hand, field, old → new."""
+def history(game: Game, corrections: Iterable[Any] | None = None) -> list[dict[str, Any]]:
+    """Every correction of recorded entries (edits and undos), oldest first: hand, field, old → new.
+
+    ``corrections``: the game's, already read (rows with those columns), in place of loading them.
+    """
     return [
         {"id": c.id, "at": c.at.isoformat() + "Z", "hand": c.hand, "field": c.field, "old": c.old, "new": c.new}
-        for c in game.corrections
+        for c in (game.corrections if corrections is None else corrections)
     ]
 
 

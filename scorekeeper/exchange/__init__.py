@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -67,14 +68,15 @@ def iso(moment: datetime) -> str:
     return moment.isoformat() + "Z"
 
 
-def export_document(game: Game) -> dict[str, Any]:
-    """The whole game: the game document of API.md, its corrections, and the format's name and version."""
+def export_document(game: Game, corrections: Iterable[Any] | None = None) -> dict[str, Any]:
+    """The whole game: the game document of API.md, its corrections (``corrections``: as
+    :func:`games.history` takes them), and the format's name and version."""
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "exported_at": iso(utcnow()),
         **games.document(game),
-        "corrections": games.history(game),
+        "corrections": games.history(game, corrections),
     }
 
 
