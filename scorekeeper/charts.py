@@ -20,6 +20,7 @@ from .figures import minus
 from .figures import signed
 from .i18n import _
 from .i18n import _n
+from .i18n import percent
 
 WIDTH, HEIGHT = 340, 210  # about one CSS pixel per unit on a phone, so the labels stay legible
 LEFT, RIGHT, TOP, BOTTOM = 36, 10, 10, 22
@@ -94,7 +95,7 @@ def _percent_axis(parts: list[str], inner_h: int) -> None:
         cls = "axis zero" if v == 0 else "axis"
         parts.append(
             f'<line class="{cls}" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y}" y2="{y}"/>'
-            f'<text class="tick" x="{LEFT - 4}" y="{y + 3.5}" text-anchor="end">{v}%</text>'
+            f'<text class="tick" x="{LEFT - 4}" y="{y + 3.5}" text-anchor="end">{percent(v / 100)}</text>'
         )
 
 

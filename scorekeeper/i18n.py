@@ -23,7 +23,9 @@ from flask import request
 from flask import Response
 from flask_babel import Babel
 from flask_babel import format_date
+from flask_babel import format_datetime
 from flask_babel import format_decimal
+from flask_babel import format_percent
 from flask_babel import get_locale
 from flask_babel import get_translations
 from flask_babel import pgettext
@@ -323,9 +325,10 @@ def decimal(value: float, counted: int = 1) -> str:
     return str(format_decimal(value, format="0.0")).replace("-", MINUS) if counted else NO_FIGURE
 
 
-def percent(rate: float, counted: int) -> str:
-    """A rate as a whole percent, or a dash when it is the rate of nothing (``counted`` 0)."""
-    return f"{round(100 * rate)}%" if counted else NO_FIGURE
+def percent(rate: float, counted: int = 1) -> str:
+    """A rate as a whole percent as the request's language writes it (``60%``, ``60 %`` in
+    Russian), or a dash when it is the rate of nothing (``counted`` 0)."""
+    return str(format_percent(rate)) if counted else NO_FIGURE
 
 
 def init_app(app: Flask) -> None:
@@ -342,6 +345,7 @@ def init_app(app: Flask) -> None:
         script_messages=script_messages,
         bot_level=bot_level,
         format_date=format_date,
+        format_datetime=format_datetime,
         decimal=decimal,
         percent=percent,
     )

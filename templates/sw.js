@@ -71,6 +71,10 @@ function page(request) {
     clearTimeout(timer);
     if (response.status >= 500) return kept(request).then(function (hit) { return hit || response; });
     keepPage(request.url, response);
+    /* A language just chosen (?lang=xx, remembered by the server): the page's plain address, where
+       the home page links, is kept in it too, not left in the language before. */
+    var plain = new URL(request.url);
+    if (/^\?lang=[a-z]+$/.test(plain.search)) { plain.search = ""; keepPage(plain.href, response); }
     if (response.ok && response.headers.get("Content-Language")) offlineIn(response.headers.get("Content-Language"));
     return response;
   }, function (error) { clearTimeout(timer); throw error; });

@@ -568,13 +568,14 @@ def changes(corrections: Sequence[Correction], names: Sequence[str]) -> list[Cha
         else:
             old_entries = c.old if isinstance(c.old, dict) else {}
             new_entries = c.new if isinstance(c.new, dict) else {}
-            if old_entries.get("tricks") is not None and new_entries.get("bids") is not None:
-                what = _("undo tricks")
-                removed = _("removed tricks {values}", values=_numbers(_list(old_entries.get("tricks"))))
-            else:
-                what = _("undo bids")
-                removed = _("removed bids {values}", values=_numbers(_list(old_entries.get("bids"))))
-            out.append(Change(c.at, ago(c.at), c.hand, what, [removed]))
+            bids = _("removed bids {values}", values=_numbers(_list(old_entries.get("bids"))))
+            tricks = _("removed tricks {values}", values=_numbers(_list(old_entries.get("tricks"))))
+            if old_entries.get("tricks") is None:
+                out.append(Change(c.at, ago(c.at), c.hand, _("undo bids"), [bids]))
+            elif new_entries.get("bids") is not None:
+                out.append(Change(c.at, ago(c.at), c.hand, _("undo tricks"), [tricks]))
+            else:  # the whole hand at once (the API's DELETE)
+                out.append(Change(c.at, ago(c.at), c.hand, _("undo hand"), [bids, tricks]))
     return out
 
 

@@ -314,6 +314,25 @@ def test_the_offline_page_speaks_the_language_of_the_last_page_opened(browser: A
         go_online(context, live)
 
 
+def test_a_game_opened_offline_speaks_the_language_just_chosen_on_it(browser: Any, live: LiveServer) -> None:
+    """The picker's ?lang=ru page was kept under its own address; the game's plain address, where
+    the home page links, opened offline in the language before."""
+    game = new_game(live)
+    context, page = scorer_phone(browser, game)
+    try:
+        page.get_by_role("link", name="Русский").tap()
+        expect(page.locator("h1")).to_contain_text("Раздача 1")
+        plain = f"{live.url}/g/{game['id']}"
+        page.wait_for_function(
+            f"caches.open('bluke-pages').then(c => c.match('{plain}')).then(kept => kept && kept.headers.get('Content-Language') === 'ru')"
+        )
+        go_offline(context, live)
+        page.goto(plain)
+        expect(page.locator("h1")).to_contain_text("Раздача 1")
+    finally:
+        go_online(context, live)
+
+
 def test_a_repeat_visit_asks_the_server_only_for_the_page(browser: Any, live: LiveServer) -> None:
     game = new_game(live)
     for workers in ("allow", "block"):

@@ -456,7 +456,7 @@ def test_export_json_holds_every_game_importable_one_by_one(client: FlaskClient)
 
 
 @pytest.mark.parametrize(("lang", "point"), [("en", "."), ("ru", ","), ("it", ","), ("id", ",")])
-def test_points_per_hand_are_written_as_the_language_writes_decimals(
+def test_points_per_hand_and_rates_are_written_as_the_language_writes_them(
     client: FlaskClient, lang: str, point: str
 ) -> None:
     group, _games = season(client)
@@ -465,6 +465,10 @@ def test_points_per_hand_are_written_as_the_language_writes_decimals(
     home = text(client.get(f"/groups/{group['id']}?lang={lang}"))
     for name, figure in figures.items():
         assert re.search(rf">{name}</a></th>(\s*<td>[^<]*</td>){{4}}<td>{figure}</td></tr>", home), (name, figure)
+    made = {p["name"]: round(100 * p["made_rate"]) for p in stats}
+    sign = "\xa0%" if lang == "ru" else "%"  # as the language writes a percent
+    for name, rate in made.items():
+        assert re.search(rf">{name}</a></th>(\s*<td>[^<]*</td>){{2}}<td>{rate}{sign}</td>", home), (name, rate)
     ann = next(p["player_id"] for p in stats if p["name"] == "Ann")
     assert f"<dd>{figures['Ann']}</dd>" in text(client.get(f"/groups/{group['id']}/players/{ann}?lang={lang}"))
     printed = " ".join(lines(client.get(f"/api/groups/{group['id']}/summary.pdf?lang={lang}").data))

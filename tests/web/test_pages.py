@@ -423,6 +423,18 @@ def test_a_hand_not_reached_cannot_be_edited(client: FlaskClient) -> None:
     assert answer.status_code == 404 and "Hand 3 cannot be edited" in text(answer)
 
 
+def test_the_whole_hand_undone_through_the_api_is_listed_as_such(app: Flask, client: FlaskClient) -> None:
+    """``DELETE …/hands/1`` takes back bids, trump and tricks at once: the list said "undo bids"."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    token = client.get_cookie(f"sk_{game_id}")
+    assert token is not None
+    answer = client.delete(f"/api/games/{game_id}/hands/1", headers={"Authorization": f"Bearer {token.value}"})
+    assert answer.status_code == 200 and answer.get_json()["hands"][0]["bids"] is None
+    page = text(client.get(f"/g/{game_id}"))
+    assert "undo hand" in page and "removed bids 4·5·3" in page and "removed tricks 5·3·5" in page
+
+
 def test_undo_takes_back_the_latest_entry_step_by_step(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
