@@ -10,6 +10,7 @@ from flask import make_response
 from flask import render_template
 from flask import request
 from flask import Response
+from flask import url_for
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
@@ -125,7 +126,14 @@ def register(app: Flask) -> None:
 
         seconds = retry_after()
         message = _(TOO_OFTEN.get(str(error.limit.scope), TOO_OFTEN_OTHER), seconds=seconds)
-        answer = make_response(_answer(429, message))
+        if wants_json() or request.method != "POST" or request.endpoint is None:
+            answer = make_response(_answer(429, message))
+        else:  # a form refused: what was typed comes back as a form to send again, not lost
+            again = url_for(request.endpoint, **(request.view_args or {}))
+            again += "?" + request.query_string.decode() if request.query_string else ""
+            fields = list(request.form.items(multi=True))
+            page = render_template("error.html", status=429, message=message, again=again, fields=fields)
+            answer = make_response(page, 429)
         answer.headers["Retry-After"] = str(seconds)
         return answer
 

@@ -6,6 +6,7 @@ The ``redis_url`` database (12 of the local server) is this module's own: it is 
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -98,6 +99,11 @@ def test_every_way_of_creating_shares_one_budget(limited: Flask) -> None:
     assert "Too many new games from your address" in page.get_data(as_text=True)
     assert page.headers["Retry-After"].isdigit()
     assert games_stored(limited) == 2
+    # What was typed is not lost: the page holds it in a form to send again once the minute is over.
+    again = re.search(r'<form method="post" action="([^"]+)">(.*?)</form>', page.get_data(as_text=True), re.S)
+    assert again and again.group(1) == "/new"
+    sent = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', again.group(2)))
+    assert sent == form and "Send again" in again.group(2)
 
 
 def test_a_refused_set_up_costs_nothing(limited: Flask) -> None:
