@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 import segno
@@ -66,7 +67,7 @@ def reader(game_id: str) -> Access:
     return open_game(game_id, bearer() or cookie_token(game_id))
 
 
-def download(data: str, mimetype: str, filename: str) -> Response:
+def download(data: str | Iterable[str], mimetype: str, filename: str) -> Response:
     """A file to save (``attachment``), never cached: it holds the players' names."""
     return Response(
         data,
