@@ -21,11 +21,14 @@ from __future__ import annotations
 import ipaddress
 import math
 import time
+from collections.abc import Callable
 
 from flask import current_app
 from flask import request
 from flask import Response
 from flask_limiter import Limiter
+from flask_limiter import RouteLimit
+from limits import parse_many
 
 
 def client_address() -> str:
@@ -70,9 +73,18 @@ creating = limiter.shared_limit(
 importing = limiter.shared_limit(lambda: _budget("RATELIMIT_IMPORT"), scope="import", methods=["POST"])
 #: Rendering a PDF (a game's scorecard or a blank sheet).
 rendering = limiter.shared_limit(lambda: _budget("RATELIMIT_RENDER"), scope="render")
-#: A whole group's ``export.json`` (about 1.5 ms a game, 1.5 s at a group's 1000 games): as many
-#: as printouts, counted apart.
-exporting = limiter.shared_limit(lambda: _budget("RATELIMIT_RENDER"), scope="export")
+
+
+def weighed(budget: str, scope: str, cost: Callable[[], int]) -> RouteLimit:
+    """A budget shared with ``scope`` in which one request counts as ``cost()`` (a larger file is
+    more work: a season summary of 300 players takes seconds), at most the budget's smallest
+    allowance, so that the largest still passes once a window."""
+
+    def capped() -> int:
+        smallest = min(item.amount for item in parse_many(_budget(budget)))
+        return max(1, min(cost(), smallest))
+
+    return limiter.shared_limit(lambda: _budget(budget), scope=scope, cost=capped)
 
 
 def retry_after() -> int:

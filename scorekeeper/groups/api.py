@@ -7,6 +7,7 @@ opens only that game, never its group (404 here, like a missing group).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
 from typing import Any
@@ -18,6 +19,7 @@ from flask import request
 from flask import Response
 from flask import stream_with_context
 from flask import url_for
+from sqlalchemy import func
 from sqlalchemy import select
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -30,7 +32,9 @@ from ..extensions import db
 from ..figures import minus
 from ..i18n import _
 from ..models import Correction
+from ..models import Game
 from ..models import Group
+from ..models import GroupPlayer
 from ..models import HandEntry
 from ..models import utcnow
 from ..printing import PAPER_SIZES
@@ -170,8 +174,20 @@ def reader(group_id: str) -> Group:
 EXPORT_BATCH = 50
 
 
+def _size(model: Any, per: int) -> Callable[[], int]:
+    """What a whole-group file costs of its budget: one, and one more for every ``per`` rows of
+    ``model`` (games, roster players) the request's group holds."""
+
+    def cost() -> int:
+        group_id = (request.view_args or {}).get("group_id", "")
+        rows = db.session.scalar(select(func.count()).select_from(model).where(model.group_id == group_id)) or 0
+        return 1 + rows // per
+
+    return cost
+
+
 @bp.get("/<group_id>/export.json")
-@limits.exporting
+@limits.weighed("RATELIMIT_RENDER", "export", _size(Game, 200))
 def export_json(group_id: str) -> Response:
     """Every game of the group, each one an ``export.json`` that ``POST …/import`` takes back."""
     name = f"bluke-group-{reader(group_id).id}.json"  # a wrong group or token: 404 before anything is sent
@@ -246,7 +262,7 @@ def stats_csv(group_id: str) -> Response:
 
 
 @bp.get("/<group_id>/summary.pdf")
-@limits.rendering
+@limits.weighed("RATELIMIT_RENDER", "render", _size(GroupPlayer, 50))
 def summary_pdf(group_id: str) -> Response:
     """The season summary to print: the leaderboard and each player's S/O/P line (``?paper=a4|letter``)."""
     season = stats.season(reader(group_id))

@@ -174,6 +174,24 @@ def test_a_whole_groups_export_has_a_budget_of_its_own(limited: Flask) -> None:
     assert client.get(f"/api/groups/{group['id']}/stats", headers=headers).status_code == 200
 
 
+def test_a_larger_group_file_counts_for_more_of_the_budget(limited: Flask, store: redis.Redis) -> None:
+    """A season summary of 300 players takes seconds to draw: each 50 players count as one more
+    printout (at most the budget of a minute, here 2, so that it still passes once a minute)."""
+    client = limited.test_client()
+    small = client.post("/api/groups", json={"name": "Few", "players": ["Ann", "Ben"]}).get_json()
+    large = client.post("/api/groups", json={"name": "Club", "players": [f"P{i}" for i in range(50)]}).get_json()
+    assert client.get(f"/api/groups/{large['id']}/summary.pdf", headers=auth(large["token"])).status_code == 200
+    refused = client.get(f"/api/groups/{small['id']}/summary.pdf", headers=auth(small["token"]))
+    assert_limited(refused, "Too many")  # the large one counted twice
+    store.flushdb()  # the window over
+    for _ in range(2):  # a small group's counts once
+        assert client.get(f"/api/groups/{small['id']}/summary.pdf", headers=auth(small["token"])).status_code == 200
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
 def test_the_counts_live_in_redis_and_hold_for_another_server_process(
     limited: Flask, store: redis.Redis, redis_url: str
 ) -> None:
