@@ -325,10 +325,12 @@ def decimal(value: float, counted: int = 1) -> str:
     return str(format_decimal(value, format="0.0")).replace("-", MINUS) if counted else NO_FIGURE
 
 
-def percent(rate: float, counted: int = 1) -> str:
+def percent(rate: float, counted: int = 1, tight: bool = False) -> str:
     """A rate as a whole percent as the request's language writes it (``60%``, ``60 %`` in
-    Russian), or a dash when it is the rate of nothing (``counted`` 0)."""
-    return str(format_percent(rate)) if counted else NO_FIGURE
+    Russian, with a narrow no-break space), or a dash when it is the rate of nothing (``counted``
+    0). ``tight``: no space at all, for a phone's leaderboard, whose seven columns keep a name of
+    ten letters on its line."""
+    return str(format_percent(rate)).replace("\xa0", "" if tight else "\u202f") if counted else NO_FIGURE
 
 
 def init_app(app: Flask) -> None:

@@ -466,9 +466,11 @@ def test_points_per_hand_and_rates_are_written_as_the_language_writes_them(
     for name, figure in figures.items():
         assert re.search(rf">{name}</a></th>(\s*<td>[^<]*</td>){{4}}<td>{figure}</td></tr>", home), (name, figure)
     made = {p["name"]: round(100 * p["made_rate"]) for p in stats}
-    sign = "\xa0%" if lang == "ru" else "%"  # as the language writes a percent
-    for name, rate in made.items():
-        assert re.search(rf">{name}</a></th>(\s*<td>[^<]*</td>){{2}}<td>{rate}{sign}</td>", home), (name, rate)
+    for name, rate in made.items():  # the leaderboard's narrow columns: no space before the sign
+        assert re.search(rf">{name}</a></th>(\s*<td>[^<]*</td>){{2}}<td>{rate}%</td>", home), (name, rate)
+    sign = "\u202f%" if lang == "ru" else "%"  # elsewhere, as the language writes a percent
+    player = text(client.get(f"/groups/{group['id']}/players/{stats[0]['player_id']}?lang={lang}"))
+    assert f"<dd>{round(100 * stats[0]['made_rate'])}{sign}</dd>" in player
     ann = next(p["player_id"] for p in stats if p["name"] == "Ann")
     assert f"<dd>{figures['Ann']}</dd>" in text(client.get(f"/groups/{group['id']}/players/{ann}?lang={lang}"))
     printed = " ".join(lines(client.get(f"/api/groups/{group['id']}/summary.pdf?lang={lang}").data))
