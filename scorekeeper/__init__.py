@@ -33,6 +33,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)
+    register_commands(app)
     return app
 
 
@@ -120,6 +121,16 @@ def register_blueprints(app: Flask) -> None:
     rulebook.init_app(app)
     app.register_blueprint(offline.bp)
     app.after_request(web.no_store)
+
+
+def register_commands(app: Flask) -> None:
+    """``flask --app scorekeeper summaries`` (README, "Configuration")."""
+    from .games import fill_summaries
+
+    @app.cli.command("summaries")
+    def summaries() -> None:
+        """Store the scorecard summary of every game that has none (after ``db upgrade --sql``)."""
+        print(f"{fill_summaries()} games summed up")
 
 
 def register_errorhandlers(app: Flask) -> None:

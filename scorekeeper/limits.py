@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 
 from flask import current_app
+from flask import g
 from flask import request
 from flask import Response
 from flask_limiter import Limiter
@@ -82,7 +83,8 @@ def weighed(budget: str, scope: str, cost: Callable[[], int]) -> RouteLimit:
 
     def capped() -> int:
         smallest = min(item.amount for item in parse_many(_budget(budget)))
-        return max(1, min(cost(), smallest))
+        g.limit_cost = max(1, min(cost(), smallest))
+        return int(g.limit_cost)
 
     return limiter.shared_limit(lambda: _budget(budget), scope=scope, cost=capped)
 
@@ -93,4 +95,6 @@ def retry_after() -> int:
     current = limiter.current_limit
     if current is None:
         return 60
+    if g.get("limit_cost", 1) > 1:  # room for more than the oldest count's: a whole window, to be sure
+        return int(current.limit.get_expiry())
     return min(current.limit.get_expiry(), max(1, math.ceil(current.reset_at - time.time())))

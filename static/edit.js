@@ -11,7 +11,7 @@
     var dock = edit.querySelector(".dock .status"), save = edit.querySelector(".dock button[type=submit]");
     var told = dock.textContent;
     /* Tricks not recorded yet ("Edit bids" from the tricks step) may stay empty: the bids are saved alone. */
-    var recorded = tricks && !!tricks.querySelector(".taps input:checked");
+    var recorded = tricks && tricks.dataset.recorded;
 
     function follow() {
       if (!tricks) return;

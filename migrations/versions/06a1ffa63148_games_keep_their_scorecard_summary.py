@@ -6,8 +6,9 @@ Create Date: 2026-11-30 19:40:00.000000
 
 Every stored game gets its summary now, made by the engine's scorecard from its stored hands
 (``scorekeeper.games.summary_of``); from then on every write stores it with the game. A SQL
-script (``flask db upgrade --sql``) holds no Python, so it leaves the summaries out: a game without
-one is summed up from its hands when its group's statistics are read (``groups.stats.load``).
+script (``flask db upgrade --sql``) holds no Python, so it leaves the summaries out:
+``flask summaries`` stores them afterwards (``games.fill_summaries``); until then a game without
+one is summed up from its hands whenever its group's statistics are read (``groups.stats.load``).
 """
 
 import sqlalchemy as sa

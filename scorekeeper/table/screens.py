@@ -106,6 +106,7 @@ class HandPanel:
     autosubmit: bool = False
     message: str | None = None
     editing: bool = False
+    recorded: bool = False  # the step is stored (a correction page's tricks may be left empty otherwise)
     status: str = ""  # the docked status line, as it reads without JavaScript (the script keeps it live)
     standings_link: bool = False  # the hand screen's link down to the standings
 
@@ -296,6 +297,7 @@ def hand_panel(
         autosubmit=step == "bids" and stored is None and not editing,
         message=message,
         editing=editing,
+        recorded=stored is not None,
         status=status,
         standings_link=not editing and number > 1,
     )

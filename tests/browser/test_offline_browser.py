@@ -1003,7 +1003,11 @@ def test_tricks_tapped_before_edit_bids_are_not_saved_with_the_bids(browser: Any
     page.locator("form.hand a.ghost").tap()  # "Edit bids"
     expect(page).to_have_url(re.compile(r"/hands/1$"))
     expect(page.locator("#tricks0-5")).not_to_be_checked()
-    tap(page, "bid0-3")
+    tap(page, "tricks0-5")  # tapped here, kept through a reload, then cleared: the bids still save alone
+    page.reload()
+    expect(page.locator("#tricks0-5")).to_be_checked()
+    tap(page, "tricks0-5", "bid0-3")
+    expect(page.locator("#tricks0-5")).not_to_be_checked()
     page.locator("form.hand-edit button.primary").tap()
     expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
     doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()

@@ -266,3 +266,33 @@ def test_the_sql_script_of_the_migrations_builds_the_same_schema(unmigrated: Fla
     client = app.test_client()  # the scripted schema serves the API and the group statistics
     created = client.post("/api/groups", json={"name": "Fridays", "players": ["Ann", "Ben"]})
     assert created.status_code == 201, created.get_json()
+
+
+def test_the_summaries_command_fills_what_a_sql_script_left_out(app: Flask) -> None:
+    client = app.test_client()
+    hands = [(1, [4, 5, 3], [5, 3, 5]), (2, [2, 6, 4], [2, 7, 3])]  # RULES.md's worked example: 61, 11, -8
+    game = client.post("/api/games", json={"players": ["Ann", "Ben", "Cy"]}).get_json()
+    token = bearer(game["scorer_token"])
+    for number, bids, tricks in hands:
+        assert (
+            client.put(f"/api/games/{game['id']}/hands/{number}/bids", json={"bids": bids}, headers=token).status_code
+            == 200
+        )
+        assert (
+            client.put(
+                f"/api/games/{game['id']}/hands/{number}/tricks", json={"tricks": tricks}, headers=token
+            ).status_code
+            == 200
+        )
+    fresh = client.post("/api/games", json={"players": ["Dee", "Eve"]}).get_json()["id"]
+    with app.app_context():
+        db.session.execute(text("UPDATE games SET summary = NULL WHERE id = :id"), {"id": game["id"]})
+        db.session.commit()
+    result = app.test_cli_runner().invoke(args=["summaries"])
+    assert result.exit_code == 0 and result.output == "1 games summed up\n", result.output
+    with app.app_context():
+        stored = db.session.get(Game, game["id"])
+        assert stored is not None and stored.summary == summary_of(scorecard_of(stored), stored.version)
+        assert stored.summary["totals"] == [61, 11, -8]
+        untouched = db.session.get(Game, fresh)
+        assert untouched is not None and untouched.summary["version"] == untouched.version

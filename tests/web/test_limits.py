@@ -183,6 +183,9 @@ def test_a_larger_group_file_counts_for_more_of_the_budget(limited: Flask, store
     assert client.get(f"/api/groups/{large['id']}/summary.pdf", headers=auth(large["token"])).status_code == 200
     refused = client.get(f"/api/groups/{small['id']}/summary.pdf", headers=auth(small["token"]))
     assert_limited(refused, "Too many")  # the large one counted twice
+    again = client.get(f"/api/groups/{large['id']}/summary.pdf", headers=auth(large["token"]))
+    assert_limited(again, "Too many")
+    assert again.headers["Retry-After"] == "60"  # two counts must be free: a whole window, not the oldest's end
     store.flushdb()  # the window over
     for _ in range(2):  # a small group's counts once
         assert client.get(f"/api/groups/{small['id']}/summary.pdf", headers=auth(small["token"])).status_code == 200
