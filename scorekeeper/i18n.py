@@ -348,6 +348,7 @@ def init_app(app: Flask) -> None:
         bot_level=bot_level,
         format_date=format_date,
         format_datetime=format_datetime,
+        phone_zone=select_timezone,
         decimal=decimal,
         percent=percent,
     )

@@ -433,6 +433,9 @@ def test_the_whole_hand_undone_through_the_api_is_listed_as_such(app: Flask, cli
     assert answer.status_code == 200 and answer.get_json()["hands"][0]["bids"] is None
     page = text(client.get(f"/g/{game_id}"))
     assert "undo hand" in page and "removed bids 4·5·3" in page and "removed tricks 5·3·5" in page
+    assert re.search(r'<time datetime="[^"]+" title="[^"]+ UTC">', page)  # no zone from the phone yet
+    client.set_cookie("tz", "Europe/Minsk")
+    assert re.search(r'<time datetime="[^"]+" title="[^"]+[0-9APM]">', text(client.get(f"/g/{game_id}")))
 
 
 def test_undo_takes_back_the_latest_entry_step_by_step(app: Flask, client: FlaskClient) -> None:
