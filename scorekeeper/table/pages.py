@@ -575,17 +575,20 @@ def save_hand(game_id: str, number: int) -> Any:
     line = card.hands[number - 1] if 1 <= number <= rules.hand_count else None
 
     def again(
-        message: str, status: int, bid_errors: dict[int, str] | None = None, trick_errors: dict[int, str] | None = None
+        message: str,
+        status: int,
+        bid_errors: dict[int, str] | None = None,
+        trick_errors: dict[int, str] | None = None,
+        tricks_shown: list[int | None] | None = None,
     ) -> Any:
         if line is None:
             return render_edit(opened, number, status=status, message=message)
         bids = screens.hand_panel(
             game, card, rules, number, "bids", form.values(), form.trump_choice(), bid_errors, editing=True
         )
+        shown = tricks_shown or form.tricks_values()
         tricks = (
-            screens.hand_panel(
-                game, card, rules, number, "tricks", form.tricks_values(), line.trump or "", trick_errors, editing=True
-            )
+            screens.hand_panel(game, card, rules, number, "tricks", shown, line.trump or "", trick_errors, editing=True)
             if line.bids is not None
             else None
         )
@@ -602,7 +605,12 @@ def save_hand(game_id: str, number: int) -> Any:
             ),
             422,
         )
-    with_tricks = line.tricks is not None or any(v is not None for v in form.tricks_values())
+    tapped_tricks = any(v is not None for v in form.tricks_values())
+    if line.tricks is not None and not tapped_tricks and form.version.data != game.version:
+        # The page was drawn before another phone recorded the tricks: show them, with the bids
+        # tapped here, to save together (not a rule error over tricks this scorer never saw).
+        return again(screens.saved_first(line, names), 409, tricks_shown=list(line.tricks))
+    with_tricks = line.tricks is not None or tapped_tricks
     bid_errors = form.missing(names) or screens.seat_errors("bids", rules, number, form.values(), names)
     trick_errors: dict[int, str] = {}
     if with_tricks:

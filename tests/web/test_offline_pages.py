@@ -236,6 +236,37 @@ def test_a_refused_correction_says_why_in_the_players_language(app: Flask, clien
     assert "Взяток в сумме 14, а в раздаче 1 сдано карт: 13 (R23)." in text(answer)  # type: ignore[arg-type]
 
 
+def test_tricks_another_phone_recorded_after_the_page_was_drawn_are_shown_not_overwritten(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The bids corrected on a page drawn before the tricks existed: the save said "tap a number of
+    tricks for Ann" over empty rows, and tricks then tapped replaced the other phone's unseen."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    drawn = current_version(app, game_id)
+    token = client.get_cookie(f"sk_{game_id}")
+    assert token is not None
+    bearer = {"Authorization": f"Bearer {token.value}"}
+    assert client.put(f"/api/games/{game_id}/hands/1/bids", json={"bids": [4, 5, 3]}, headers=bearer).status_code == 200
+    page_version = current_version(app, game_id)
+    assert page_version > drawn
+    assert "The bids are saved, and the tricks with them" in text(client.get(f"/g/{game_id}/hands/1"))
+    assert (
+        client.put(f"/api/games/{game_id}/hands/1/tricks", json={"tricks": [5, 3, 5]}, headers=bearer).status_code
+        == 200
+    )
+    before = document(app, game_id)
+    answer = save_hand(client, app, game_id, 1, [3, 5, 3], [None, None, None], version=page_version)
+    page = text(answer)  # type: ignore[arg-type]
+    assert answer.status_code == 409  # type: ignore[attr-defined]
+    assert "the tricks Ann 5 · Ben 3 · Cy 5" in page
+    assert set(re.findall(r'id="(tricks\d-\d+)"[^>]*checked', page)) == {"tricks0-5", "tricks1-3", "tricks2-5"}
+    assert set(re.findall(r'id="(bid\d-\d+)"[^>]*checked', page)) == {"bid0-3", "bid1-5", "bid2-3"}  # the taps kept
+    assert document(app, game_id) == before
+    assert save_hand(client, app, game_id, 1, [3, 5, 3], [5, 3, 5]).status_code == 302  # type: ignore[attr-defined]
+    assert document(app, game_id)["hands"][0]["tricks"] == [5, 3, 5]
+    assert "Bids and tricks are saved together." in text(client.get(f"/g/{game_id}/hands/1"))
+
+
 def test_a_correction_refused_as_out_of_date_keeps_the_taps_to_save_again(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
