@@ -141,11 +141,10 @@ def home_page(message: str | None = None, status: int = 200) -> Any:
         except NotFound:
             continue
     opened_games.sort(key=lambda opened: opened.game.updated_at, reverse=True)
+    shown = opened_games[:HOME_LIMIT]  # only these are scored (their hands loaded), for their status lines
     return render_template(
         "home.html",
-        games=[
-            (opened, games.scorecard_of(opened.game)) for opened in opened_games[:HOME_LIMIT]
-        ],  # the shown ones only
+        games=[(opened, games.scorecard_of(opened.game)) for opened in shown],
         groups=groups.opened_groups(),
         forgotten=forgotten,
         alert=message,
