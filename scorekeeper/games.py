@@ -151,13 +151,19 @@ def summarise(game: Game) -> None:
     game.summary = summary_of(scorecard_of(game), game.version)
 
 
+def kept_summary(game: Game) -> dict[str, Any] | None:
+    """The summary stored with the game, if it is of the game's records as they now are."""
+    summary = game.summary
+    return summary if summary and summary.get("version") == game.version else None
+
+
 def fill_summaries(batch: int = 100) -> int:
     """Store the summary of every game stored without one, or with one of an older version (a
     schema made by ``flask db upgrade --sql``, whose script cannot run the engine); how many."""
     filled, after = 0, ""
     while ids := list(db.session.scalars(select(Game.id).where(Game.id > after).order_by(Game.id).limit(batch))):
         for game in db.session.scalars(select(Game).where(Game.id.in_(ids)).options(selectinload(Game.hands))):
-            if not game.summary or game.summary.get("version") != game.version:
+            if kept_summary(game) is None:
                 summarise(game)
                 filled += 1
         db.session.commit()

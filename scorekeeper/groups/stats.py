@@ -24,6 +24,7 @@ from ..engine import build_scorecard
 from ..engine import PlayerStats
 from ..exchange import spreadsheet_text
 from ..extensions import db
+from ..games import kept_summary
 from ..games import records_from
 from ..games import rules_of
 from ..games import summary_of
@@ -330,7 +331,7 @@ def load(group: Group) -> list[Played]:
         for game_id, table_seats in db.session.execute(query_bots):
             bots[game_id] = {i: str(s["bot"]) for i, s in enumerate(table_seats) if s.get("bot")}
             absent[game_id] = absent_seats(table_seats)
-    summaries = {g.id: g.summary for g in rows if g.summary and g.summary.get("version") == g.version}
+    summaries = {g.id: kept for g in rows if (kept := kept_summary(g))}
     stale = [g for g in rows if g.id not in summaries]
     if stale:
         hands: dict[str, list[Any]] = {g.id: [] for g in stale}
