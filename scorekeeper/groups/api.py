@@ -61,8 +61,8 @@ def opened(group_id: str) -> Group:
 
 
 def answer(group: Group) -> dict[str, Any]:
-    """The group document, read fresh after a write."""
-    return service.document(group, stats.load(group))
+    """The group document, as it is after any write of this request (each commits first)."""
+    return service.document(group, stats.season(group).played)
 
 
 @bp.post("")

@@ -233,15 +233,16 @@ def game_links(group: Group, played: Iterable[stats.Played]) -> dict[str, str]:
 @bp.get("/groups/<group_id>")
 def home(group_id: str) -> Any:
     """The group's home: leaderboard, roster, the newest games, new game and new virtual table."""
-    season = stats.season(page_group(group_id))
+    group = page_group(group_id)
+    season = stats.season(group)
     newest = season.played[:HOME_GAMES]
     return render_template(
         "groups/home.html",
         season=season,
-        group=season.group,
+        group=group,
         leaders=season.leaderboard(),
         games=newest,
-        links=game_links(season.group, newest),
+        links=game_links(group, newest),
     )
 
 
@@ -249,7 +250,7 @@ def home(group_id: str) -> Any:
 def all_games(group_id: str) -> Any:
     """Every game of the group, newest first, each linked to its scorecard."""
     group = page_group(group_id)
-    played = stats.load(group)
+    played = stats.season(group).played
     return render_template("groups/games.html", group=group, games=played, links=game_links(group, played))
 
 

@@ -12,13 +12,19 @@ from __future__ import annotations
 
 import csv
 import io
+import threading
 from collections import Counter
+from collections import OrderedDict
 from dataclasses import dataclass
 from dataclasses import field
 from functools import cached_property
 from typing import Any
 
+from flask import current_app
+from sqlalchemy import func
 from sqlalchemy import select
+from sqlalchemy.orm import scoped_session
+from sqlalchemy.orm import Session
 
 from ..engine import build_scorecard
 from ..engine import PlayerStats
@@ -288,7 +294,11 @@ class Season:
         return [pairs[key] for key in sorted(pairs)]
 
     def to_dict(self) -> dict[str, Any]:
-        """The statistics answer of API.md."""
+        """The statistics answer of API.md (worked out once: a kept season is read again)."""
+        return self._answer
+
+    @cached_property
+    def _answer(self) -> dict[str, Any]:
         return {
             "group": self.group.id,
             "players": [t.to_dict() for t in self.tallies],
@@ -306,19 +316,21 @@ def absent_seats(table_seats: list[dict[str, Any]]) -> set[int]:
     return {i for i, s in enumerate(table_seats) if s.get("bot") and not s.get("joined")}
 
 
-def load(group: Group) -> list[Played]:
+def load(group: Group, session: Session | None = None) -> list[Played]:
     """The group's games with their summaries, seats and bots, newest first, in at most four
     queries for any number of games: the games, their seats, the bot seats of virtual games,
-    and the hands of any game whose stored summary is not of its version (scored again here)."""
+    and the hands of any game whose stored summary is not of its version (scored again here).
+    Read in ``session``, the request's by default."""
+    reads: Session | scoped_session[Any] = session or db.session
     query = select(Game).where(Game.group_id == group.id).order_by(Game.created_at.desc(), Game.id)
-    rows = db.session.execute(query).scalars().all()
+    rows = reads.execute(query).scalars().all()
     seats: dict[str, dict[int, str]] = {}
     query_seats = (
         select(GroupSeat.game_id, GroupSeat.seat, GroupSeat.player_id)
         .join(Game, Game.id == GroupSeat.game_id)
         .where(Game.group_id == group.id)
     )
-    for game_id, seat, player_id in db.session.execute(query_seats):
+    for game_id, seat, player_id in reads.execute(query_seats):
         seats.setdefault(game_id, {})[seat] = player_id
     bots: dict[str, dict[int, str]] = {}
     absent: dict[str, set[int]] = {}  # seats a bot plays that no person ever opened
@@ -328,7 +340,7 @@ def load(group: Group) -> list[Played]:
             .join(Game, Game.id == VirtualTable.game_id)
             .where(Game.group_id == group.id)
         )
-        for game_id, table_seats in db.session.execute(query_bots):
+        for game_id, table_seats in reads.execute(query_bots):
             bots[game_id] = {i: str(s["bot"]) for i, s in enumerate(table_seats) if s.get("bot")}
             absent[game_id] = absent_seats(table_seats)
     summaries = {g.id: kept for g in rows if (kept := kept_summary(g))}
@@ -336,7 +348,7 @@ def load(group: Group) -> list[Played]:
     if stale:
         hands: dict[str, list[Any]] = {g.id: [] for g in stale}
         query_hands = select(HandEntry.game_id, HandEntry.number, HandEntry.bids, HandEntry.tricks, HandEntry.trump)
-        for hand in db.session.execute(query_hands.where(HandEntry.game_id.in_(list(hands)))):
+        for hand in reads.execute(query_hands.where(HandEntry.game_id.in_(list(hands)))):
             hands[hand.game_id].append(hand)
         for game in stale:
             card = build_scorecard(rules_of(game), game.first_dealer, records_from(hands[game.id]))
@@ -349,9 +361,74 @@ def load(group: Group) -> list[Played]:
     return played
 
 
+#: Seasons kept per server process: the last groups read, each under the state it was added up
+#: from (:func:`state_of`), up to this many games in all (the last group read is kept whatever its
+#: size). Reading an unchanged group again adds nothing up: at the caps (1000 games of 15 players,
+#: 300 players) that is most of a second of CPU, which phones that all open the leaderboard after
+#: a game would otherwise spend many times over; such a season takes about 38 MB kept.
+KEPT_GAMES = 2000
+_kept_lock = threading.Lock()
+#: One adding up of a group at a time per process (a lock per stripe of group ids): the phones
+#: that open the leaderboard after the same hand wait for the first one's season, not add it up
+#: each again.
+_adding_up = [threading.Lock() for _ in range(16)]
+
+
+def state_of(group: Group) -> tuple[Any, ...]:
+    """What a group's statistics are added up from, in brief, read in four small queries: its
+    games (how many, the newest, and their versions: every write to a game's records raises its
+    version, R25), the seats its players hold, its virtual tables (a seat handed to a bot raises
+    the table's version) and its roster (names, merges and removals). Equal states, equal seasons."""
+    games = db.session.execute(
+        select(func.count(Game.id), func.sum(Game.version), func.max(Game.created_at)).where(Game.group_id == group.id)
+    ).one()
+    of_group = select(Game.id).where(Game.group_id == group.id)
+    seats = db.session.scalar(select(func.count()).where(GroupSeat.game_id.in_(of_group)))
+    tables = db.session.execute(
+        select(func.count(VirtualTable.id), func.sum(VirtualTable.version)).where(VirtualTable.game_id.in_(of_group))
+    ).one()
+    players = db.session.execute(
+        select(GroupPlayer.id, GroupPlayer.name, GroupPlayer.key)
+        .where(GroupPlayer.group_id == group.id)
+        .order_by(GroupPlayer.id)
+    ).all()
+    return (*games, seats, *tables, *map(tuple, players))
+
+
 def season(group: Group) -> Season:
+    """The group's season (:func:`add_up`), kept while the group stays as it is (:func:`state_of`).
+
+    A season not kept is added up in a session of its own, so that what is kept holds nothing of
+    the request's session (which a write may expire); every read after that is of loaded values.
+    """
+    key = (group.id, state_of(group))
+    kept: OrderedDict[Any, Season] = current_app.extensions.setdefault("group_seasons", OrderedDict())
+
+    def found() -> Season | None:
+        with _kept_lock:
+            if key in kept:
+                kept.move_to_end(key)
+            return kept.get(key)
+
+    if (ready := found()) is not None:
+        return ready
+    with _adding_up[hash(group.id) % len(_adding_up)]:
+        if (ready := found()) is not None:  # added up by another request meanwhile
+            return ready
+        with Session(db.engine) as session:
+            fresh = add_up(session.get_one(Group, group.id), session)
+        with _kept_lock:
+            for older in [k for k in kept if k[0] == group.id]:
+                del kept[older]
+            kept[key] = fresh
+            while len(kept) > 1 and sum(len(s.played) + 1 for s in kept.values()) > KEPT_GAMES:
+                kept.popitem(last=False)
+    return fresh
+
+
+def add_up(group: Group, session: Session | None = None) -> Season:
     """Add up every complete hand of every game in the group, per roster player (R19–R21, R26)."""
-    played = load(group)
+    played = load(group, session)
     players = roster(group)
     tallies = {p.id: Tally(p) for p in players}
     for game in reversed(played):  # oldest first, so each player's appearances read in time order
