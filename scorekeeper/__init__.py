@@ -56,6 +56,20 @@ def lower_host(wsgi_app: Any) -> Any:
     return app
 
 
+def server_dated(wsgi_app: Any) -> Any:
+    """No ``Date`` of the app's own: the server (Werkzeug, gunicorn) dates every answer, and a
+    conditional answer (``make_conditional``, as for compressed pages and static files) would
+    carry a second one, which HTTP allows only once (RFC 9110)."""
+
+    def app(environ: dict[str, Any], start_response: Any) -> Any:
+        def respond(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            return start_response(status, [(k, v) for k, v in headers if k.lower() != "date"], exc_info)
+
+        return wsgi_app(environ, respond)
+
+    return app
+
+
 class PathPart(BaseConverter):
     """A part of an address (an id, a token): no NUL, which no id or token holds and which
     PostgreSQL cannot even compare, so such an address is a 404 on every database alike."""
@@ -73,7 +87,7 @@ def register_serving(app: Flask) -> None:
     from .web import security_headers
 
     app.url_map.converters["default"] = app.url_map.converters["string"] = PathPart
-    app.wsgi_app = lower_host(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = server_dated(lower_host(app.wsgi_app))  # type: ignore[method-assign]
     if hops := app.config["PROXIES"]:
         # The port and a path prefix are not believed: the proxies set neither (deploy/Caddyfile),
         # so a client could forge them and have links built to another port or site.

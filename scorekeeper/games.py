@@ -32,6 +32,7 @@ from .engine import Rules
 from .engine import RulesError
 from .engine import Scorecard
 from .engine import Suit
+from .engine.rules import OPTION_NAMES
 from .errors import BadRequest
 from .errors import Conflict
 from .errors import Forbidden
@@ -404,7 +405,7 @@ def create_game(
     if options is not None and not isinstance(options, Mapping):
         raise BadRequest(_("'options' must be an object such as {\"zero_bids\": true}."))
     for name, value in (options or {}).items():
-        if not isinstance(value, bool):
+        if name in OPTION_NAMES and not isinstance(value, bool):  # an unknown name is said first (Rules.build)
             raise BadRequest(_("Option {name!r} must be true or false, not {value}.", name=name, value=shown(value)))
     rules = Rules.build(len(names), variant, options)
     if isinstance(first_dealer, bool) or not isinstance(first_dealer, int):

@@ -57,13 +57,26 @@ def N_(text: str) -> str:
     return text
 
 
+def asked_language() -> str | None:
+    """The language of ``?lang=`` as a script may write it (``ru``, ``RU``, ``ru-RU``, ``ru_RU``: a
+    region by its language, as ``Accept-Language`` is read), if we speak it.
+
+    >>> from flask import Flask
+    >>> with Flask("x").test_request_context("/?lang=Ru_BY"):
+    ...     asked_language()
+    'ru'
+    """
+    asked = request.args.get("lang", "").lower().replace("_", "-").partition("-")[0]
+    return asked if asked in LANGUAGES else None
+
+
 def select_locale() -> str:
     """``?lang=`` first, then the remembered choice, then the browser's ``Accept-Language``, then English."""
     if not has_request_context():
         return DEFAULT  # commands and services run outside a request speak English
-    for asked in (request.args.get("lang"), request.cookies.get(COOKIE)):
+    for asked in (asked_language(), request.cookies.get(COOKIE)):
         if asked in LANGUAGES:
-            return asked
+            return str(asked)
     # The first language asked for that we speak, a region tag by its language (ru-RU is ru):
     # Werkzeug's best_match would take a lower-ranked exact tag ("en;q=0.8") before "ru-RU".
     wanted = [tag for tag, quality in request.accept_languages if quality > 0]
@@ -101,8 +114,8 @@ def current() -> str:
 def remember(response: Response) -> Response:
     """A page opened with a valid ``?lang=`` keeps that language in a cookie for the next pages;
     every answer names its language (``Content-Language``)."""
-    asked = request.args.get("lang")
-    if asked in LANGUAGES and request.cookies.get(COOKIE) != asked:
+    asked = asked_language()
+    if asked is not None and request.cookies.get(COOKIE) != asked:
         response.set_cookie(
             COOKIE, asked, max_age=COOKIE_AGE, path="/", samesite="Lax", httponly=True, secure=request.is_secure
         )

@@ -154,17 +154,41 @@ def body(required: bool = True) -> dict[str, Any]:
     if not raw.strip():
         if not required:
             return {}
-        raise BadRequest(_('The request needs a JSON object as its body, such as {"bids": [2, 1, 3]}.'))
+        raise BadRequest(_("The request needs a JSON object as its body, such as {example}.", example=example()))
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
         raise BadRequest(
-            _('The request body is not valid JSON; send a JSON object such as {"bids": [2, 1, 3]}.')
+            _("The request body is not valid JSON; send a JSON object such as {example}.", example=example())
         ) from None
     if not isinstance(data, dict):
         raise BadRequest(not_an_object(data))
     check_seed(data, current_app.config["ALLOW_SEED"])
     return data
+
+
+#: A body each call takes, for the sentence that refuses a malformed one (API.md's tables).
+EXAMPLES = {
+    "api.create_game": '{"players": ["Ann", "Ben", "Cy"]}',
+    "groups_api.create_game": '{"players": ["Ann", "Ben", "Cy"]}',
+    "api.put_bids": '{"bids": [2, 1, 3]}',
+    "api.put_tricks": '{"tricks": [2, 1, 3]}',
+    "export.import_game": '{"format": "bluke-scorekeeper", "format_version": 1, …}',
+    "groups_api.import_game": '{"format": "bluke-scorekeeper", "format_version": 1, …}',
+    "virtual.api.create": '{"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "basic"}]}',
+    "groups_api.create_table": '{"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "basic"}]}',
+    "virtual.api.bid": '{"bid": 2}',
+    "virtual.api.play": '{"card": "QS"}',
+    "virtual.api.seat": '{"bot": "basic"}',
+    "groups_api.create_group": '{"name": "Friday night", "players": ["Ann", "Ben"]}',
+    "groups_api.rename_player": '{"name": "Ann B."}',
+    "groups_api.merge_player": '{"into": "<the id of the player to keep>"}',
+}
+
+
+def example() -> str:
+    """A body the request's call takes (a version, for the calls whose body is optional)."""
+    return EXAMPLES.get(request.endpoint or "", '{"version": 3}')
 
 
 def not_an_object(value: object) -> str:

@@ -678,8 +678,8 @@ def set_bot(access: TableAccess, seat: object, level: object, version: object = 
     """The host hands seat ``seat`` to a bot of ``level``, or back to its human (``None``).
 
     A seat handed back gets a fresh random link if it has none, which only the host can hand on.
-    A seat's player who has opened their link goes on seeing their own cards while a bot plays
-    them; a link nobody opened stops working (:func:`_to_bot`).
+    A seat's player who has opened their own link goes on seeing their own cards while a bot plays
+    them; a link nobody opened, or one the host was given, stops working (:func:`_to_bot`).
     """
     number = _seat_number(access, seat)
     bot = _bot_level(level, _("Seat {seat}", seat=number))
@@ -700,11 +700,13 @@ def set_bot(access: TableAccess, seat: object, level: object, version: object = 
 
 
 def _to_bot(info: dict[str, Any], bot: str | None) -> dict[str, Any]:
-    """The seat ``info`` handed to ``bot`` (``None``: back to its person). A link nobody has opened
-    stops working when a bot takes the seat: whoever holds it (the host, until it is handed on)
-    would see the bot's cards. Its holder is told to ask the host, who hands the seat back."""
+    """The seat ``info`` handed to ``bot`` (``None``: back to its person). A link stops working when
+    a bot takes the seat if nobody has opened it, or if the host was given it (a seat handed back
+    from a bot, a new link): whoever holds it, the host maybe, would see the bot's cards; the host
+    could even have opened it to look. Its holder is told to ask the host, who hands the seat back.
+    Only a link its own player opened goes on showing them the seat a bot plays for them."""
     info = dict(info, bot=bot)
-    if bot is not None and info.get("token_hash") and not info.get("joined"):
+    if bot is not None and info.get("token_hash") and (not info.get("joined") or info.get("host_linked")):
         info["revoked"] = [*(info.get("revoked") or ()), info["token_hash"]][-REVOKED_KEPT:]
         info.update(token_hash=None, sealed=None)
     return info

@@ -75,8 +75,8 @@ def game(client: FlaskClient) -> dict[str, Any]:
 ANN_BEN = ["Ann", "Ben"]
 CREATE_CASES = [
     # (raw body or json, status, rule, fragment)
-    pytest.param(b"", 400, None, "needs a JSON object", id="empty-body"),
-    pytest.param(b"players=Ann", 400, None, "not valid JSON", id="form-body"),
+    pytest.param(b"", 400, None, 'needs a JSON object as its body, such as {"players": [', id="empty-body"),
+    pytest.param(b"players=Ann", 400, None, 'not valid JSON; send a JSON object such as {"players": [', id="form-body"),
     pytest.param(b'{"players": ["Ann", "Ben"]', 400, None, "not valid JSON", id="truncated-json"),
     pytest.param(b"\xff\xfe\xfa", 400, None, "not valid JSON", id="not-utf8"),
     pytest.param(b"[" * 200_000 + b"]" * 200_000, 400, None, "not valid JSON", id="deeply-nested"),
@@ -124,6 +124,9 @@ CREATE_CASES = [
     ),
     pytest.param(
         {"players": ANN_BEN, "options": {"bogus": True}}, 400, None, "Unknown option 'bogus'", id="unknown-option"
+    ),
+    pytest.param(
+        {"players": ANN_BEN, "options": {"q": 1}}, 400, None, "Unknown option 'q'", id="unknown-option-number"
     ),
     pytest.param(
         {"players": ["A", "B", "C", "D"], "options": {"extended": True}}, 422, "R9", "only for 2 or 3", id="extended-4"
@@ -238,7 +241,7 @@ def test_writing_with_the_watch_token_is_forbidden(
 HAND_CASES = [
     # (method, path under the game, raw body or json, status, rule, fragment)
     pytest.param("put", "hands/2/bids", b"", 400, None, "needs a JSON object", id="bids-no-body"),
-    pytest.param("put", "hands/2/bids", b"{bids: [2, 6, 4]}", 400, None, "not valid JSON", id="bids-bad-json"),
+    pytest.param("put", "hands/2/bids", b"{bids: [2, 6, 4]}", 400, None, 'such as {"bids": [', id="bids-bad-json"),
     pytest.param("put", "hands/2/bids", b"[2, 6, 4]", 400, None, "must be a JSON object", id="bids-list-body"),
     pytest.param("put", "hands/2/bids", {}, 400, None, "needs 'bids'", id="bids-missing"),
     pytest.param("put", "hands/2/bids", {"bids": "2 6 4"}, 400, None, "'bids' must be a list", id="bids-string"),
@@ -415,7 +418,7 @@ HAND_CASES = [
     ),
     pytest.param("delete", "hands/30", None, 422, "R24", "there is no hand 30", id="undo-past-schedule"),
     pytest.param("delete", "hands/x", None, 400, None, "not a hand number", id="undo-word"),
-    pytest.param("delete", "hands/1", b"nonsense", 400, None, "not valid JSON", id="undo-bad-body"),
+    pytest.param("delete", "hands/1", b"nonsense", 400, None, 'such as {"version": 3}', id="undo-bad-body"),
     pytest.param("delete", "hands/1", b"[1]", 400, None, "must be a JSON object", id="undo-list-body"),
     pytest.param("delete", "hands/1", {"version": 1}, 409, None, "you had version 1", id="undo-stale"),
     pytest.param("delete", "hands/1?version=2", None, 409, None, "you had version 2", id="undo-stale-query"),

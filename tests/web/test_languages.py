@@ -82,6 +82,16 @@ def test_lang_in_the_address_wins_and_is_remembered_in_a_cookie(client: FlaskCli
     assert html_lang(client, "/new") == "id"
 
 
+@pytest.mark.parametrize("asked", ["RU", "ru-RU", "ru_by", "Ru-Cyrl-BY"])
+def test_lang_in_the_address_is_read_as_accept_language_is(client: FlaskClient, asked: str) -> None:
+    """Any case, and a region by its language: a script asking for ``ru-RU`` gets Russian, not English."""
+    answer = client.get(f"/api/games/none?lang={asked}", headers={"Accept-Language": "it"})
+    assert answer.status_code == 404 and answer.headers["Content-Language"] == "ru"
+    assert html_lang(client, f"/?lang={asked}") == "ru"
+    cookie = client.get_cookie(COOKIE)
+    assert cookie is not None and cookie.value == "ru"
+
+
 def test_an_unknown_lang_is_ignored_and_not_remembered(client: FlaskClient) -> None:
     assert html_lang(client, "/?lang=xx", **{"Accept-Language": "eo"}) == "eo"
     assert client.get_cookie(COOKIE) is None

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import stat
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.serving import make_server
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
@@ -330,3 +333,23 @@ def test_the_session_with_the_csrf_token_outlives_the_browser(client: FlaskClien
     again = client.get("/new")
     assert not [c for c in cookies_of(again) if c.startswith("session=")]  # not sent again with every page
     assert not cookies_of(client.get("/static/app.css"))
+
+
+@pytest.mark.parametrize("path", ["/", "/api/games/none", "/static/app.css"])
+@pytest.mark.parametrize("encoding", ["br", "gzip", "identity"])
+def test_every_answer_of_the_development_server_carries_one_date(app: Flask, path: str, encoding: str) -> None:
+    """``make run``'s server dates each answer; a compressed or conditional one carried a second
+    Date of the app's (gunicorn, ``make serve``, sends one either way: test_production)."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", server.server_port, timeout=10)
+        connection.request("GET", path, headers={"Accept-Encoding": encoding})
+        answer = connection.getresponse()
+        answer.read()
+        connection.close()
+    finally:
+        server.shutdown()
+        thread.join()
+    assert [k for k, _ in answer.getheaders() if k.lower() == "date"] == ["Date"], answer.getheaders()

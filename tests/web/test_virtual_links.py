@@ -92,8 +92,9 @@ def test_a_bot_cannot_get_a_link_and_a_bot_seat_given_to_a_person_gets_a_fresh_o
 def test_a_link_nobody_opened_stops_working_when_a_bot_takes_the_seat(app: Flask, client: FlaskClient) -> None:
     """Whoever holds an unopened link (the host, until handing it on) never sees a bot's cards:
     filled with bots, or handed to a bot one seat at a time, the link is refused and says why;
-    handed back to a person, the seat gets a fresh link. A player who has opened their link goes
-    on seeing their own seat while a bot plays it for them."""
+    handed back to a person, the seat gets a fresh link. A player who has opened their own link goes
+    on seeing their own seat while a bot plays it for them; a link the host was given does not,
+    even opened: the host could have opened it to look at the bot's cards."""
     created = create(client, seats("Ann", "Ben", "Cy", "Dee"), start=False)
     table, host = created["id"], created["host_token"]
     ann, ben, cy, dee = (s["token"] for s in created["seats"])
@@ -118,9 +119,12 @@ def test_a_link_nobody_opened_stops_working_when_a_bot_takes_the_seat(app: Flask
     assert again.status_code == 200 and view(client, table, fresh).status_code == 403  # not opened before
     handed = client.put(f"/api/tables/{table}/seats/1", json={"bot": None}, headers=auth(host)).get_json()
     opened = next(link["token"] for link in handed["links"] if link["seat"] == 1)
-    assert view(client, table, opened).get_json()["seat"] == 1  # opened: now Ben's own
+    assert view(client, table, opened).get_json()["seat"] == 1  # opened, by Ben or by the host
     client.put(f"/api/tables/{table}/seats/1", json={"bot": "basic"}, headers=auth(host))
-    assert len(view(client, table, opened).get_json()["hand"]) > 0
+    refused = view(client, table, opened)
+    assert refused.status_code == 403 and "newer link" in refused.get_json()["error"]["message"]
+    client.put(f"/api/tables/{table}/seats/0", json={"bot": "basic"}, headers=auth(host))
+    assert len(view(client, table, ann).get_json()["hand"]) > 0  # Ann's own link, opened by her
 
 
 def test_the_host_link_in_a_seat_cookie_opens_the_host_page_not_an_error(app: Flask, client: FlaskClient) -> None:
@@ -151,3 +155,22 @@ def test_the_hosts_phone_whose_seat_link_was_replaced_opens_the_host_page(app: F
     stranger = app.test_client()  # without the host's cookie the dead link still says what happened
     stranger.set_cookie(f"vt_{table}", created["seats"][0]["token"])
     assert stranger.get(f"/t/{table}").status_code == 403
+
+
+def test_a_bots_seat_looked_at_through_a_handed_back_link_is_not_seen_again(client: FlaskClient) -> None:
+    """The host hands a bot's seat to a person mid-hand, opens the link to look, hands the seat back
+    to the bot: the link shows nothing more, in this game or its rematch."""
+    from .virtual_support import finish
+
+    created = create(client, seats("Host", "bot", "bot"), seed=9)
+    table, host = created["id"], created["host_token"]
+    handed = client.put(f"/api/tables/{table}/seats/1", json={"bot": None}, headers=auth(host)).get_json()
+    peek = next(link["token"] for link in handed["links"] if link["seat"] == 1)
+    assert len(view(client, table, peek).get_json()["hand"]) > 0  # the seat is a person's: its cards
+    assert client.put(f"/api/tables/{table}/seats/1", json={"bot": "basic"}, headers=auth(host)).status_code == 200
+    refused = view(client, table, peek)
+    assert refused.status_code == 403 and "bot plays it now" in refused.get_json()["error"]["message"]
+    finish(client, table, {0: created["seats"][0]["token"]})
+    assert client.post(f"/api/tables/{table}/rematch", headers=auth(host)).status_code == 201
+    follow = client.post(f"/api/tables/{table}/rematch/seat", headers=auth(peek))
+    assert follow.status_code == 403
