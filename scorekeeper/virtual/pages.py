@@ -312,9 +312,13 @@ def follow(table_id: str) -> Any:
 
 @bp.get("/t/game/<game_id>")
 def for_game(game_id: str) -> Any:
-    """From a virtual game's scorecard back to its table (the browser's cookie decides the page)."""
+    """From a virtual game's scorecard back to its table (the browser's cookie decides the page).
+
+    Only for a browser holding the table's host or seat link: to anyone else a game that exists
+    and one that does not answer alike (API.md: existence is not revealed), and neither learns the
+    table's id."""
     table_id = service.table_of_game(game_id)
-    if table_id is None:
+    if table_id is None or (_seat_here(table_id) is None and not _hosts(table_id)):
         raise NotFound(_("No table plays this game."))
     return redirect(url_for("virtual.seat", table_id=table_id))
 

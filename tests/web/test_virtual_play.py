@@ -321,6 +321,11 @@ def test_home_lists_virtual_tables_and_the_scorecard_leads_back(app: Flask, clie
     assert game_page.count('title="random bot">bot</small>') == 2
     back = ann.get(f"/t/game/{created['game_id']}")
     assert back.status_code == 302 and back.headers["Location"].endswith(f"/t/{table}")
+    # without the table's link, a game that exists answers as one that does not, and names no table
+    stranger, unknown = app.test_client(), app.test_client().get("/t/game/0000000000000000")
+    refused = stranger.get(f"/t/game/{created['game_id']}")
+    assert refused.status_code == unknown.status_code == 404 and refused.data == unknown.data
+    assert table not in refused.get_data(as_text=True)
 
 
 def test_the_pdf_of_a_virtual_game_marks_the_bots(client: FlaskClient) -> None:
