@@ -6,8 +6,15 @@ every request, and separately the bot work inside it (``service._advance``):
 
 - ``all-bots``: a table of two strong bots with the extended schedule (R9: 51 hands of up to 26
   cards), watched by the host's polls — before the budget this was one ~50 s request;
-- ``8-seats``: one person (random legal moves) and seven strong bots;
-- ``15-seats``: one person and fourteen strong bots.
+- ``4-seats``, ``6-seats``, ``8-seats``, ``15-seats``: one person (random legal moves) and three
+  strong, five basic, seven strong and fourteen strong bots.
+
+Each scenario runs twice, side by side: with the budget as it is (``BOT_BUDGET_SECONDS`` of the
+bots' CPU time, ``BOT_WAIT_SECONDS`` by the clock, the move floor for strong bots only) and as it
+was before (``BOT_BUDGET_SECONDS`` by the clock, floors included, for basic bots too). Besides
+the times it prints how many of the person's moves were answered at their next turn or the end
+of the game ("caught up": API.md, a seat's answer reflects every bot move up to the next human
+turn); the others said ``bots_thinking`` and the screen's next poll went on.
 
     python benchmarks/virtual_bot_work.py                 # SQLite file in a temp folder
     python benchmarks/virtual_bot_work.py --database-url postgresql+psycopg://postgres@127.0.0.1:5432/bench
@@ -46,7 +53,9 @@ def timed_advance(original: Callable[..., bool]) -> Callable[..., bool]:
     the CPU time is the work itself.
     """
 
-    def advance(*args: Any) -> bool:
+    def advance(*args: Any, bots: bool = True) -> bool:
+        if not bots:  # a move recorded and dealt, the bots not yet moved
+            return original(*args, bots=False)
         started, cpu = time.perf_counter(), time.process_time()
         try:
             return original(*args)
@@ -65,11 +74,13 @@ def percentiles(values: list[float]) -> str:
 
 def play(
     app: Any, seats: list[dict[str, Any]], options: dict[str, bool], seed: int, max_hands: int
-) -> tuple[list[float], list[float], list[float]]:
-    """One game (or its first ``max_hands`` hands): every request's time, and each request's bot work."""
+) -> tuple[list[float], list[float], list[float], list[bool]]:
+    """One game (or its first ``max_hands`` hands): every request's time, each request's bot work,
+    and for each of the person's moves whether its answer came back at their next turn."""
     client = app.test_client()
     rng = random.Random(seed)
     requests: list[float] = []
+    caught_up: list[bool] = []
     BOT_WORK.clear()
     BOT_CPU.clear()
     started = time.perf_counter()
@@ -92,8 +103,15 @@ def play(
             answer = client.get(f"/api/tables/{created['id']}/view", headers=headers)
         requests.append(time.perf_counter() - started)
         assert answer.status_code == 200, answer.get_json()
+        moved = view.get("your_turn") and created["seats"]
         view = answer.get_json()
-    return requests, list(BOT_WORK), list(BOT_CPU)
+        if moved:
+            caught_up.append(bool(view.get("your_turn")) or view["phase"] == "finished")
+    return requests, list(BOT_WORK), list(BOT_CPU), caught_up
+
+
+#: The budget as it was: by the clock, move floors included, for basic bots too.
+BEFORE = {"work_clock": time.monotonic, "BOT_WAIT_SECONDS": 0.2, "FLOORED_LEVELS": frozenset({"basic", "strong"})}
 
 
 def main() -> None:
@@ -122,20 +140,33 @@ def main() -> None:
             {"extended": True},
             args.hands,
         ),
+        ("4-seats (3 strong bots)", [{"name": "Ann"}] + [{"name": f"S{i}", **strong} for i in range(3)], {}, 4),
+        ("6-seats (5 basic bots)", [{"name": "Ann"}] + [{"name": f"B{i}", "bot": "basic"} for i in range(5)], {}, 99),
         ("8-seats (7 strong bots)", [{"name": "Ann"}] + [{"name": f"S{i}", **strong} for i in range(7)], {}, 99),
         ("15-seats (14 strong bots)", [{"name": "Ann"}] + [{"name": f"S{i}", **strong} for i in range(14)], {}, 99),
     ]
+    now = {name: getattr(service, name) for name in BEFORE}
     with app.app_context():
         db.drop_all()
         db.create_all()
-        print(f"budget per request: {service.BOT_BUDGET_SECONDS * 1000:.0f} ms of bot moves (+ the move under way)")
         print(
-            f"{'scenario':30} {'requests':>8}  request ms p50/p95/p100  bot work ms p50/p95/p100"
-            "  bot CPU ms p50/p95/p100"
+            f"budget per request: {service.BOT_BUDGET_SECONDS * 1000:.0f} ms of bot moves (+ the move under way);"
+            f" now of their CPU time and at most {service.BOT_WAIT_SECONDS * 1000:.0f} ms by the clock"
+        )
+        print(
+            f"{'scenario':30} {'budget':7} {'requests':>8}  request ms p50/p95/p100  bot work ms p50/p95/p100"
+            "  bot CPU ms p50/p95/p100  caught up"
         )
         for name, seats, options, hands in scenarios:
-            requests, work, cpu = play(app, seats, options, args.seed, hands)
-            print(f"{name:30} {len(requests):8}  {percentiles(requests)}  {percentiles(work)}  {percentiles(cpu)}")
+            for setting, values in (("before", BEFORE), ("now", now)):
+                for key, value in values.items():
+                    setattr(service, key, value)
+                requests, work, cpu, caught = play(app, seats, options, args.seed, hands)
+                share = f"{sum(caught)}/{len(caught)}" if caught else "-"
+                print(
+                    f"{name:30} {setting:7} {len(requests):8}  {percentiles(requests)}  {percentiles(work)}"
+                    f"  {percentiles(cpu)}  {share}"
+                )
         db.session.remove()
         db.engine.dispose()
 

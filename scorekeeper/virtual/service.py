@@ -17,6 +17,7 @@ import hashlib
 import hmac
 import random
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from collections.abc import Iterator
@@ -60,12 +61,21 @@ from ..tokens import token_hash
 
 #: Seeds are stored in a 32-bit integer column (PostgreSQL ``integer``).
 MAX_SEED = 2**31 - 1
-#: Bots move for at most this long in one request (plus the move under way); the next request or
-#: poll continues, so no request holds a worker for long (and none holds a lock while bots think:
-#: :func:`settle`).
+#: Bots think for at most this long in one request (this thread's CPU time, plus the move under
+#: way); the next request or poll continues, so no request does much work for others (and none
+#: holds a lock while bots think: :func:`settle`). Up to the next human's turn that is every bot
+#: move at most tables (API.md: a seat's answer reflects them); at the largest tables of strong
+#: bots the view says ``bots_thinking`` and the next look goes on.
 BOT_BUDGET_SECONDS = 0.2
+#: ... and for at most this long by the clock, the floors below included (a request holds a thread).
+BOT_WAIT_SECONDS = 1.0
 #: A thinking bot's move takes at least this long, so its speed does not show its hand (:func:`_even_out`).
 BOT_MOVE_FLOOR_SECONDS = 0.04
+#: The levels whose moves take that floor: the strong bot's work varies with what it holds; the
+#: others' microseconds do not show on a network (nor, in a batch, one move's time).
+FLOORED_LEVELS = frozenset({"strong"})
+#: The clock of :data:`BOT_BUDGET_SECONDS` (benchmarks/virtual_bot_work.py compares the wall clock).
+work_clock = time.thread_time
 
 
 # -- access --------------------------------------------------------------------------------------
@@ -351,7 +361,7 @@ def _advance(
     continues (:func:`settle_if_needed`), so no request holds a worker for long, not even at a
     table of bots only.
     """
-    started, moved, longest = time.monotonic(), False, 0.0
+    started, worked, moved, longest, longest_work = time.monotonic(), work_clock(), False, 0.0, 0.0
     while True:
         record(game)
         if game.phase == "dealing":
@@ -363,23 +373,26 @@ def _advance(
         level = table.seats[seat].get("bot")
         if not level or not bots:
             return False
-        # Stop before a move that would likely end past the budget (judged by the slowest move so
-        # far); at least one move per request, so a slow bot still gets on.
-        before = time.monotonic()
-        if moved and before - started + longest > BOT_BUDGET_SECONDS:
+        # Stop before a move that would likely end past the budget or the wait (judged by the
+        # slowest move so far); at least one move per request, so a slow bot still gets on.
+        before, before_work = time.monotonic(), work_clock()
+        if moved and (
+            before_work - worked + longest_work > BOT_BUDGET_SECONDS or before - started + longest > BOT_WAIT_SECONDS
+        ):
             return True
         _bot_move(game, seat, level, _bot_rng(table, game), log)
         moved, longest = True, max(longest, time.monotonic() - before)
+        longest_work = max(longest_work, work_clock() - before_work)
 
 
 def _even_out(level: str, started: float) -> None:
     """Let a thinking bot's move take at least :data:`BOT_MOVE_FLOOR_SECONDS`.
 
-    A strong bot with one legal card answers in a third of its usual time; without a floor the
-    time an answer takes would tell the other players that it is void in the suit led. The random
-    bot's microseconds do not depend on its hand in a way a network could measure.
+    A strong bot's work varies with what it holds (the deals it draws must fit its hand); without
+    a floor a quick answer could tell the other players something of it. The random and basic
+    bots' microseconds do not depend on their hands in a way a network could measure.
     """
-    if level != "random":
+    if level in FLOORED_LEVELS:
         rest = BOT_MOVE_FLOOR_SECONDS - (time.monotonic() - started)
         if rest > 0:
             time.sleep(rest)
@@ -417,19 +430,50 @@ def _run(table_id: str, version: object, change: Change, bump: bool = True) -> N
         if game is not None:
             _advance(table, game, record or _Recorder(table, game), log, bots=False)
             _save(table, game, log)
-    if bump:
-        settle(table_id)
+    if bump:  # a move's answer shows the bots' moves after it (API.md): wait for one under way
+        settle(table_id, wait=BOT_WAIT_SECONDS + BOT_BUDGET_SECONDS)
 
 
-def settle(table_id: str) -> None:
+#: The tables whose bots a request of this process is moving now (:func:`settle`).
+_thinking: set[str] = set()
+_thinking_changed = threading.Condition()
+
+
+@contextmanager
+def _thinker(table_id: str, wait: float) -> Iterator[bool]:
+    """Whether this request moves the table's bots: not while another request of this process
+    does (its moves would be dropped at the version check, the work wasted: ten watchers polling
+    a table of bots made it slower, not faster). A read answers at once with the table as it is;
+    a move waits up to ``wait`` seconds for the other to store its moves, then goes on from there."""
+    with _thinking_changed:
+        _thinking_changed.wait_for(lambda: table_id not in _thinking, timeout=wait)
+        mine = table_id not in _thinking
+        if mine:
+            _thinking.add(table_id)
+    try:
+        yield mine
+    finally:
+        if mine:
+            with _thinking_changed:
+                _thinking.discard(table_id)
+                _thinking_changed.notify_all()
+
+
+def settle(table_id: str, wait: float = 0.0) -> None:
     """Let pending bots act for one time budget (the next request or poll does the rest).
 
     The bots think with no lock held, from a read of the table; their moves are then stored in one
     short locked write, and only if nobody acted meanwhile (the table's version): otherwise they
     are dropped, the other move stands and the next look works the bots' moves out again. So a
     table of bots being watched never holds its table, nor on SQLite the whole database, while
-    its bots think.
+    its bots think. One request of a process moves a table's bots at a time (:func:`_thinker`).
     """
+    with _thinker(table_id, wait) as mine:
+        if mine:
+            _settle(table_id)
+
+
+def _settle(table_id: str) -> None:
     db.session.rollback()  # a fresh read, outside any transaction
     table = db.session.get(VirtualTable, table_id)
     if table is None or not bots_pending(table):

@@ -466,6 +466,46 @@ def test_bot_work_is_bounded_per_request_and_the_next_look_continues(
     assert [m["seq"] for m in since["moves"]] == [5, 6] and "card" in since["moves"][0]
 
 
+def test_a_look_while_another_request_moves_the_bots_does_not_move_them_again(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Watchers polling a table of bots: one request moves them, the others answer the table as it
+    is (their moves would be dropped at the version check: the work wasted, the table slower)."""
+    from scorekeeper.virtual import service
+
+    thinking, go_on, decided = threading.Event(), threading.Event(), []
+    real = service.decide
+
+    def slow(level: str, view: dict[str, Any], rules: Any, rng: random.Random) -> int | str:
+        decided.append(level)
+        if len(decided) == 1:
+            thinking.set()
+            assert go_on.wait(30), "the test never let the bot go on"
+        return real(level, view, rules, rng)
+
+    monkeypatch.setattr(service, "decide", slow)
+    monkeypatch.setattr(service, "BOT_BUDGET_SECONDS", 0.0)  # one move per request
+    client = app.test_client()
+    bots = client.post("/api/tables", json={"seats": seats("Ann", "bot", "bot"), "start": False}).get_json()
+    host = auth(bots["host_token"])
+    started: dict[str, int] = {}
+
+    def start() -> None:  # the host deals; seat 1, a bot, bids first and thinks
+        started["status"] = app.test_client().post(f"/api/tables/{bots['id']}/start", headers=host).status_code
+
+    starter = threading.Thread(target=start)
+    starter.start()
+    try:
+        assert thinking.wait(30), "the bot never started to think"
+        look = view(client, bots["id"], bots["seats"][0]["token"])
+        assert look["bots_thinking"] and look["seq"] == 0 and decided == ["random"]  # answered, nothing redone
+    finally:
+        go_on.set()
+        starter.join(30)
+    assert started["status"] == 200
+    assert view(client, bots["id"], bots["seats"][0]["token"])["seq"] >= 1
+
+
 def test_a_faulty_bot_is_replaced_by_a_legal_move(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -376,9 +376,9 @@ def test_a_thinking_bot_never_answers_faster_than_the_floor(app: Flask, monkeypa
     monkeypatch.setattr(service, "decide", lambda level, view, rules, rng: view["legal"][0])  # instant
     game = Game.start(Rules(2), 0, random.Random(1))
     log: list[dict[str, Any]] = []
+    assert service.FLOORED_LEVELS == {"strong"}  # the others' microseconds show nothing on a network
     with app.app_context():
-        for level in ("basic", "strong"):
-            started = time.monotonic()
-            service._bot_move(game, game.to_act or 0, level, random.Random(0), log)
-            assert time.monotonic() - started >= service.BOT_MOVE_FLOOR_SECONDS
-    assert [m["seat"] for m in log] == [1, 0] and all("bid" in m for m in log)
+        started = time.monotonic()
+        service._bot_move(game, game.to_act or 0, "strong", random.Random(0), log)
+        assert time.monotonic() - started >= service.BOT_MOVE_FLOOR_SECONDS
+    assert [m["seat"] for m in log] == [1] and all("bid" in m for m in log)

@@ -30,13 +30,14 @@ def patient_bots(monkeypatch: pytest.MonkeyPatch) -> None:
     """Bots finish their turns within each request, as on an idle server.
 
     The tests that use it check rules, answers and pages, not pacing: on a loaded machine the real
-    0.2 s budget may end a request before the human's turn, and the next look would continue.
+    0.2 s budget (1 s by the clock) may end a request before the human's turn, and the next look would continue.
     The bounded work itself is tested with the budget at zero (test_virtual_api) and, with the
     real budget, by the hidden-card scan and the browser tests.
     """
     from scorekeeper.virtual import service
 
     monkeypatch.setattr(service, "BOT_BUDGET_SECONDS", 10.0)
+    monkeypatch.setattr(service, "BOT_WAIT_SECONDS", 10.0)
 
 
 def auth(token: str) -> dict[str, str]:
