@@ -701,7 +701,11 @@ def play(table_id: str, seat: int, card: object, version: object = None) -> None
 
 
 def _act(table_id: str, seat: int, action: int | Card, version: object) -> None:
-    """A human seat's bid or card, applied by the engine, then the bots up to the next human."""
+    """A human seat's bid or card, applied by the engine, then the bots up to the next human.
+
+    The same move sent again from the same screen (its answer was lost, or a browser without
+    JavaScript sent the form twice) finds the table moved on by that very move: it is answered
+    as the move it repeats, not as a tap that "played nothing for you" when it did."""
 
     def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game:
         game = _playing(game)
@@ -709,7 +713,22 @@ def _act(table_id: str, seat: int, action: int | Card, version: object) -> None:
         _apply(game, seat, action, log)
         return game
 
-    _run(table_id, version, change)
+    try:
+        _run(table_id, version, change)
+    except Conflict:
+        if not _last_move_was(table_id, seat, action):
+            raise
+        settle(table_id, wait=BOT_WAIT_SECONDS + BOT_BUDGET_SECONDS)
+
+
+def _last_move_was(table_id: str, seat: int, action: int | Card) -> bool:
+    """Whether the seat's latest move at the table is ``action`` (a bid or a card played)."""
+    table = db.session.get(VirtualTable, table_id)
+    mine = [move for move in log_of(table) if move["seat"] == seat] if table is not None else []
+    if not mine:
+        return False
+    key = "card" if isinstance(action, Card) else "bid"
+    return mine[-1].get(key) == (str(action) if isinstance(action, Card) else action)
 
 
 def _seat_number(access: TableAccess, seat: object) -> int:

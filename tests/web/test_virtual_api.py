@@ -18,8 +18,9 @@ from scorekeeper.engine import Rules
 from scorekeeper.engine import Suit
 
 from .virtual_support import auth  # noqa: F401 (a fixture)
-from .virtual_support import create  # noqa: F401 (a fixture)
+from .virtual_support import create
 from .virtual_support import dispose  # noqa: F401 (a fixture)
+from .virtual_support import finish  # noqa: F401 (a fixture)
 from .virtual_support import fresh_app  # noqa: F401 (a fixture)
 from .virtual_support import leaks  # noqa: F401 (a fixture)
 from .virtual_support import patient_bots  # noqa: F401 (a fixture)
@@ -504,6 +505,30 @@ def test_a_look_while_another_request_moves_the_bots_does_not_move_them_again(
         starter.join(30)
     assert started["status"] == 200
     assert view(client, bots["id"], bots["seats"][0]["token"])["seq"] >= 1
+
+
+@pytest.mark.usefixtures("patient_bots")
+@pytest.mark.parametrize("kind", ["bid", "card"])
+def test_the_same_move_sent_again_is_answered_as_the_move_it_repeats(app: Flask, kind: str) -> None:
+    """Its answer lost, the move is sent again with the screen's version: it counts once and the
+    answer is the table after it, not a 409 saying nothing was played; another move from that old
+    screen is still refused."""
+    client = app.test_client()
+    table, token, v = _find_table_with(client, "lead")
+    if kind == "bid":  # back to a hand's bidding: the next hand, Ann to bid
+        v = finish(client, table, {0: token}, until=lambda w: w["phase"] == "bidding" and w["your_turn"])
+    path, move = ("bid", v["legal"][0]) if kind == "bid" else ("play", v["legal"][0])
+    body = {kind: move, "version": v["version"]}
+    first = client.post(f"/api/tables/{table}/{path}", json=body, headers=auth(token))
+    assert first.status_code == 200, first.get_json()
+    before = row(app, table)
+    again = client.post(f"/api/tables/{table}/{path}", json=body, headers=auth(token))
+    assert again.status_code == 200, again.get_json()
+    assert row(app, table) == before and again.get_json()["seq"] == first.get_json()["seq"]
+    other = next((m for m in v["legal"] if m != move), None)
+    if other is not None:
+        refused = client.post(f"/api/tables/{table}/{path}", json={**body, kind: other}, headers=auth(token))
+        assert refused.status_code in (409, 422) and row(app, table) == before
 
 
 def test_a_faulty_bot_is_replaced_by_a_legal_move(
