@@ -183,6 +183,9 @@ EXAMPLES = {
     "groups_api.create_group": '{"name": "Friday night", "players": ["Ann", "Ben"]}',
     "groups_api.rename_player": '{"name": "Ann B."}',
     "groups_api.merge_player": '{"into": "<the id of the player to keep>"}',
+    "virtual.api.relink": "{}",
+    "virtual.api.follow": "{}",
+    "virtual.api.rematch": "{}",
 }
 
 

@@ -21,6 +21,7 @@ from functools import cached_property
 from typing import Any
 
 from flask import current_app
+from sqlalchemy import Engine
 from sqlalchemy import func
 from sqlalchemy import select
 from sqlalchemy.orm import scoped_session
@@ -239,6 +240,8 @@ class Season:
     group: Group
     played: list[Played]
     tallies: list[Tally]
+    _pairs: list[Pair] | None = field(default=None, init=False, repr=False)
+    _answer: dict[str, Any] | None = field(default=None, init=False, repr=False)
 
     @property
     def with_bots(self) -> bool:
@@ -256,10 +259,13 @@ class Season:
             key=lambda t: (not t.hands.hands, -t.wins, -t.hands.made_rate, -t.points_per_hand, t.player.key),
         )
 
-    @cached_property
+    @property
     def pairs(self) -> list[Pair]:
-        """Every two roster players who finished a game together, in roster order."""
-        return self._face_offs(self.played)
+        """Every two roster players who finished a game together, in roster order (worked out once;
+        not a ``cached_property``, whose lock in Python 3.11 is one for every season of the class)."""
+        if self._pairs is None:
+            self._pairs = self._face_offs(self.played)
+        return self._pairs
 
     def against(self, player_id: str) -> list[tuple[GroupPlayer, int, int, int]]:
         """Head-to-head from one player's side: (opponent, games, ahead, behind), from their games
@@ -294,16 +300,14 @@ class Season:
         return [pairs[key] for key in sorted(pairs)]
 
     def to_dict(self) -> dict[str, Any]:
-        """The statistics answer of API.md (worked out once: a kept season is read again)."""
+        """The statistics answer of API.md (worked out once, as :attr:`pairs`: a kept season is read again)."""
+        if self._answer is None:
+            self._answer = {
+                "group": self.group.id,
+                "players": [t.to_dict() for t in self.tallies],
+                "head_to_head": [p.to_dict() for p in self.pairs],
+            }
         return self._answer
-
-    @cached_property
-    def _answer(self) -> dict[str, Any]:
-        return {
-            "group": self.group.id,
-            "players": [t.to_dict() for t in self.tallies],
-            "head_to_head": [p.to_dict() for p in self.pairs],
-        }
 
 
 def roster(group: Group) -> list[GroupPlayer]:
@@ -374,56 +378,68 @@ _kept_lock = threading.Lock()
 _adding_up = [threading.Lock() for _ in range(16)]
 
 
-def state_of(group: Group) -> tuple[Any, ...]:
-    """What a group's statistics are added up from, in brief, read in four small queries: its
-    games (how many, the newest, and their versions: every write to a game's records raises its
-    version, R25), the seats its players hold, its virtual tables (a seat handed to a bot raises
-    the table's version) and its roster (names, merges and removals). Equal states, equal seasons."""
-    games = db.session.execute(
-        select(func.count(Game.id), func.sum(Game.version), func.max(Game.created_at)).where(Game.group_id == group.id)
-    ).one()
-    of_group = select(Game.id).where(Game.group_id == group.id)
-    seats = db.session.scalar(select(func.count()).where(GroupSeat.game_id.in_(of_group)))
-    tables = db.session.execute(
-        select(func.count(VirtualTable.id), func.sum(VirtualTable.version)).where(VirtualTable.game_id.in_(of_group))
-    ).one()
-    players = db.session.execute(
+def state_of(group_id: str, session: Session | scoped_session[Any]) -> tuple[Any, ...]:
+    """What a group's statistics are added up from, in brief, in four small queries: its games
+    with their versions (every write to a game's records raises its version, R25), how many seats
+    its players hold, its virtual tables with theirs (a seat handed to a bot raises it) and its
+    roster (names, merges and removals). Equal states, equal seasons."""
+    of_group = select(Game.id).where(Game.group_id == group_id)
+    games = session.execute(select(Game.id, Game.version).where(Game.group_id == group_id).order_by(Game.id))
+    seats = session.scalar(select(func.count()).where(GroupSeat.game_id.in_(of_group)))
+    tables = session.execute(
+        select(VirtualTable.id, VirtualTable.version)
+        .where(VirtualTable.game_id.in_(of_group))
+        .order_by(VirtualTable.id)
+    )
+    players = session.execute(
         select(GroupPlayer.id, GroupPlayer.name, GroupPlayer.key)
-        .where(GroupPlayer.group_id == group.id)
+        .where(GroupPlayer.group_id == group_id)
         .order_by(GroupPlayer.id)
-    ).all()
-    return (*games, seats, *tables, *map(tuple, players))
+    )
+    return tuple(map(tuple, games)), seats, tuple(map(tuple, tables)), tuple(map(tuple, players))
 
 
 def season(group: Group) -> Season:
     """The group's season (:func:`add_up`), kept while the group stays as it is (:func:`state_of`).
 
-    A season not kept is added up in a session of its own, so that what is kept holds nothing of
-    the request's session (which a write may expire); every read after that is of loaded values.
+    Call it after the request's writes are committed. A season not kept is added up in a session
+    of its own, in one snapshot with the state it is kept under (a write committed meanwhile is
+    either in both or in neither), and what is kept then holds nothing of the request's session;
+    every read after that is of loaded values.
     """
-    key = (group.id, state_of(group))
+    key = (group.id, state_of(group.id, db.session))
     kept: OrderedDict[Any, Season] = current_app.extensions.setdefault("group_seasons", OrderedDict())
 
-    def found() -> Season | None:
+    def found(key: Any) -> Season | None:
         with _kept_lock:
             if key in kept:
                 kept.move_to_end(key)
             return kept.get(key)
 
-    if (ready := found()) is not None:
+    if (ready := found(key)) is not None:
         return ready
+    db.session.rollback()  # no connection held while waiting for another request's adding up
     with _adding_up[hash(group.id) % len(_adding_up)]:
-        if (ready := found()) is not None:  # added up by another request meanwhile
+        if (ready := found(key)) is not None:  # added up by another request meanwhile
             return ready
-        with Session(db.engine) as session:
+        with Session(snapshot(db.engine)) as session:
+            state = (group.id, state_of(group.id, session))
             fresh = add_up(session.get_one(Group, group.id), session)
         with _kept_lock:
             for older in [k for k in kept if k[0] == group.id]:
                 del kept[older]
-            kept[key] = fresh
+            kept[state] = fresh
             while len(kept) > 1 and sum(len(s.played) + 1 for s in kept.values()) > KEPT_GAMES:
                 kept.popitem(last=False)
     return fresh
+
+
+def snapshot(engine: Engine) -> Engine:
+    """``engine`` reading one snapshot per transaction: PostgreSQL's REPEATABLE READ (its default
+    lets each statement see what was committed before it); SQLite's transactions do already."""
+    return (
+        engine.execution_options(isolation_level="REPEATABLE READ") if engine.dialect.name == "postgresql" else engine
+    )
 
 
 def add_up(group: Group, session: Session | None = None) -> Season:

@@ -67,7 +67,8 @@ MAX_SEED = 2**31 - 1
 #: move at most tables (API.md: a seat's answer reflects them); at the largest tables of strong
 #: bots the view says ``bots_thinking`` and the next look goes on.
 BOT_BUDGET_SECONDS = 0.2
-#: ... and for at most this long by the clock, the floors below included (a request holds a thread).
+#: ... and for at most this long by the clock, the floors below included (a request holds a thread:
+#: a move that finds another request moving the table's bots first waits for those, as long again).
 BOT_WAIT_SECONDS = 1.0
 #: A thinking bot's move takes at least this long, so its speed does not show its hand (:func:`_even_out`).
 BOT_MOVE_FLOOR_SECONDS = 0.04
@@ -468,6 +469,8 @@ def settle(table_id: str, wait: float = 0.0) -> None:
     table of bots being watched never holds its table, nor on SQLite the whole database, while
     its bots think. One request of a process moves a table's bots at a time (:func:`_thinker`).
     """
+    if wait:
+        db.session.rollback()  # no connection held while waiting for another request's bots
     with _thinker(table_id, wait) as mine:
         if mine:
             _settle(table_id)
@@ -722,9 +725,12 @@ def _act(table_id: str, seat: int, action: int | Card, version: object) -> None:
 
 
 def _last_move_was(table_id: str, seat: int, action: int | Card) -> bool:
-    """Whether the seat's latest move at the table is ``action`` (a bid or a card played)."""
+    """Whether the seat's person made ``action`` (a bid or a card played) as the seat's latest move
+    (not a bot that plays the seat now: a tap from before the handover is no move of the seat's)."""
     table = db.session.get(VirtualTable, table_id)
-    mine = [move for move in log_of(table) if move["seat"] == seat] if table is not None else []
+    if table is None or table.seats[seat].get("bot"):
+        return False
+    mine = [move for move in log_of(table) if move["seat"] == seat]
     if not mine:
         return False
     key = "card" if isinstance(action, Card) else "bid"
@@ -741,8 +747,8 @@ def set_bot(access: TableAccess, seat: object, level: object, version: object = 
     """The host hands seat ``seat`` to a bot of ``level``, or back to its human (``None``).
 
     A seat handed back gets a fresh random link if it has none, which only the host can hand on.
-    A seat's player who has opened their own link goes on seeing their own cards while a bot plays
-    them; a link nobody opened, or one the host was given, stops working (:func:`_to_bot`).
+    A seat's player who has opened their link goes on seeing the table while a bot plays for them,
+    not the cards; a link nobody opened stops working (:func:`_to_bot`).
     """
     number = _seat_number(access, seat)
     bot = _bot_level(level, _("Seat {seat}", seat=number))
@@ -763,13 +769,12 @@ def set_bot(access: TableAccess, seat: object, level: object, version: object = 
 
 
 def _to_bot(info: dict[str, Any], bot: str | None) -> dict[str, Any]:
-    """The seat ``info`` handed to ``bot`` (``None``: back to its person). A link stops working when
-    a bot takes the seat if nobody has opened it, or if the host was given it (a seat handed back
-    from a bot, a new link): whoever holds it, the host maybe, would see the bot's cards; the host
-    could even have opened it to look. Its holder is told to ask the host, who hands the seat back.
-    Only a link its own player opened goes on showing them the seat a bot plays for them."""
+    """The seat ``info`` handed to ``bot`` (``None``: back to its person). A link nobody has opened
+    stops working when a bot takes the seat: its holder (the host, until it is handed on) is told
+    to ask the host, who hands the seat back. An opened link goes on showing its player the table,
+    without the cards, which are the bot's while it plays (``views.seat_view``)."""
     info = dict(info, bot=bot)
-    if bot is not None and info.get("token_hash") and (not info.get("joined") or info.get("host_linked")):
+    if bot is not None and info.get("token_hash") and not info.get("joined"):
         info["revoked"] = [*(info.get("revoked") or ()), info["token_hash"]][-REVOKED_KEPT:]
         info.update(token_hash=None, sealed=None)
     return info

@@ -177,6 +177,9 @@ def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -
     The engine's view of the seat plus public table facts; the only cards in it are the seat's
     own hand and cards that lie or lay face up on the table: ``moves`` (every bid and card since
     move ``since``, for the screen to replay at a human pace) and the previous hand's last trick.
+    While a bot plays the seat its hand is the bot's, and nobody's screen shows it: whoever holds
+    the seat's link (its player who stepped away, or the host who handed the link on) sees the
+    table, not the cards, until the seat is handed back to a person.
     """
     game = load_state(table)
     rules = rules_of(table)
@@ -185,7 +188,7 @@ def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -
         view = _lobby_view(table)
     else:
         view = game.view_for(seat if seat is not None else 0)
-        if seat is None:
+        if seat is None or table.seats[seat].get("bot"):
             view.update(hand=[], legal=[])
     card = game.scorecard() if game is not None else None
     log = log_of(table)

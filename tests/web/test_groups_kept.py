@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
@@ -17,10 +18,13 @@ from scorekeeper.groups import stats
 from scorekeeper.models import Group
 
 from .groups_kit import auth
+from .groups_kit import export_file
 from .groups_kit import import_into
 from .groups_kit import legal_hands
 from .groups_kit import new_group
+from .virtual_support import dispose
 from .virtual_support import finish
+from .virtual_support import fresh_app
 from .virtual_support import patient_bots  # noqa: F401 (a fixture)
 
 
@@ -137,3 +141,52 @@ def test_phones_that_read_a_changed_group_at_once_wait_for_one_adding_up(
         seasons = list(pool.map(lambda _: read(), range(8)))
     assert len(calls) == 1
     assert all(s is seasons[0] for s in seasons)
+
+
+def test_a_season_is_kept_under_the_state_it_was_added_up_from(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game stored between a read's look at the group and its adding up is in the kept season and
+    in its state alike: taken out again, the group is not served the season that still holds it."""
+    group = new_group(client, players=["Ann", "Ben"])
+    import_into(client, group, ["Ann", "Ben"], legal_hands(2, 25, seed=1))
+    real, late = stats.state_of, {}
+
+    def then_another_request_imports(*args: Any) -> Any:
+        state = real(*args)
+        if not late:
+            late.update(import_into(client.application.test_client(), group, ["Ann", "Ben"], legal_hands(2, 3, seed=2)))
+        return state
+
+    monkeypatch.setattr(stats, "state_of", then_another_request_imports)
+    assert client.get(f"/api/groups/{group['id']}/stats", headers=auth(group["token"])).status_code == 200
+    monkeypatch.setattr(stats, "state_of", real)
+    gone = client.delete(f"/api/groups/{group['id']}/games/{late['id']}", headers=auth(group["token"]))
+    assert late["id"] not in [g["id"] for g in gone.get_json()["games"]]
+    after, fresh = kept_and_fresh(client, group)
+    assert after == fresh
+
+
+def test_another_server_process_sees_a_game_swapped_for_one_like_it(app: Flask) -> None:
+    """Two server processes on one database: one reads the group, the other takes a game out and
+    imports another with the same players and version; the first serves the group as it is now."""
+    second = fresh_app(app.config["SQLALCHEMY_DATABASE_URI"])
+    one, other = app.test_client(), second.test_client()
+    group = new_group(one, players=["Ann", "Ben"])
+    import_into(one, group, ["Ann", "Ben"], legal_hands(2, 25, seed=1))
+    base = f"/api/groups/{group['id']}"
+
+    def dated_import(client: FlaskClient, seed: int, day: str) -> dict[str, Any]:
+        """A game of an earlier evening: its file keeps its date, so it is not the group's newest."""
+        body = export_file(["Ann", "Ben"], legal_hands(2, 5, seed=seed)) | {"created_at": f"2020-01-{day}T20:00:00Z"}
+        answer = client.post(f"{base}/import", json=body, headers=auth(group["token"]))
+        assert answer.status_code == 201, answer.get_json()
+        return dict(answer.get_json())
+
+    wrong = dated_import(one, 2, "01")
+    assert wrong["id"] in [g["id"] for g in one.get(base, headers=auth(group["token"])).get_json()["games"]]
+    assert other.delete(f"{base}/games/{wrong['id']}", headers=auth(group["token"])).status_code == 200
+    right = dated_import(other, 3, "02")
+    games = [g["id"] for g in one.get(base, headers=auth(group["token"])).get_json()["games"]]
+    dispose(second)
+    assert right["id"] in games and wrong["id"] not in games

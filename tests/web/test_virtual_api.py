@@ -531,6 +531,32 @@ def test_the_same_move_sent_again_is_answered_as_the_move_it_repeats(app: Flask,
         assert refused.status_code in (409, 422) and row(app, table) == before
 
 
+@pytest.mark.usefixtures("patient_bots")
+def test_a_tap_from_before_a_bot_took_the_seat_is_not_taken_for_the_bots_move(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ann's seat goes to a bot, which moves; her stale tap of that very move is refused as any tap
+    from an old screen is, not answered as a move of hers sent again."""
+    from scorekeeper.virtual import service
+
+    client = app.test_client()
+    created = create(client, seats("Ann", "bot", "bot"), seed=5)
+    table, host, ann = created["id"], auth(created["host_token"]), created["seats"][0]["token"]
+    v = view(client, table, ann)
+    assert v["your_turn"], v
+    monkeypatch.setattr(service, "BOT_BUDGET_SECONDS", 0.0)  # one bot move per request: the game goes on
+    assert client.put(f"/api/tables/{table}/seats/0", json={"bot": "random"}, headers=host).status_code == 200
+    now = view(client, table, ann)
+    played = [m for m in now["moves"] if m["seq"] > v["seq"]][0]
+    assert played["seat"] == 0 and now["phase"] != "finished"
+    kind, path = ("bid", "bid") if "bid" in played else ("card", "play")
+    before = row(app, table)
+    stale = client.post(
+        f"/api/tables/{table}/{path}", json={kind: played[kind], "version": v["version"]}, headers=auth(ann)
+    )
+    assert stale.status_code in (409, 422) and row(app, table) == before
+
+
 def test_a_faulty_bot_is_replaced_by_a_legal_move(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

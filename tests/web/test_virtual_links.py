@@ -93,8 +93,8 @@ def test_a_link_nobody_opened_stops_working_when_a_bot_takes_the_seat(app: Flask
     """Whoever holds an unopened link (the host, until handing it on) never sees a bot's cards:
     filled with bots, or handed to a bot one seat at a time, the link is refused and says why;
     handed back to a person, the seat gets a fresh link. A player who has opened their own link goes
-    on seeing their own seat while a bot plays it for them; a link the host was given does not,
-    even opened: the host could have opened it to look at the bot's cards."""
+    on seeing the table while a bot plays their seat, but not its cards: they are the bot's now, and
+    the host could have opened the link to look at them."""
     created = create(client, seats("Ann", "Ben", "Cy", "Dee"), start=False)
     table, host = created["id"], created["host_token"]
     ann, ben, cy, dee = (s["token"] for s in created["seats"])
@@ -121,10 +121,10 @@ def test_a_link_nobody_opened_stops_working_when_a_bot_takes_the_seat(app: Flask
     opened = next(link["token"] for link in handed["links"] if link["seat"] == 1)
     assert view(client, table, opened).get_json()["seat"] == 1  # opened, by Ben or by the host
     client.put(f"/api/tables/{table}/seats/1", json={"bot": "basic"}, headers=auth(host))
-    refused = view(client, table, opened)
-    assert refused.status_code == 403 and "newer link" in refused.get_json()["error"]["message"]
+    watching = view(client, table, opened).get_json()
+    assert watching["seat"] == 1 and watching["hand"] == [] and watching["legal"] == []
     client.put(f"/api/tables/{table}/seats/0", json={"bot": "basic"}, headers=auth(host))
-    assert view(client, table, ann).get_json()["seat"] == 0  # Ann's own link, opened by her, still works
+    assert view(client, table, ann).get_json()["hand"] == []  # Ann's own link: the table, not the bot's cards
 
 
 def test_the_host_link_in_a_seat_cookie_opens_the_host_page_not_an_error(app: Flask, client: FlaskClient) -> None:
@@ -157,9 +157,9 @@ def test_the_hosts_phone_whose_seat_link_was_replaced_opens_the_host_page(app: F
     assert stranger.get(f"/t/{table}").status_code == 403
 
 
-def test_a_bots_seat_looked_at_through_a_handed_back_link_is_not_seen_again(client: FlaskClient) -> None:
+def test_nobody_sees_the_cards_of_a_seat_a_bot_plays(client: FlaskClient) -> None:
     """The host hands a bot's seat to a person mid-hand, opens the link to look, hands the seat back
-    to the bot: the link shows nothing more, in this game or its rematch."""
+    to the bot: the link shows the table and no cards, in this game or, followed, its rematch."""
     from .virtual_support import finish
 
     created = create(client, seats("Host", "bot", "bot"), seed=9)
@@ -168,9 +168,22 @@ def test_a_bots_seat_looked_at_through_a_handed_back_link_is_not_seen_again(clie
     peek = next(link["token"] for link in handed["links"] if link["seat"] == 1)
     assert len(view(client, table, peek).get_json()["hand"]) > 0  # the seat is a person's: its cards
     assert client.put(f"/api/tables/{table}/seats/1", json={"bot": "basic"}, headers=auth(host)).status_code == 200
-    refused = view(client, table, peek)
-    assert refused.status_code == 403 and "bot plays it now" in refused.get_json()["error"]["message"]
+    for _ in range(3):  # as the bot plays on
+        watching = view(client, table, peek).get_json()
+        assert watching["seat"] == 1 and watching["hand"] == [] and watching["legal"] == []
     finish(client, table, {0: created["seats"][0]["token"]})
-    assert client.post(f"/api/tables/{table}/rematch", headers=auth(host)).status_code == 201
-    follow = client.post(f"/api/tables/{table}/rematch/seat", headers=auth(peek))
-    assert follow.status_code == 403
+    rematch = client.post(f"/api/tables/{table}/rematch", headers=auth(host)).get_json()
+    followed = client.post(f"/api/tables/{table}/rematch/seat", headers=auth(peek)).get_json()["token"]
+    seen = view(client, rematch["id"], followed).get_json()
+    assert seen["seat"] == 1 and seen["players"][1]["bot"] and seen["hand"] == []
+
+
+def test_a_link_the_host_opened_shows_no_cards_once_a_bot_plays_the_seat(client: FlaskClient) -> None:
+    """The host holds every seat's first link: opening Ben's, then handing Ben's seat to a bot, the
+    host sees the table through it, never the bot's cards."""
+    created = create(client, seats("Host", "Ben", "bot"), seed=9)
+    table, host, ben = created["id"], created["host_token"], created["seats"][1]["token"]
+    assert len(view(client, table, ben).get_json()["hand"]) > 0  # Ben's seat, a person's: its cards
+    assert client.put(f"/api/tables/{table}/seats/1", json={"bot": "basic"}, headers=auth(host)).status_code == 200
+    seen = view(client, table, ben).get_json()
+    assert seen["seat"] == 1 and seen["hand"] == [] and seen["players"][1]["bot"] == "basic"
