@@ -273,7 +273,6 @@
   /* -- the next step, copied from the page's own hand form (_offline.html: _hand.html drawn once
         with {number}-style marks): here only the marks are filled, the rows put in the bidding
         order and what this hand does not have taken away, so the markup has one source. ------- */
-  function minus(value) { return value < 0 ? "\u2212" + (-value) : String(value); }
   function drop(root, selector) { root.querySelectorAll(selector).forEach(function (node) { node.remove(); }); }
   function fill(root, values) {  /* every {mark} in the text and the attributes, in one pass */
     var marks = function (text) {
@@ -303,8 +302,8 @@
         if (value > cards) { input.nextElementSibling.remove(); input.remove(); return; }
         if (bid !== null) { input.dataset.p = R.points(bid, value); input.dataset.t = before[seat] + R.points(bid, value); }
       });
-      row.querySelectorAll(".num").forEach(function (total) { total.textContent = minus(before[seat]); });
-      row.querySelectorAll(".after").forEach(function (after) { after.dataset.base = minus(before[seat]); });
+      row.querySelectorAll(".num").forEach(function (total) { total.textContent = App.minus(before[seat]); });
+      row.querySelectorAll(".after").forEach(function (after) { after.dataset.base = App.minus(before[seat]); });
       rows.appendChild(row);
     });
     rows.className = "rows cols-" + game.columns[rows.querySelectorAll(".prow:first-child input").length];

@@ -9,9 +9,11 @@ from playwright.sync_api import expect
 
 from .accessibility import assert_accessible
 
-#: "zoomed": the 360 px phone with its text at 150% (browser zoom: a 240 × 493 CSS px screen).
+#: "zoomed": the 360 px phone with its text at 150% (browser zoom: a 240 × 493 CSS px screen);
+#: "short": a 360 × 640 phone, for its text made larger with ``larger_text``.
 PHONES = {
     "360": {"width": 360, "height": 740},
+    "short": {"width": 360, "height": 640},
     "pixel7": {"width": 412, "height": 915},
     "zoomed": {"width": 240, "height": 493},
 }
@@ -29,6 +31,17 @@ def phone(browser: Any, size: str, scheme: str = "light", **options: Any) -> Any
     )
     context.set_default_timeout(10_000)
     return context
+
+
+def larger_text(page: Any, percent: int) -> None:
+    """The page's text at ``percent``% without page zoom (the root font size, as a phone's text size
+    setting sets it): the stylesheet arrives with ``html { font-size }`` added, before the page is drawn."""
+
+    def grow(route: Any) -> None:
+        answer = route.fetch()
+        route.fulfill(response=answer, body=answer.text() + f"\nhtml {{ font-size: {percent}%; }}")
+
+    page.route("**/static/app.css*", grow)
 
 
 def no_sideways_scroll(page: Any, where: str) -> None:

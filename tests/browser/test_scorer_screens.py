@@ -369,3 +369,30 @@ def test_the_new_game_rows_are_calm_and_the_dealer_is_chosen_once(browser: Any, 
     page.get_by_text("Start hand 1").tap()
     expect(page.locator(".hand-meta").first).to_contain_text("13 cards · Cy deals · Ben bids first")
     context.close()
+
+
+def test_the_scorecard_says_in_words_what_its_rings_boxes_and_symbols_show(browser: Any, server: str) -> None:
+    """A set is circled, a perfect bid boxed, the leader starred, the dealer marked "D", a trump not
+    noted "–", a hand not yet played "·/2": a screen reader hears the words (visually hidden text),
+    not the bare symbols."""
+    made = api_game(server, ["Ann", "Ben", "Cy"], 0, [([4, 5, 3], [4, 3, 6]), ([2, 6, 4], None)])
+    context = phone(browser, "360")
+    page = context.new_page()
+    for url in (made["scorer_url"], made["watch_url"]):
+        page.goto(url)
+        sheet = page.locator(".sheet")
+        expect(sheet).to_be_visible()
+        heard = sheet.aria_snapshot()  # what a screen reader is given, one line per header and cell
+        for line in (
+            r'columnheader "Ann leading"',
+            r'columnheader "Ben deals now"',
+            r'cell "12/13 Trump not noted"',
+            r'cell "4/4 perfect \d+"',
+            r'cell "3/5 set −50"',
+            r'cell "6/3 overtricks \d+"',
+            r'cell "bid 2"',
+        ):
+            assert re.search(f"- {line}\n", heard), f"{url}: no {line} in\n{heard}"
+        for symbol in ("★", "–", "·"):  # drawn, but not read out
+            assert symbol not in heard, f"{url}: {symbol} is read out:\n{heard}"
+    context.close()

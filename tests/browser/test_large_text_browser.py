@@ -1,0 +1,200 @@
+"""Large text on a phone, after a QA pass (real Chromium): the text made larger by the root font
+size (a phone's text size setting, ``larger_text``) or by page zoom (the 240 px "zoomed" phone).
+Each test measures the layout: what stays on screen, what fits, what is cut, what can be reached."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import serve
+from .phone_kit import api_game
+from .phone_kit import larger_text
+from .phone_kit import phone
+from .test_every_page import FOUR
+from .test_every_page import KEPT_ON_SCREEN
+from .test_every_page import mine_to
+from .test_every_page import Table
+from .test_languages_browser import BROKEN_WORDS
+
+pytestmark = pytest.mark.browser
+
+#: A four-player game at the tricks of hand 3 (the dock holds "Edit bids" and "Record hand 3").
+HANDS = [([3, 4, 2, 3], [4, 4, 1, 4]), ([2, 2, 2, 2], [0, 5, 3, 4]), ([1, 1, 1, 1], None)]
+
+#: The dock's buttons whose box passes the screen's edge or whose words pass the button's.
+DOCK_OVERFLOW = """() => [...document.querySelectorAll('.dock-buttons .button')]
+    .filter(e => { const r = e.getBoundingClientRect();
+                   return r.right > innerWidth + 0.5 || r.left < -0.5 || e.scrollWidth > e.clientWidth + 1; })
+    .map(e => `"${e.textContent.trim()}" ${Math.round(e.getBoundingClientRect().left)}–${
+                Math.round(e.getBoundingClientRect().right)} (text ${e.scrollWidth} in ${e.clientWidth})`)"""
+
+
+def covered(page: Any, selector: str) -> bool:
+    """Whether something else is drawn over the middle of the element (a bar over a button)."""
+    return not page.evaluate(
+        """sel => { const e = document.querySelector(sel), r = e.getBoundingClientRect();
+                    return e.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("percent", [150, 200])
+def test_with_large_text_the_bars_that_stay_on_screen_leave_three_quarters_of_it(
+    browser: Any, server: str, lang: str, percent: int
+) -> None:
+    """The top bar and the dock stay put only while together they take at most a quarter of the
+    screen (360 × 640): with larger text the top bar scrolls with the page, then the dock too."""
+    fresh = api_game(server, ["Ann", "Ben", "Cy", "Dee"])
+    playing = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0, HANDS)
+    context = phone(browser, "short", locale=lang)
+    page = context.new_page()
+    larger_text(page, percent)
+    for step, url in (("bids", fresh["scorer_url"]), ("tricks", playing["scorer_url"])):
+        page.goto(url)
+        expect(page.locator(f"form.hand.{step}")).to_be_visible()
+        kept = page.evaluate(KEPT_ON_SCREEN)
+        assert kept <= 0.25 * 640, f"{lang} {percent}% {step}: the bars that stay on screen take {kept:.0f} of 640 px"
+        button = page.locator(".dock button.primary")
+        button.scroll_into_view_if_needed()
+        assert not covered(page, ".dock button.primary"), f"{lang} {percent}% {step}: the save button is covered"
+        last = page.locator(f"form.hand.{step} .prow").last
+        last.scroll_into_view_if_needed()
+        assert not covered(page, f"form.hand.{step} .prow:last-child .taps label"), f"{step}: the last row is covered"
+    context.close()
+
+
+def test_with_ordinary_text_the_dock_stays_at_hand(browser: Any, server: str) -> None:
+    """The guard above leaves the usual phone alone: the dock stays fixed at the bottom."""
+    playing = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0, HANDS)
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(playing["scorer_url"])
+    expect(page.locator("form.hand.tricks")).to_be_visible()
+    assert page.evaluate("getComputedStyle(document.querySelector('.dock')).position") == "fixed"
+    assert page.evaluate("getComputedStyle(document.querySelector('.bar')).position") == "sticky"
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["ru", "be", "it", "eo"])
+@pytest.mark.parametrize("size, percent", [("zoomed", 100), ("short", 150), ("short", 200)])
+def test_the_docks_buttons_fit_the_screen_and_their_words(
+    browser: Any, server: str, lang: str, size: str, percent: int
+) -> None:
+    """The dock's "Записать раздачу 3" ended past a 240 px screen, "Изменить заказы" past its own
+    button: the buttons go one a line when their words do not fit side by side (the tricks step, the
+    correction page)."""
+    playing = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0, HANDS)
+    context = phone(browser, size, locale=lang)
+    page = context.new_page()
+    larger_text(page, percent)
+    for url in (playing["scorer_url"], f"{server}/g/{playing['id']}/hands/2"):
+        page.goto(url)
+        expect(page.locator(".dock button.primary")).to_be_attached()
+        where = f"{lang} {size} {percent}% {'correction' if '/hands/' in url else 'tricks'}"
+        assert not page.evaluate(DOCK_OVERFLOW), f"{where}: {page.evaluate(DOCK_OVERFLOW)}"
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= page.viewport_size["width"], f"{where}: the page scrolls sideways ({width} px)"
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server that deals the cards a seed says (the same table every run)."""
+    yield from serve(tmp_path_factory.mktemp("large-text"), ALLOW_SEED=True)
+
+
+#: Whether the element is wholly on screen, below the head that stays at the top (if it stays).
+IN_SIGHT = """sel => { const e = document.querySelector(sel); if (!e) return false;
+    const r = e.getBoundingClientRect(), top = document.querySelector('.vt-top');
+    const head = ['sticky', 'fixed'].includes(getComputedStyle(top).position) ? top.getBoundingClientRect().bottom : 0;
+    return r.top >= head - 1 && r.bottom <= innerHeight + 1; }"""
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+@pytest.mark.parametrize("phase, choice", [("playing", ".vt-card.vt-legal"), ("bidding", ".vt-bids button")])
+@pytest.mark.parametrize("percent", [100, 150])
+def test_on_a_seats_turn_its_choices_come_into_sight(
+    browser: Any, seeded: str, percent: int, phase: str, choice: str, motion: str
+) -> None:
+    """On 360 × 640 the round table pushed the hand below the screen (the first legal card's top at
+    598 of 640, at 150% text wholly off it): the player's turn brings the choices into view."""
+    table = Table(seeded, FOUR, variant="new-jersey", first_dealer=3)  # Ann bids first, then leads
+    table.play_until(mine_to(phase))
+    context = phone(browser, "short", reduced_motion=motion)
+    page = context.new_page()
+    larger_text(page, percent)
+    page.goto(table.links[0])
+    expect(page.locator(f"#vt.vt-myturn {choice}").first).to_be_visible()
+    page.wait_for_function(IN_SIGHT, arg=f"#vt {choice}", timeout=3000)
+    context.close()
+
+
+def test_the_home_page_shows_a_games_names_whole_beside_or_above_forget(browser: Any, server: str) -> None:
+    """At page zoom 150% "Ann · Ben · Cy" showed as "Ann · Be…": "Forget" took the row's width."""
+    made = api_game(server, ["Ann", "Ben", "Cy"])
+    context = phone(browser, "zoomed")
+    page = context.new_page()
+    page.goto(made["scorer_url"])
+    page.goto(server + "/")
+    names = page.locator(".games .gnames").first
+    expect(names).to_have_text("Ann · Ben · Cy")
+    assert names.evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight + 1"), "cut"
+    context.close()
+
+
+#: The labels under the last trick's cards shown cut ("Christo…"), and the words of the seat tags
+#: broken across two lines ("deale / r").
+CUT_WHO = "[...document.querySelectorAll('.vt-who')].filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)"
+#: The card faces whose rank and suit spill out of the card ("Q♠" past the top bar's trump card).
+SPILLED = """[...document.querySelectorAll('.vt-face')].filter(e => e.offsetParent !== null
+    && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)).map(e => e.textContent.trim())"""
+
+
+@pytest.mark.parametrize("seats", ["four", "fifteen"])
+@pytest.mark.parametrize("size, percent", [("short", 100), ("zoomed", 100), ("short", 200)])
+def test_a_seats_labels_and_cards_hold_their_text(
+    browser: Any, seeded: str, seats: str, size: str, percent: int
+) -> None:
+    names = (
+        [{"name": "Ann"}, {"name": "Christopher", "bot": "random"}, {"name": "Bot 10", "bot": "random"}]
+        + [{"name": "Dot", "bot": "random"}]
+        if seats == "four"
+        else [{"name": "Ann"}] + [{"name": f"Bot {i}", "bot": "random"} for i in range(1, 15)]
+    )
+    table = Table(seeded, names, variant="new-jersey", first_dealer=3)
+    table.play_until(lambda v: v["phase"] == "playing" and v["your_turn"] and bool(v.get("last_trick")))
+    context = phone(browser, size)
+    page = context.new_page()
+    larger_text(page, percent)
+    page.goto(table.links[0])
+    expect(page.locator("#vt.vt-myturn")).to_be_visible()
+    page.evaluate("document.querySelectorAll('#vt details').forEach(d => { d.open = true; })")
+    where = f"{seats} seats, {size} {percent}%"
+    assert not page.evaluate(CUT_WHO), f"{where}: names cut under the last trick: {page.evaluate(CUT_WHO)}"
+    broken = page.evaluate(BROKEN_WORDS, ".vt-tag")
+    assert not broken, f"{where}: seat tags broken mid-word: {broken}"
+    assert not page.evaluate(SPILLED), f"{where}: cards whose text spills out: {page.evaluate(SPILLED)}"
+    # Settings: the checkbox beside its words, not alone on a line above them.
+    label = page.locator(".vt-settings form label")
+    beside = label.evaluate(
+        """l => { const box = l.querySelector('input').getBoundingClientRect(), r = document.createRange();
+                  r.selectNodeContents(l); r.setStartAfter(l.querySelector('input'));
+                  return r.getClientRects()[0].top < box.bottom; }"""
+    )
+    assert beside, f"{where}: the settings checkbox is alone on its line"
+    context.close()
+
+
+def test_the_first_dealer_label_is_a_whole_target_in_landscape(browser: Any, server: str) -> None:
+    """/new on a phone on its side (640 × 360): the first dealer's label was 41 px high."""
+    context = browser.new_context(viewport={"width": 640, "height": 360}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server + "/new")
+    height = page.locator("label[for=first-dealer]").evaluate("e => e.offsetHeight")
+    assert height >= 44, f"the first dealer's label is {height} px high"
+    context.close()
