@@ -177,8 +177,12 @@ def test_the_worked_example_through_the_pages(app: Flask, client: FlaskClient) -
     assert doc["totals"] == [61, 11, -8]
     page = text(client.get(f"/g/{game_id}"))
     # the creative card (R28): taken/bid marks with S circled / P boxed classes, bids/cards column
-    assert '<span class="mk O" title="Overtricks: took more than bid">5/4</span><b class="tot">41</b>' in page
-    assert '<span class="mk S" title="Set: took fewer than bid">3/5</span><b class="tot neg">−50</b>' in page
+    over = '<span class="mk O" title="Overtricks: took more than bid">5/4</span><span class="sr">overtricks</span>'
+    assert over + '<b class="tot">41</b>' in page
+    assert (
+        '<span class="mk S" title="Set: took fewer than bid">3/5</span><span class="sr">set</span><b class="tot neg">−50</b>'
+        in page
+    )
     assert '<span class="mk P"' in page and ">12/13<" in page and ">12/12<" in page
     assert re.search(r'<th scope="col" class="p lead">.*?Ann', page)  # the leader
     footer = page[page.index("<tfoot>") :]
