@@ -306,24 +306,6 @@
     timer = setTimeout(check, 5000);
   }
 
-  /* The bars that stay on screen (the top bar, the dock) take at most a quarter of it: with large
-     text the top bar scrolls with the page, then the dock too (html.loose, .looser in app.css; the
-     32em query there sees page zoom, not a larger root font). Measured again as the page's size
-     changes (text size, a phone turned, a virtual table redrawn), not as the address bar slides. */
-  function bars() {
-    var root = document.documentElement.classList;
-    function fit() {
-      root.remove("loose", "looser");
-      var kept = [0, 0];  /* the heights of the top bars, of the docks, that stay put (not a virtual table's .bar) */
-      all(".bar, .vt-top, .dock").forEach(function (e) {
-        if (getComputedStyle(e).position !== "static") kept[+e.matches(".dock")] += e.offsetHeight;
-      });
-      root.toggle("loose", kept[0] + kept[1] > innerHeight / 4);
-      root.toggle("looser", kept[1] > innerHeight / 4);
-    }
-    if (window.ResizeObserver) new ResizeObserver(fit).observe(document.body);
-  }
-
   /* What static/queue.js, the scorer's offline queue, builds on. */
   window.BlukeApp = { handForm: handForm, saveDraft: saveDraft, forgetDraft: forgetDraft, say: format, messages: messages, minus: minus };
 
@@ -335,7 +317,6 @@
 
   function init() {
     timeZone();
-    bars();
     installWorker();
     keepAwake();
     all("form[method=post]").forEach(sendOnce);
