@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -467,11 +469,10 @@ def test_bot_work_is_bounded_per_request_and_the_next_look_continues(
     assert [m["seq"] for m in since["moves"]] == [5, 6] and "card" in since["moves"][0]
 
 
-def test_a_look_while_another_request_moves_the_bots_does_not_move_them_again(
-    app: Flask, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Watchers polling a table of bots: one request moves them, the others answer the table as it
-    is (their moves would be dropped at the version check: the work wasted, the table slower)."""
+@contextmanager
+def a_bot_thinking(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[dict[str, Any], list[str]]]:
+    """The host starts a table of Ann and two bots from another thread; the first bot's decision is
+    held until the block ends. Yields the table and the levels of every decision asked for."""
     from scorekeeper.virtual import service
 
     thinking, go_on, decided = threading.Event(), threading.Event(), []
@@ -486,24 +487,33 @@ def test_a_look_while_another_request_moves_the_bots_does_not_move_them_again(
 
     monkeypatch.setattr(service, "decide", slow)
     monkeypatch.setattr(service, "BOT_BUDGET_SECONDS", 0.0)  # one move per request
-    client = app.test_client()
-    bots = client.post("/api/tables", json={"seats": seats("Ann", "bot", "bot"), "start": False}).get_json()
-    host = auth(bots["host_token"])
+    bots = app.test_client().post("/api/tables", json={"seats": seats("Ann", "bot", "bot"), "start": False}).get_json()
     started: dict[str, int] = {}
 
     def start() -> None:  # the host deals; seat 1, a bot, bids first and thinks
+        host = auth(bots["host_token"])
         started["status"] = app.test_client().post(f"/api/tables/{bots['id']}/start", headers=host).status_code
 
     starter = threading.Thread(target=start)
     starter.start()
     try:
         assert thinking.wait(30), "the bot never started to think"
-        look = view(client, bots["id"], bots["seats"][0]["token"])
-        assert look["bots_thinking"] and look["seq"] == 0 and decided == ["random"]  # answered, nothing redone
+        yield bots, decided
     finally:
         go_on.set()
         starter.join(30)
     assert started["status"] == 200
+
+
+def test_a_look_while_another_request_moves_the_bots_does_not_move_them_again(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Watchers polling a table of bots: one request moves them, the others answer the table as it
+    is (their moves would be dropped at the version check: the work wasted, the table slower)."""
+    client = app.test_client()
+    with a_bot_thinking(app, monkeypatch) as (bots, decided):
+        look = view(client, bots["id"], bots["seats"][0]["token"])
+        assert look["bots_thinking"] and look["seq"] == 0 and decided == ["random"]  # answered, nothing redone
     assert view(client, bots["id"], bots["seats"][0]["token"])["seq"] >= 1
 
 
@@ -575,38 +585,12 @@ def test_bots_think_without_holding_the_database(app: Flask, monkeypatch: pytest
     """While a bot decides, another scorer's write (another game) goes through at once: the bots'
     moves are worked out outside any lock and stored in a short write afterwards (on SQLite one
     lock covers the whole database, so a bot thinking inside it would hold every game)."""
-    from scorekeeper.virtual import service
-
-    thinking, go_on = threading.Event(), threading.Event()
-    real = service.decide
-
-    def slow(level: str, view: dict[str, Any], rules: Any, rng: random.Random) -> int | str:
-        thinking.set()
-        assert go_on.wait(30), "the test never let the bot go on"
-        return real(level, view, rules, rng)
-
-    monkeypatch.setattr(service, "decide", slow)
-    monkeypatch.setattr(service, "BOT_BUDGET_SECONDS", 0.0)  # one move per request
     client = app.test_client()
-    bots = client.post("/api/tables", json={"seats": seats("Ann", "bot", "bot"), "start": False}).get_json()
     game = client.post("/api/games", json={"players": ["Ann", "Ben", "Cy"]}).get_json()
-    host = auth(bots["host_token"])
-    results: dict[str, int] = {}
-
-    def start() -> None:  # the host deals; seat 1, a bot, bids first and thinks
-        results["start"] = app.test_client().post(f"/api/tables/{bots['id']}/start", headers=host).status_code
-
-    starter = threading.Thread(target=start)
-    starter.start()
-    try:
-        assert thinking.wait(30), "the bot never started to think"
+    with a_bot_thinking(app, monkeypatch) as (bots, decided):
         write = app.test_client().put(
             f"/api/games/{game['id']}/hands/1/bids", json={"bids": [4, 5, 3]}, headers=auth(game["scorer_token"])
         )
-        assert write.status_code == 200 and not go_on.is_set()  # stored while the bot still thinks
-    finally:
-        go_on.set()
-        starter.join(30)
-    assert results["start"] == 200
+        assert write.status_code == 200 and decided == ["random"]  # stored while the bot still thinks
     v = view(client, bots["id"], bots["seats"][0]["token"])
     assert v["bids"][1] is not None  # the bot's bid, stored after its thinking
