@@ -50,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scorekeeper.bots import decide  # noqa: E402
 from scorekeeper.bots import LEVELS  # noqa: E402
 from scorekeeper.bots import strong  # noqa: E402
+from scorekeeper.bots import table_view  # noqa: E402
 from scorekeeper.bots.inference import sample_worlds  # noqa: E402
 from scorekeeper.bots.inference import view_trump  # noqa: E402
 from scorekeeper.bots.inference import world_bids  # noqa: E402
@@ -120,7 +121,8 @@ def play_hand(
         start, cpu = time.perf_counter(), time.process_time()
         if SEES.get(seats[seat]) == view["phase"]:
             _TRUE_HANDS[:] = [sum(fast.BIT[c.index] for c in hand) for hand in game.hands]
-        action = decide(level_for(seats[seat], view["phase"]), view, rules, rngs[seat])
+        levels = [level_for(level, view["phase"]) for level in seats]  # public at a virtual table
+        action = decide(levels[seat], table_view(view, levels), rules, rngs[seat])
         _TRUE_HANDS.clear()
         timings.append(
             (seats[seat], view["cards"], len(view["legal"]), time.perf_counter() - start, time.process_time() - cpu)

@@ -8,7 +8,7 @@ on the same deal. The table is the same in every run but for the one seat, so th
 a far narrower interval than two separate runs of ``bot_strength.py``: at eight players, 600
 deals, about ±0.04 points per hand against ±0.14 for each gain alone.
 
-    python benchmarks/bot_variants.py --players 8 --deals 400 --seed 31 MODEL_MARGIN=0
+    python benchmarks/bot_variants.py --players 8 --deals 400 --seed 31 TOP_DEAL_SHIFT=0.5
     python benchmarks/bot_variants.py --players 8 inference.BID_SPREAD=0.3 inference.OFF_MODEL=0.1
     python benchmarks/bot_variants.py --players 4 "MODEL_MARGIN=0 PLAY_KEPT=160" TOP_DEAL_SHIFT=0.8
 

@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorekeeper.bots import decide  # noqa: E402
 from scorekeeper.bots import strong  # noqa: E402
+from scorekeeper.bots import table_view  # noqa: E402
 from scorekeeper.bots.inference import expected_bid  # noqa: E402
 from scorekeeper.bots.inference import expected_tricks  # noqa: E402
 from scorekeeper.bots.inference import hand_mask  # noqa: E402
@@ -69,7 +70,7 @@ def main() -> None:
             seat = game.to_act
             assert seat is not None
             view = game.view_for(seat)
-            action = decide(args.level, view, rules, rng)
+            action = decide(args.level, table_view(view, [args.level] * args.players), rules, rng)
             if len(view["legal"]) > 1:
                 kind, expected = modelled(view, rules)
                 fit[kind, str(action) == expected] += 1

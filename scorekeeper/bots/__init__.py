@@ -2,7 +2,8 @@
 
 A bot is a function ``(view, rules, rng) -> action`` where ``view`` is
 :meth:`scorekeeper.engine.Game.view_for` for the bot's seat, and the action is a bid (``int``)
-or a card code (``str``) taken from ``view["legal"]``.
+or a card code (``str``) taken from ``view["legal"]``. The view may also carry ``bots``, each
+seat's bot level or None for a person, as every seat at a virtual table sees them (:func:`table_view`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,11 @@ def random_bot(view: dict[str, Any], rules: Rules, rng: random.Random) -> Action
 
 BOTS: dict[str, Bot] = {"random": random_bot, "basic": basic_bot, "strong": strong_bot}
 LEVELS = ("random", "basic", "strong")
+
+
+def table_view(view: dict[str, Any], levels: list[str | None]) -> dict[str, Any]:
+    """A seat's view with each seat's bot level (None for a person) added, as ``bots``."""
+    return {**view, "bots": list(levels)}
 
 
 def decide(level: str, view: dict[str, Any], rules: Rules, rng: random.Random) -> Action:

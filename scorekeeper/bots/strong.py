@@ -21,11 +21,12 @@ card held is played into every sampled deal (common random numbers) and scored b
 mean, but for two rules that make the bot play as the others model it. Once its bid is made it
 plays as the playouts model a made seat: it takes a trick only with a cheap side-suit winner and
 otherwise throws its weakest card. While short it plays the card that model expects unless another
-card scores more than :data:`MODEL_MARGIN` points per hand. That gives up a little at a table of
-basic bots, but a table of strong bots then reads each other: their inference rules out the right
-cards, and their playouts give each seat the tricks it counts on. At four players a basic seat at
-a table of strong bots loses about 2 points per hand (0.35 when the bot played on for overtricks
-once made, 1.5 with no margin).
+card scores more than :data:`MODEL_MARGIN` points per hand, when another strong bot is at the table.
+A table of strong bots then reads each other: their inference rules out the right cards, and their
+playouts give each seat the tricks it counts on. At four players a basic seat at a table of strong
+bots loses about 2 points per hand (0.35 when the bot played on for overtricks once made, 1.5 with
+no margin). Nobody else reads the bot so, and at a table of people or other bots it plays the card
+that scores best.
 
 What each rule and constant is worth, and what was tried at eight players, where the gain stays
 short of the issue's bound, is measured in benchmarks/strong_bot.md.
@@ -75,8 +76,20 @@ EXACT_CARDS = {2: 4, 3: 3, 4: 3}
 EXACT_DEALS = 30
 #: While short of its bid the bot plays the card the other seats' model of it expects (a player
 #: counting cards, :func:`fast.aim_card`) unless another card scores more than this many points
-#: per hand in the sampled deals (module docstring).
+#: per hand in the sampled deals (module docstring), when another strong bot sits at the table.
 MODEL_MARGIN = 1.5
+
+
+def _margin(view: dict[str, Any]) -> float:
+    """:data:`MODEL_MARGIN` when another seat is a strong bot, whose inference reads this bot's plays
+    through the model; none at a table of people and other bots, who do not. Each seat's bot level
+    is public at a virtual table (``view["bots"]``, :mod:`scorekeeper.bots`); a view without it is
+    taken to be read."""
+    levels = view.get("bots")
+    if levels is None:
+        return MODEL_MARGIN
+    others = (level for seat, level in enumerate(levels) if seat != view["seat"])
+    return MODEL_MARGIN if "strong" in others else 0.0
 
 
 def _sizes(drawn: int, kept: int, players: int) -> tuple[int, int]:
@@ -175,7 +188,7 @@ def choose_card(view: dict[str, Any], rules: Rules, rng: random.Random) -> str:
     # Short: the model's card unless another is clearly better (module docstring); ties between
     # the others go to the cheapest card (lowest rank, Blukes dearest): keep the strong ones for later.
     modelled = candidates.index(model)
-    if totals[modelled] >= max(totals) - MODEL_MARGIN * len(worlds):
+    if totals[modelled] >= max(totals) - _margin(view) * len(worlds):
         return legal[modelled]
     cost = [c % 13 if c < fast.LO_BLUKE else c for c in candidates]
     return legal[max(range(len(candidates)), key=lambda i: (totals[i], -cost[i]))]

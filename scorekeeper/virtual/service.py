@@ -34,6 +34,7 @@ from .. import games
 from ..bots import decide
 from ..bots import LEVELS
 from ..bots import random_bot
+from ..bots import table_view
 from ..engine import Card
 from ..engine import check_bids
 from ..engine import check_tricks
@@ -232,7 +233,7 @@ def locked_table(table_id: str, version: object = None, bump: bool = True) -> It
     ``bump=False`` is for bookkeeping that changes nothing a seat could act on (who has joined):
     a player opening their link must not make another player's tap stale.
     """
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
         raise BadRequest(_("'version' must be a whole number, not {version!r}.", version=version))
     db.session.rollback()  # end any read transaction so the write lock is taken at BEGIN
     db.session.connection(execution_options=WRITE)
@@ -381,7 +382,7 @@ def _advance(
             before_work - worked + longest_work > BOT_BUDGET_SECONDS or before - started + longest > BOT_WAIT_SECONDS
         ):
             return True
-        _bot_move(game, seat, level, _bot_rng(table, game), log)
+        _bot_move(game, seat, [s.get("bot") for s in table.seats], _bot_rng(table, game), log)
         moved, longest = True, max(longest, time.monotonic() - before)
         longest_work = max(longest_work, work_clock() - before_work)
 
@@ -399,12 +400,15 @@ def _even_out(level: str, started: float) -> None:
             time.sleep(rest)
 
 
-def _bot_move(game: Game, seat: int, level: str, rng: random.Random, log: list[dict[str, Any]]) -> None:
-    """One bot move; a bot that fails or answers an illegal move is replaced by a random legal one.
+def _bot_move(game: Game, seat: int, levels: list[str | None], rng: random.Random, log: list[dict[str, Any]]) -> None:
+    """One bot move of the seat, at a table with these bot levels (the seat's own included); a bot
+    that fails or answers an illegal move is replaced by a random legal one.
 
     A faulty bot must never leave a table stuck on its turn (the failure is logged).
     """
-    view = game.view_for(seat)
+    level = levels[seat]
+    assert level is not None
+    view = table_view(game.view_for(seat), levels)
     started = time.monotonic()
     try:
         action = decide(level, view, game.rules, rng)
@@ -431,8 +435,8 @@ def _run(table_id: str, version: object, change: Change, bump: bool = True) -> N
         if game is not None:
             _advance(table, game, record or _Recorder(table, game), log, bots=False)
             _save(table, game, log)
-    if bump:  # a move's answer shows the bots' moves after it (API.md): wait for one under way
-        settle(table_id, wait=BOT_WAIT_SECONDS + BOT_BUDGET_SECONDS)
+    if bump:
+        settle(table_id, after_move=True)
 
 
 #: The tables whose bots a request of this process is moving now (:func:`settle`).
@@ -460,8 +464,11 @@ def _thinker(table_id: str, wait: float) -> Iterator[bool]:
                 _thinking_changed.notify_all()
 
 
-def settle(table_id: str, wait: float = 0.0) -> None:
+def settle(table_id: str, after_move: bool = False) -> None:
     """Let pending bots act for one time budget (the next request or poll does the rest).
+
+    A move's answer shows the bots' moves after it (API.md): ``after_move`` waits for those that
+    another request of this process is moving; a look answers at once with the table as it is.
 
     The bots think with no lock held, from a read of the table; their moves are then stored in one
     short locked write, and only if nobody acted meanwhile (the table's version): otherwise they
@@ -469,6 +476,7 @@ def settle(table_id: str, wait: float = 0.0) -> None:
     table of bots being watched never holds its table, nor on SQLite the whole database, while
     its bots think. One request of a process moves a table's bots at a time (:func:`_thinker`).
     """
+    wait = BOT_WAIT_SECONDS + BOT_BUDGET_SECONDS if after_move else 0.0
     if wait:
         db.session.rollback()  # no connection held while waiting for another request's bots
     with _thinker(table_id, wait) as mine:
@@ -721,7 +729,7 @@ def _act(table_id: str, seat: int, action: int | Card, version: object) -> None:
     except Conflict:
         if not _last_move_was(table_id, seat, action):
             raise
-        settle(table_id, wait=BOT_WAIT_SECONDS + BOT_BUDGET_SECONDS)
+        settle(table_id, after_move=True)
 
 
 def _last_move_was(table_id: str, seat: int, action: int | Card) -> bool:

@@ -22,13 +22,13 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(
     ("other", "shipped"),
     [
-        ("MODEL_MARGIN=0", f"MODEL_MARGIN={strong.MODEL_MARGIN}"),
+        ("TOP_DEAL_SHIFT=3", f"TOP_DEAL_SHIFT={strong.TOP_DEAL_SHIFT}"),
         ("inference.BID_SPREAD=3", f"inference.BID_SPREAD={inference.BID_SPREAD}"),
     ],
 )
 def test_a_setting_equal_to_the_shipped_bot_plays_every_deal_alike(other: str, shipped: str) -> None:
     """After a different setting, one worker plays the shipped values again, deal after deal."""
-    done = run("--players", "4", "--hand", "11", "--deals", "3", "--jobs", "1", other, shipped)
+    done = run("--players", "4", "--hand", "9", "--deals", "3", "--jobs", "1", other, shipped)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     gains = [re.findall(r"gain (.+?)  CPU", line) for line in lines[1:]]

@@ -14,6 +14,7 @@ import pytest
 from scorekeeper.bots import decide
 from scorekeeper.bots import inference
 from scorekeeper.bots import strong
+from scorekeeper.bots import table_view
 from scorekeeper.bots.inference import bid_likelihood
 from scorekeeper.bots.inference import expected_tricks
 from scorekeeper.bots.inference import sample_worlds
@@ -60,13 +61,16 @@ def game_at(rules: Rules, number: int, order: list[int]) -> Game:
     return game
 
 
-def strong_plays(game: Game, rng_of: Callable[[int], random.Random]) -> Iterator[tuple[dict[str, Any], int | str]]:
-    """Strong bots play ``game``'s hand to its end: each seat's view and the action it then takes."""
+def strong_plays(
+    game: Game, rng_of: Callable[[int], random.Random], levels: list[str | None] | None = None
+) -> Iterator[tuple[dict[str, Any], int | str]]:
+    """Strong bots play ``game``'s hand to its end: each seat's view and the action it then takes
+    (told that the seats are of these ``levels``, if given)."""
     while game.phase in ("bidding", "playing"):
         seat = game.to_act
         assert seat is not None
         view = game.view_for(seat)
-        action = decide("strong", view, game.rules, rng_of(seat))
+        action = decide("strong", view if levels is None else table_view(view, levels), game.rules, rng_of(seat))
         yield view, action
         game.apply(seat, action)
 
@@ -129,8 +133,11 @@ def test_the_decision_depends_only_on_the_seats_view() -> None:
                 second.apply((seat + s) % 4, 1)
 
 
-def short_plays_as_modelled(monkeypatch: pytest.MonkeyPatch, margin: float) -> tuple[int, int]:
-    """Of a table of strong bots' plays while short with a choice: how many are the model's card."""
+def short_plays_as_modelled(
+    monkeypatch: pytest.MonkeyPatch, margin: float, levels: list[str | None] | None = None
+) -> tuple[int, int]:
+    """Of a table of strong bots' plays while short with a choice: how many are the model's card
+    (each bot told that the seats are of these ``levels``, if given)."""
     monkeypatch.setattr(strong, "MODEL_MARGIN", margin)
     monkeypatch.setattr(strong, "DECISION_FLOOR", 0.0)
     rules, rng = Rules(4), random.Random(8)
@@ -138,7 +145,7 @@ def short_plays_as_modelled(monkeypatch: pytest.MonkeyPatch, margin: float) -> t
     for number in (1, 3):
         order = list(range(54))
         rng.shuffle(order)
-        for view, action in strong_plays(game_at(rules, number, order), random.Random):
+        for view, action in strong_plays(game_at(rules, number, order), random.Random, levels):
             need = (view["bids"][view["seat"]] or 0) - view["tricks_taken"][view["seat"]]
             if view["phase"] == "playing" and need > 0 and len(view["legal"]) > 1:
                 trick = [fast.card_index(p["card"]) for p in view["trick"]]
@@ -161,6 +168,19 @@ def test_a_short_seat_plays_the_card_its_model_expects_unless_another_is_clearly
     assert always == plays > 10
     never, _ = short_plays_as_modelled(monkeypatch, 0.0)
     assert never < usual < always
+
+
+@pytest.mark.usefixtures("no_time_caps")
+def test_the_margin_holds_only_where_another_strong_bot_reads_the_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The margin is for the other strong bots' inference (the seats' levels are public at a
+    virtual table): with another strong bot seated the bot keeps to the model's card; at a table
+    of people or basic bots, who do not read it so, it plays the card that scores best."""
+    margin = strong.MODEL_MARGIN
+    read = short_plays_as_modelled(monkeypatch, margin)  # no levels given: taken to be read
+    never = short_plays_as_modelled(monkeypatch, 0.0)
+    assert never[0] < read[0]
+    assert short_plays_as_modelled(monkeypatch, margin, ["strong", "basic", None, "strong"]) == read
+    assert short_plays_as_modelled(monkeypatch, margin, [None, "basic", None, "random"]) == never
 
 
 @pytest.mark.usefixtures("no_time_caps")

@@ -13,6 +13,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.bots import BOTS
+from scorekeeper.bots.basic import basic_bot
 from scorekeeper.engine import build_scorecard
 from scorekeeper.engine import check_records
 from scorekeeper.engine import HandRecord
@@ -140,6 +142,7 @@ def _two_humans(client: FlaskClient) -> tuple[str, dict[int, str], dict[str, Any
         (0, "play", {"card": None}, 400, None, "not null."),
         (0, "bid", {"bid": 3, "version": 99}, 409, None, "moved on"),
         (0, "bid", {"bid": 3, "version": "1"}, 400, None, "version"),
+        (0, "bid", {"bid": 3, "version": -1}, 400, None, "version"),
     ],
 )
 def test_a_refused_bid_or_card_is_explained_and_changes_nothing(
@@ -305,6 +308,25 @@ def test_seeded_tables_deal_the_same_cards(client: FlaskClient) -> None:
         created = create(client, seats("Ann", "bot", "bot"), seed=99)
         hands.append(view(client, created["id"], created["seats"][0]["token"])["hand"])
     assert hands[0] == hands[1]
+
+
+def test_a_bot_decides_from_its_seats_view_and_the_seats_levels(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot is given its own seat's view and which seats are bots of which level, as every seat
+    sees them at the table (the strong bot's margin depends on it)."""
+    given: list[dict[str, Any]] = []
+
+    def watched(view: dict[str, Any], rules: Rules, rng: random.Random) -> int | str:
+        given.append(view)
+        return basic_bot(view, rules, rng)
+
+    monkeypatch.setitem(BOTS, "basic", watched)
+    created = create(client, [{"name": "Ann"}, {"name": "Robo", "bot": "basic"}, {"name": "Rex", "bot": "random"}])
+    ann = created["seats"][0]["token"]
+    finish(client, created["id"], {0: ann}, until=lambda v: v["hand_number"] == 2)
+    assert given and {v["seat"] for v in given} == {1}
+    assert all(v["bots"] == [None, "basic", "random"] for v in given)
 
 
 # -- host: lobby, start, seats ----------------------------------------------------------------------
