@@ -36,16 +36,21 @@ def new_id() -> str:
 HIDDEN = "…"
 JOIN = re.compile(r"(/join/)[^?#\s\"]+", re.IGNORECASE)  # slashes too: /join//<token> opens the same link
 QUERY = re.compile(r"((?:^|[?&])(?:w|token)=)[^&#\s\"]+", re.IGNORECASE)  # ^: gunicorn's %(q)s has no "?"
+#: Characters that would end or rewrite a log line (line breaks, NUL, terminal escapes), as decoding
+#: ``%0a`` puts them there: written as Python escapes instead.
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 #: Anything shaped like a token (:func:`new_token`: 32 URL-safe characters) wherever it stands, as in
 #: a mistyped address: ``/x/<token>`` is a 404, and its line must not hold the token either.
 TOKEN_LIKE = re.compile(r"(?<![\w-])[\w-]{32,}(?![\w-])", re.ASCII)
 
 
 def redact(text: str) -> str:
-    """A path, query, request line or Referer without the tokens it may carry.
+    """A path, query, request line or Referer without the tokens it may carry, fit for one log line.
 
     Percent-escapes are decoded first, as the app decodes them before routing (``/joi%6E/…``
     opens the same join link), and again while any are left (``%2569`` is ``%69``, an escaped "i").
+    A control character, decoded or not, is written as its escape: a request for
+    ``/x%0a1.2.3.4 "GET /forged"`` must not add a line to the log that looks like a request.
 
     >>> redact("GET /g/3f2a9c1b0d5e6f70/join/Zm9vYmFyYmF6cXV4?w=c2VjcmV0 HTTP/1.1")
     'GET /g/3f2a9c1b0d5e6f70/join/…?w=… HTTP/1.1'
@@ -53,10 +58,12 @@ def redact(text: str) -> str:
     ('/g/3f2a/join/…', 'w=…&x=1', '/g/3f2a/join/…')
     >>> redact("/g/3f2a/JOIN/Zm9v"), redact("/g/3f2a/jo%2569n/Zm9v"), redact("/x/" + "A" * 32 + "/y")
     ('/g/3f2a/JOIN/…', '/g/3f2a/join/…', '/x/…/y')
+    >>> print(redact('/x%0a1.2.3.4 "GET /forged"'), redact("/x%250d%00"), redact("a\u2028b"))
+    /x\\n1.2.3.4 "GET /forged" /x\\r\\x00 a\\u2028b
     """
     for _ in range(3):
         if "%" not in text or (decoded := unquote(text)) == text:
             break
         text = decoded
     text = QUERY.sub(r"\1" + HIDDEN, JOIN.sub(r"\1" + HIDDEN, text))
-    return TOKEN_LIKE.sub(HIDDEN, text)
+    return CONTROL.sub(lambda c: c[0].encode("unicode_escape").decode(), TOKEN_LIKE.sub(HIDDEN, text))

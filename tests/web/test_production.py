@@ -18,6 +18,7 @@ from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 import redis
@@ -92,6 +93,18 @@ def test_the_access_log_never_holds_a_token(server: Server) -> None:
         assert refused.recv(100).startswith(b"HTTP/1.1 400")
     wait_for(lambda: "Invalid request" in server.output(), "the refused request line in the error log")
     assert scorer not in server.output() and watch not in server.output()
+
+
+def test_a_request_cannot_write_a_line_of_its_own_into_the_log(server: Server) -> None:
+    """Decoded to find tokens, an escaped line break or NUL is written as its escape, not as a new
+    line that looks like another client's request."""
+    forged = '1.2.3.4 "GET /forged HTTP/1.1" 200 0 0ms'
+    requests.get(f"{server.base}/g/abc%0a{quote(forged)}", timeout=10)
+    requests.get(f"{server.base}/rules%250d%0aInjected%00", timeout=10)
+    wait_for(lambda: "Injected" in server.output(), "both requests in the access log")
+    lines = server.output().splitlines()
+    assert not [line for line in lines if line.startswith(("1.2.3.4", "Injected")) or "\x00" in line or "\r" in line]
+    assert "/g/abc\\n1.2.3.4 " in server.output() and "/rules\\r\\nInjected\\x00" in server.output()
 
 
 def test_without_a_proxy_a_forwarded_https_is_not_believed_even_from_the_same_machine(server: Server) -> None:
