@@ -1,9 +1,10 @@
 """gunicorn settings for Bluke Scorekeeper (``make serve``, ``deploy/compose.yaml``, the systemd unit).
 
 Threaded workers (gthread): a slow phone on a bad connection holds one thread while it sends
-its request, not a whole worker, so two slow clients cannot stop a server; as many as there are
-threads can, and nothing times out a slow read: serve it only behind a proxy that buffers whole
-requests (deploy/Caddyfile, README "Running it on the internet"). Settings come from
+its request, not a whole worker, so two slow clients cannot stop a server; as many as one
+process has threads stall the requests that process takes in (it goes on taking connections),
+and nothing times out a slow read: serve it only behind a proxy that buffers whole requests
+(deploy/Caddyfile, README "Running it on the internet"). Settings come from
 the environment; the app's own settings are in README.md, "Configuration".
 
     SCOREKEEPER_BIND     where to listen                (default 127.0.0.1:8000)

@@ -38,6 +38,16 @@ def test_every_way_to_serve_uses_the_one_gunicorn_configuration() -> None:
     assert 'logger_class = "scorekeeper.serving.TokenFreeLogger"' in config
 
 
+def test_both_caddyfiles_set_the_headers_that_gunicorns_own_refusals_lack() -> None:
+    """API.md, "Serving": every answer carries them; gunicorn's 414 and 431 get them from the proxy."""
+    headers = re.compile(r"^\s*\?([\w-]+) ", re.MULTILINE)
+    wanted = {"X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options", "Content-Security-Policy"}
+    assert set(headers.findall(read("deploy/Caddyfile"))) == wanted
+    readme = read("README.md")
+    systemd = readme[readme.index("deploy/scorekeeper.service") :]
+    assert set(headers.findall(systemd[: systemd.index("## ")])) == wanted
+
+
 def test_every_way_to_serve_compiles_the_translations() -> None:
     """git holds only the catalogs' sources: a server that does not compile them speaks English only."""
     assert "pybabel compile -d scorekeeper/translations" in read("deploy/Dockerfile")
