@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint
+from flask import current_app
 from flask import jsonify
 from flask import render_template
 from flask import request
@@ -153,7 +154,7 @@ def remove_game(group_id: str, game_id: str) -> Any:
 
 @bp.get("/<group_id>/stats")
 def get_stats(group_id: str) -> Any:
-    return jsonify(stats.season(opened(group_id)).to_dict())
+    return current_app.response_class(stats.season(opened(group_id)).answer(), mimetype="application/json")
 
 
 def needs(data: dict[str, Any], key: str, what: str) -> object:
