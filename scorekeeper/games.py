@@ -254,7 +254,7 @@ def version_of(game_id: str, token: str | None) -> int:
 # -- writing -------------------------------------------------------------------------------------
 def whole_version(version: object) -> int | None:
     """The optional ``version`` of a write: a whole number, or ``None`` to skip the check (400)."""
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
         raise BadRequest(
             _("'version' must be the whole number from the game document, not {version}.", version=shown(version))
         )

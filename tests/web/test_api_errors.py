@@ -309,6 +309,9 @@ HAND_CASES = [
         "put", "hands/2/bids", {"bids": [2, 6, 4], "version": True}, 400, None, "'version' must be", id="version-bool"
     ),
     pytest.param(
+        "put", "hands/2/bids", {"bids": [2, 6, 4], "version": -5}, 400, None, "'version' must be", id="version-negative"
+    ),
+    pytest.param(
         "put",
         "hands/2/bids",
         {"bids": [2, 6, 4], "version": 1},
