@@ -24,7 +24,7 @@ every hand in view (its deals to play out are the true deal), a ceiling for what
 inference of the hidden cards could gain in play. ``--swap oracle-bids`` is the other half: it
 bids from the true deal (the seats still to bid given the bid the model expects from their
 cards) and plays as usual. Eight players, seed 31, 400 deals: +1.18 [+0.96, +1.39] points per
-hand against +0.94 for the strong bot.
+hand against +0.94 for the strong bot (both keeping the model margin at every table then).
 
     python benchmarks/bot_strength.py --players 4 --swap oracle --deals 400
 
