@@ -379,6 +379,6 @@ def test_a_thinking_bot_never_answers_faster_than_the_floor(app: Flask, monkeypa
     assert service.FLOORED_LEVELS == {"strong"}  # the others' microseconds show nothing on a network
     with app.app_context():
         started = time.monotonic()
-        service._bot_move(game, game.to_act or 0, "strong", random.Random(0), log)
+        service._bot_move(game, game.to_act or 0, ["strong", "strong"], random.Random(0), log)
         assert time.monotonic() - started >= service.BOT_MOVE_FLOOR_SECONDS
     assert [m["seat"] for m in log] == [1] and all("bid" in m for m in log)
