@@ -4,6 +4,7 @@ Each test measures the layout: what stays on screen, what fits, what is cut, wha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,6 +16,7 @@ from .phone_kit import api_game
 from .phone_kit import larger_text
 from .phone_kit import phone
 from .test_every_page import FOUR
+from .test_every_page import KEPT_ON_SCREEN
 from .test_every_page import mine_to
 from .test_every_page import Table
 from .test_languages_browser import BROKEN_WORDS
@@ -30,6 +32,71 @@ DOCK_OVERFLOW = """() => [...document.querySelectorAll('.dock-buttons .button')]
                    return r.right > innerWidth + 0.5 || r.left < -0.5 || e.scrollWidth > e.clientWidth + 1; })
     .map(e => `"${e.textContent.trim()}" ${Math.round(e.getBoundingClientRect().left)}–${
                 Math.round(e.getBoundingClientRect().right)} (text ${e.scrollWidth} in ${e.clientWidth})`)"""
+
+
+def covered(page: Any, selector: str) -> bool:
+    """Whether something else is drawn over the middle of the element (a bar over a button)."""
+    return not page.evaluate(
+        """sel => { const e = document.querySelector(sel), r = e.getBoundingClientRect();
+                    return e.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("percent", [150, 200])
+def test_with_large_text_the_bars_that_stay_on_screen_leave_three_quarters_of_it(
+    browser: Any, server: str, lang: str, percent: int
+) -> None:
+    """The top bar and the dock stay put only while together they take at most a quarter of the
+    screen (360 × 640): with larger text the top bar scrolls with the page, then the dock too."""
+    fresh = api_game(server, ["Ann", "Ben", "Cy", "Dee"])
+    playing = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0, HANDS)
+    context = phone(browser, "short", locale=lang)
+    page = context.new_page()
+    larger_text(page, percent)
+    for step, url in (("bids", fresh["scorer_url"]), ("tricks", playing["scorer_url"])):
+        page.goto(url)
+        expect(page.locator(f"form.hand.{step}")).to_be_visible()
+        kept = page.evaluate(KEPT_ON_SCREEN)
+        assert kept <= 0.25 * 640, f"{lang} {percent}% {step}: the bars that stay on screen take {kept:.0f} of 640 px"
+        button = page.locator(".dock button.primary")
+        button.scroll_into_view_if_needed()
+        assert not covered(page, ".dock button.primary"), f"{lang} {percent}% {step}: the save button is covered"
+        last = page.locator(f"form.hand.{step} .prow").last
+        last.scroll_into_view_if_needed()
+        assert not covered(page, f"form.hand.{step} .prow:last-child .taps label"), f"{step}: the last row is covered"
+    context.close()
+
+
+def test_with_ordinary_text_the_dock_stays_at_hand(browser: Any, server: str) -> None:
+    """The guard above leaves the usual phone alone: the dock stays fixed at the bottom."""
+    playing = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0, HANDS)
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(playing["scorer_url"])
+    expect(page.locator("form.hand.tricks")).to_be_visible()
+    assert page.evaluate("getComputedStyle(document.querySelector('.dock')).position") == "fixed"
+    assert page.evaluate("getComputedStyle(document.querySelector('.bar')).position") == "sticky"
+    context.close()
+
+
+def test_the_bars_are_measured_again_when_the_phone_is_turned(browser: Any, server: str) -> None:
+    """Text made larger while the page is open: the bars are measured again when the screen's
+    width changes (a phone turned, and turned back; on its side the bars scroll with the page)."""
+    playing = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0, HANDS)
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(playing["scorer_url"])
+    expect(page.locator("form.hand.tricks")).to_be_visible()
+    page.evaluate("document.documentElement.style.fontSize = '200%'")
+    loose = re.compile(r"\bloose\b")
+    page.set_viewport_size({"width": 740, "height": 360})
+    page.set_viewport_size({"width": 360, "height": 740})
+    expect(page.locator("html")).to_have_class(loose)
+    kept = page.evaluate(KEPT_ON_SCREEN)
+    assert kept <= 0.25 * 740, f"turned back: the bars that stay on screen take {kept:.0f} of 740 px"
+    context.close()
 
 
 @pytest.mark.parametrize("lang", ["ru", "be", "it", "eo"])
