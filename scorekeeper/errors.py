@@ -27,7 +27,10 @@ WATCH_ONLY = N_("This link can only watch the game; ask the scorer to make chang
 UNKNOWN_HOST = N_("This server does not answer for that host name; nothing was saved.")
 #: What a client was doing too often (limits.py), by the limit's scope; ``{seconds}`` to wait.
 TOO_OFTEN = {
-    "create": N_("Too many new games from your address in a short time. Try again in {seconds} s; nothing was saved."),
+    "create": N_(
+        "Too many new games, tables and groups from your address in a short time. Try again in {seconds} s; "
+        "nothing was saved."
+    ),
     "import": N_("Too many imports from your address in a short time. Try again in {seconds} s; nothing was saved."),
     "render": N_("Too many printouts from your address in a short time. Try again in {seconds} s."),
 }

@@ -66,7 +66,7 @@ def _created(response: Response) -> bool:
     return response.status_code in (201, 302, 303)
 
 
-#: Creating a game or a virtual table, by the API or a form (counted when one is made).
+#: Creating a game, a virtual table or a group, by the API or a form (counted when one is made).
 creating = limiter.shared_limit(
     lambda: _budget("RATELIMIT_CREATE"), scope="create", methods=["POST"], deduct_when=_created
 )

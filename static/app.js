@@ -200,7 +200,15 @@
 
   /* The scorer's screen follows another scorer's saves live, as the watch page does: the same
      cheap ?since=<version> poll (204 until something changes). Untouched, the page reloads; with
-     taps on it, it says so and keeps them (saving then shows what the other scorer entered). */
+     taps on it, it says so and keeps them (saving then shows what the other scorer entered). Before
+     it reloads for their save (by itself or by the note's link), the game as this phone knew it
+     (#offline-game, kept up to date by static/queue.js) is kept for the reloaded page, which says
+     which saved entries they changed or took back. */
+  var BEFORE = "bluke-before:" + location.pathname;
+  function keepBefore() {
+    var doc = document.getElementById("offline-game");
+    try { if (doc) sessionStorage.setItem(BEFORE, doc.textContent); } catch (e) { /* storage off */ }
+  }
   function followOtherScorers() {
     if (!document.body.dataset.poll || !window.fetch) return;
     var timer = setInterval(function () {  /* the version polled moves on with this phone's own saves (static/queue.js) */
@@ -210,9 +218,11 @@
         if (answer.status !== 200 || document.body.dataset.sending || document.body.dataset.poll !== asked) return;
         clearInterval(timer);
         var tapped = all("form.hand .prow[data-manual]").length > 0;
-        if (!tapped) { location.reload(); return; }
+        if (!tapped) { keepBefore(); location.reload(); return; }
         var note = document.getElementById("changed-elsewhere");
-        if (note) note.hidden = false;
+        if (!note) return;
+        note.hidden = false;
+        all("a", note).forEach(function (link) { link.addEventListener("click", keepBefore); });
       }).catch(function () {});
     }, 2000);
   }
@@ -306,8 +316,32 @@
     timer = setTimeout(check, 5000);
   }
 
+  /* The bars that stay on screen (the top bar, the dock) take at most a quarter of it: with large
+     text the top bar scrolls with the page, then the dock too (html.loose, .looser in app.css; the
+     32em query there sees page zoom, not a larger root font). Measured when the page opens and when
+     the screen's width changes (page zoom, a phone turned): not as the address bar slides, and
+     never on a change of the page's own size, which setting the classes itself makes. */
+  function bars() {
+    var root = document.documentElement.classList, width = 0;
+    function fit() {
+      if (innerWidth === width) return;
+      width = innerWidth;
+      root.remove("loose", "looser");
+      var kept = [0, 0];  /* the heights of the top bars, of the docks, that stay put */
+      all(".bar, .vt-top, .dock").forEach(function (e) {
+        if (getComputedStyle(e).position !== "static") kept[+e.matches(".dock")] += e.offsetHeight;
+      });
+      root.toggle("loose", kept[0] + kept[1] > innerHeight / 4);
+      root.toggle("looser", kept[1] > innerHeight / 4);
+    }
+    fit();
+    window.addEventListener("resize", fit);
+  }
+
   /* What static/queue.js, the scorer's offline queue, builds on. */
-  window.BlukeApp = { handForm: handForm, saveDraft: saveDraft, forgetDraft: forgetDraft, say: format, messages: messages, minus: minus };
+  window.BlukeApp = {
+    handForm: handForm, saveDraft: saveDraft, forgetDraft: forgetDraft, say: format, messages: messages, minus: minus, before: BEFORE
+  };
 
   /* The phone's time zone, for the dates the server writes (scorekeeper/i18n.py, select_timezone). */
   function timeZone() {
@@ -317,6 +351,7 @@
 
   function init() {
     timeZone();
+    bars();
     installWorker();
     keepAwake();
     all("form[method=post]").forEach(sendOnce);

@@ -4,7 +4,8 @@
    already stored is answered 200 without change (README, "Additions to the API"). Without a
    connection the next step of the game comes up here, computed with static/rules.js; the
    server stays the authority. If it refuses a queued entry (another phone changed the game),
-   the scorer sees both versions and chooses. Every sentence comes from the page (#offline-words). */
+   the scorer sees both versions and chooses (static/queue-rare.js, loaded only then). Every
+   sentence comes from the page (#offline-words). */
 (function () {
   "use strict";
   var R = window.BlukeRules, App = window.BlukeApp;
@@ -13,7 +14,6 @@
   var game = JSON.parse(docNode.textContent), words = JSON.parse(document.getElementById("offline-words").textContent);
   var names = game.players, n = names.length;
   var syncLine = document.getElementById("sync"), conflictBox = document.getElementById("conflict");
-  var csrf = (document.querySelector("input[name=csrf_token]") || {}).value || "";
   var pending = [], busy = false, retry = null, local = false, opening = null, waited = false;
   var SENT = "bluke-all-sent", KNOWN = "bluke-known-" + game.id;
   /* The hand the server's copy of the page is at, and the entries this phone made since it was drawn. */
@@ -31,9 +31,13 @@
   } catch (e) { /* storage off */ }
   var confirmed = JSON.parse(JSON.stringify(game));  /* without the entries still waiting */
   function steps(g) { return g.hands.reduce(function (sum, h) { return sum + !!h.bids + !!h.tricks; }, 0); }
-  function remember(entry, version) {  /* an entry the server took (or none), at `version` */
+  /* An entry the server took (or none), at `version`. The page's game document follows, so that
+     static/app.js keeps what this phone knew when another scorer's save reloads the page (told(),
+     static/queue-rare.js). */
+  function remember(entry, version) {
     if (entry) apply(entry, confirmed);
     confirmed.version = version;
+    docNode.textContent = JSON.stringify(confirmed);
     try { localStorage.setItem(KNOWN, JSON.stringify(confirmed)); } catch (e) { /* storage off or full */ }
   }
 
@@ -104,7 +108,9 @@
   function request(method, path, body) {
     return fetch(api(path), {
       method: method, credentials: "same-origin", cache: "no-store",
-      headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRFToken": csrf },
+      /* the page's token: a fresh one replaces it in the page's forms (static/queue-rare.js, renew) */
+      headers: { "Content-Type": "application/json", "Accept": "application/json",
+                 "X-CSRFToken": (document.querySelector("input[name=csrf_token]") || {}).value || "" },
       body: body ? JSON.stringify(body) : undefined
     }).then(function (answer) {
       return answer.json().then(function (data) { return { status: answer.status, data: data }; });
@@ -140,9 +146,8 @@
         });
       }
       busy = false;
-      if (answer.status === 409 || answer.status === 422) return disagree(entry, answer.data.error, answer.status === 422);
       if (answer.status >= 500 || answer.status === 408 || answer.status === 429) throw answer;  /* the server's trouble, not the entry's */
-      show(R.say(words, "refused", { message: answer.data.error.message }), true);
+      return rare(function (more) { return more.refused(entry, answer); });  /* an answer about the entry */
     }).catch(function () { busy = false; waited = true; waiting(); later(); });
   }
   /* The page's writes and its watch for other scorers' saves go on from the version this phone knows. */
@@ -203,73 +208,38 @@
     show(App.say(entry.step === "bids" ? words.undone_bids : words.undone_tricks, { number: entry.number }));
   }, true);
 
-  /* -- a refused entry: both versions side by side, the scorer chooses ------------------------------ */
+  /* -- what the queue rarely needs, in static/queue-rare.js: a refused entry's box (both versions side
+        by side, the scorer chooses), a fresh CSRF token, the note of saved entries another phone
+        changed. Loaded the first time it is needed; the service worker keeps it with the app's other
+        files, so it is there on a phone that has been offline since (scorekeeper/offline/routes.py);
+        its address, with its version, is on this script's tag (game.html). */
+  var Q = {
+    game: game, confirmed: confirmed, words: words, el: el, store: store, request: request, send: send, show: show,
+    follow: follow, trumpButton: trumpButton, get pending() { return pending; }
+  }, loading = null;
+  function rare(work) {
+    loading = loading || new Promise(function (ok, fail) {
+      var script = document.head.appendChild(el("script", { src: document.querySelector("script[data-rare]").dataset.rare }));
+      script.onload = function () { ok(window.BlukeQueueRare(Q)); };
+      script.onerror = function () { loading = null; fail(); };
+    });
+    return loading.then(work);
+  }
+  /* The server's game at `version` taken as this phone's (another phone's save, `taken` the one of
+     a refused entry, which leaves the queue): the steps drawn here go on from it. */
+  function follow(version, taken) {
+    game.version = version;
+    remember(null, version);
+    caughtUp();
+    if (taken) made = Math.max(0, made - 1);
+    if (local) draw();
+  }
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) { if (attrs[k] !== null && attrs[k] !== undefined) node.setAttribute(k, attrs[k]); });
     (children || []).forEach(function (c) { if (c !== null) node.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
     return node;
   }
-  function values(list) {
-    return list ? names.map(function (name, seat) { return name + " " + list[seat]; }).join(" · ") : words.conflict_nothing;
-  }
-  /* The server's version of a refused entry kept: the steps drawn here go on from it. */
-  function takeServers(entry, server) {
-    var hand = server.hands[entry.number - 1];
-    [game, confirmed].forEach(function (g) {
-      g.hands[entry.number - 1][entry.step] = hand[entry.step];
-      if (entry.step === "bids") g.hands[entry.number - 1].trump = hand.trump || (hand.no_trump ? "none" : "");
-    });
-    game.version = server.version;
-    remember(null, server.version);
-    caughtUp();
-    made = Math.max(0, made - 1);
-    if (local) draw();
-  }
-  /* A clash of versions (409) may be settled either way. An entry the server's game refuses on a rule
-     (422: its bids undone there, say) would be refused again: it is shown, to enter again, and only
-     the server's game can be kept. */
-  function disagree(entry, error, refused) {
-    request("GET", "").then(function (answer) {
-      var theirs = answer.data.hands[entry.number - 1] || {};
-      var step = entry.step === "bids" ? words.step_bids : words.step_tricks;
-      var keepServer = el("button", { type: "button", "class": "button" }, [words.keep_server]);
-      var usePhone = el("button", { type: "button", "class": "button primary" }, [words.use_phone]);
-      conflictBox.textContent = "";
-      [el("h2", { id: "conflict-h" }, [words.conflict_title]), el("p", { "class": "muted" }, [error.message]),
-       refused ? el("p", {}, [words.conflict_rule]) : null,
-       el("p", {}, [R.say(words, "conflict_hand", { number: entry.number, step: step })]),
-       el("dl", {}, [el("dt", {}, [words.conflict_server]), el("dd", { "class": "theirs" }, [values(theirs[entry.step])]),
-                     el("dt", {}, [words.conflict_phone]), el("dd", { "class": "mine" }, [values(entry.values)])]),
-       el("div", { "class": "dock-buttons" }, [keepServer, refused ? null : usePhone])].forEach(function (c) { if (c) conflictBox.appendChild(c); });
-      conflictBox.hidden = false;
-      show(words.conflict_title, true);  /* the server's sentence is in the box, where the choice is */
-      conflictBox.scrollIntoView({ block: "start" });
-      conflictBox.focus({ preventScroll: true });  /* a screen reader reads the choice first */
-      /* The choice is for this entry only. The entries behind it were made on the same old game:
-         those whose place on the server is still empty (or holds the same) go on from the
-         server's game; one whose place the other phone filled differently comes up in turn. */
-      function chosen(usePhones) {
-        var from = entry.base, server = answer.data;
-        return store("readwrite", function (s) {
-          pending.forEach(function (e, i) {
-            var there = (server.hands[e.number - 1] || {})[e.step];
-            var clear = !there || String(there) === String(e.values);
-            if (i === 0 ? usePhones : e.base === from && clear) { e.base = server.version; s.put(e); }
-          });
-          if (!usePhones) s.delete(entry.key);
-        }).then(function () {
-          conflictBox.hidden = true;
-          if (!pending.length || (pending.length === 1 && !usePhones)) { location.replace(location.pathname); return; }
-          if (!usePhones) takeServers(pending.shift(), server);
-          send();
-        });
-      }
-      keepServer.addEventListener("click", function () { chosen(false); });
-      usePhone.addEventListener("click", function () { chosen(true); });
-    }).catch(function () { waiting(); later(); });
-  }
-
   /* -- the next step, copied from the page's own hand form (_offline.html: _hand.html drawn once
         with {number}-style marks): here only the marks are filled, the rows put in the bidding
         order and what this hand does not have taken away, so the markup has one source. ------- */
@@ -430,6 +400,12 @@
     });
   }
 
+  try {  /* another scorer's save reloaded this page: which saved entries they changed, if any */
+    if (sessionStorage.getItem(App.before)) {
+      var drawn = JSON.parse(docNode.textContent);
+      rare(function (more) { more.told(drawn); }).catch(function () { /* not loaded: told at the next load */ });
+    }
+  } catch (e) { /* storage off */ }
   try {  /* entries that waited were sent just before this page loaded: say so once */
     if (sessionStorage.getItem(SENT) === game.id) { show(words.all_sent); sessionStorage.removeItem(SENT); }
   } catch (e) { /* storage off */ }

@@ -204,12 +204,17 @@ def _known_ids(known: object, players: int) -> list[str | None]:
 
 
 def _known_names(known: object, players: int) -> list[str] | None:
-    """``group_names`` checked: one roster name (or ``""``) per seat; ``None`` when absent."""
+    """``group_names`` checked: one roster name (or ``""``) per seat, none twice (two seats of one
+    game are never one player, R4: an export never gives a name twice); ``None`` when absent."""
     if known is None:
         return None
     if not isinstance(known, list) or len(known) != players or not all(isinstance(k, str) for k in known):
         raise BadRequest(_("'group_names' must list one roster name per seat, as the group's export.json gives it."))
-    return [clean_name(name, _("Player {seat}", seat=seat)) if name else "" for seat, name in enumerate(known, 1)]
+    names = [clean_name(name, _("Player {seat}", seat=seat)) if name else "" for seat, name in enumerate(known, 1)]
+    keys = [name_key(name) for name in names if name]
+    if len(set(keys)) != len(keys):
+        raise BadRequest(_("'group_names' names a player at two seats; a player holds one seat (R4)."))
+    return names
 
 
 def names_of(group: Group) -> dict[str, GroupPlayer]:

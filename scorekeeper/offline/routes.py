@@ -16,7 +16,7 @@ from ..web import POLICY
 bp = Blueprint("offline", __name__)
 
 #: The app shell: every static file the scorer's and the watcher's pages and the offline page use.
-SHELL = ("app.css", "app.js", "rules.js", "queue.js", "edit.js", "offline.js", "vendor/htmx.min.js")
+SHELL = ("app.css", "app.js", "rules.js", "queue.js", "queue-rare.js", "edit.js", "offline.js", "vendor/htmx.min.js")
 
 
 def _fresh(response: Response, mimetype: str) -> Response:

@@ -109,6 +109,11 @@ class LiveServer:
         finally:
             getattr(answer, "close", lambda: None)()  # WSGI: the server closes what the app returned
 
+    @property
+    def plugged(self) -> bool:
+        """Whether the server is serving (not unplugged)."""
+        return self._httpd is not None
+
     def plug(self) -> None:
         """Serve (again, on the same port)."""
         self._httpd = make_server("127.0.0.1", self.port, self._counting, threaded=True, request_handler=QuietHandler)

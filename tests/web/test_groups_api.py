@@ -207,6 +207,7 @@ def test_a_game_of_one_groups_export_keeps_its_renames_and_merges_in_another_gro
         ("group_names", "Ann", "'group_names' must list one roster name per seat"),
         ("group_names", ["Ann", "Ben"], "'group_names' must list one roster name per seat"),
         ("group_names", ["Ann", "Ben", "x" * 41], "Player 3's name is longer than 40 characters"),
+        ("group_names", ["Ann", "ann ", ""], "'group_names' names a player at two seats"),  # a seat lost otherwise
     ],
 )
 def test_bad_seats_of_a_group_export_are_refused_and_store_nothing(

@@ -26,8 +26,10 @@ def test_a_group_and_its_games_and_tables_share_the_budget_of_new_games(limited:
         headers=auth(group["token"]),
         json={"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "basic"}]},
     )
-    assert_limited(answer, "Too many new games from your address")
-    assert_limited(client.post("/api/groups", json={"name": "Sat"}), "Too many new games from your address")
+    assert_limited(answer, "Too many new games, tables and groups from your address")
+    assert_limited(
+        client.post("/api/groups", json={"name": "Sat"}), "Too many new games, tables and groups from your address"
+    )
 
 
 def test_imports_and_season_summaries_into_a_group_are_limited(limited: Flask) -> None:  # noqa: F811

@@ -76,7 +76,7 @@ def test_creating_games_past_the_budget_is_a_429_and_stores_nothing(limited: Fla
     client = limited.test_client()
     for _ in range(2):
         assert client.post("/api/games", json=PLAYERS).status_code == 201
-    assert_limited(client.post("/api/games", json=PLAYERS), "Too many new games from your address")
+    assert_limited(client.post("/api/games", json=PLAYERS), "Too many new games, tables and groups from your address")
     assert games_stored(limited) == 2
 
 
@@ -96,7 +96,7 @@ def test_every_way_of_creating_shares_one_budget(limited: Flask) -> None:
     }
     page = client.post("/new", data=form)
     assert page.status_code == 429 and page.mimetype == "text/html"
-    assert "Too many new games from your address" in page.get_data(as_text=True)
+    assert "Too many new games, tables and groups from your address" in page.get_data(as_text=True)
     assert page.headers["Retry-After"].isdigit()
     assert games_stored(limited) == 2
     # What was typed is not lost: the page holds it in a form to send again once the minute is over.
