@@ -54,8 +54,16 @@ def public_cards(game: Game | None) -> set[str]:
 def visible_cards(table: VirtualTable, seat: int | None) -> set[str]:
     """Cards ``seat`` (``None``: the host) can see at a real table right now."""
     game = load_state(table)
-    own = {str(c) for c in game.hands[seat]} if game is not None and seat is not None else set()
+    mine = hand_holder(table, seat)
+    own = {str(c) for c in game.hands[mine]} if game is not None and mine is not None else set()
     return public_cards(game) | own
+
+
+def hand_holder(table: VirtualTable, seat: int | None) -> int | None:
+    """The seat whose hand the reader holds: its own while its person plays it. The host holds
+    none, and while a bot plays a seat its hand is the bot's: whoever holds the seat's link sees
+    the table, not the cards, and is never told it is their turn."""
+    return seat if seat is not None and not table.seats[seat].get("bot") else None
 
 
 def redact(message: str, visible: set[str]) -> str:
@@ -184,11 +192,12 @@ def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -
     game = load_state(table)
     rules = rules_of(table)
     names = [s["name"] for s in table.seats]
+    mine = hand_holder(table, seat)
     if game is None:
         view = _lobby_view(table)
     else:
         view = game.view_for(seat if seat is not None else 0)
-        if seat is None or table.seats[seat].get("bot"):
+        if mine is None:
             view.update(hand=[], legal=[])
     card = game.scorecard() if game is not None else None
     log = log_of(table)
@@ -205,7 +214,7 @@ def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -
         name=names[seat] if seat is not None else None,
         phase=phase,
         to_act=to_act,
-        your_turn=seat is not None and to_act == seat,
+        your_turn=mine is not None and to_act == mine,
         hand_count=rules.hand_count,
         variant=rules.variant.value,
         options=rules.options,
@@ -227,7 +236,7 @@ def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -
         bots_thinking=phase in ("bidding", "playing") and to_act is not None and bool(table.seats[to_act].get("bot")),
         confirm_play=bool(table.seats[seat].get("confirm")) if seat is not None else False,
         rematch=state.get("rematch"),
-        blocked=_blocked(game, seat, names) if game is not None and seat is not None else {},
+        blocked=_blocked(game, mine, names) if game is not None and mine is not None else {},
         previous=previous,
         last_trick_winner=_last_winner(game) if game is not None else None,
         winners=card.winners if card is not None and phase == "finished" else [],

@@ -12,6 +12,9 @@ from flask.testing import FlaskClient
 from scorekeeper.extensions import db
 from scorekeeper.models import VirtualTable
 from scorekeeper.tokens import token_hash
+from scorekeeper.virtual.service import load_state
+from scorekeeper.virtual.views import seat_view
+from scorekeeper.virtual.views import status_line
 
 from .virtual_support import auth  # noqa: F401 (a fixture)
 from .virtual_support import create  # noqa: F401 (a fixture)
@@ -178,12 +181,45 @@ def test_nobody_sees_the_cards_of_a_seat_a_bot_plays(client: FlaskClient) -> Non
     assert seen["seat"] == 1 and seen["players"][1]["bot"] and seen["hand"] == []
 
 
-def test_a_link_the_host_opened_shows_no_cards_once_a_bot_plays_the_seat(client: FlaskClient) -> None:
+def held(app: Flask, table: str, seat: int) -> set[str]:
+    """The cards a seat holds now, read from the stored table."""
+    with app.app_context():
+        stored = db.session.get(VirtualTable, table)
+        assert stored is not None
+        game = load_state(stored)
+        assert game is not None
+        return {str(card) for card in game.hands[seat]}
+
+
+def test_a_link_the_host_opened_shows_no_cards_once_a_bot_plays_the_seat(app: Flask, client: FlaskClient) -> None:
     """The host holds every seat's first link: opening Ben's, then handing Ben's seat to a bot, the
-    host sees the table through it, never the bot's cards."""
+    host sees the table through it, never the bot's cards: not in the hand, nor in the reasons a
+    card cannot be played (``blocked``), anywhere in the answer."""
     created = create(client, seats("Host", "Ben", "bot"), seed=9)
     table, host, ben = created["id"], created["host_token"], created["seats"][1]["token"]
-    assert len(view(client, table, ben).get_json()["hand"]) > 0  # Ben's seat, a person's: its cards
+    mine = view(client, table, ben).get_json()
+    assert len(mine["hand"]) > 0 and set(mine["blocked"]) == set(mine["hand"])  # a person's seat: its cards
     assert client.put(f"/api/tables/{table}/seats/1", json={"bot": "basic"}, headers=auth(host)).status_code == 200
-    seen = view(client, table, ben).get_json()
+    answer = view(client, table, ben)
+    seen = answer.get_json()
     assert seen["seat"] == 1 and seen["hand"] == [] and seen["players"][1]["bot"] == "basic"
+    assert seen["blocked"] == {} and seen["legal"] == []
+    hidden = held(app, table, 1) - {p["card"] for p in seen["trick"]}
+    assert hidden and not hidden & set(re.findall(r'"([2-9TJQKA][SHDC]|[HL]B)"', answer.get_data(as_text=True)))
+
+
+def test_a_seat_a_bot_plays_is_never_told_it_is_its_turn(app: Flask, client: FlaskClient) -> None:
+    """Ben's turn to bid, then the host hands Ben's seat to a bot: until the bot has moved, Ben's
+    link reads the table with the bot to act, not "your turn" (the bid form, the alert)."""
+    created = create(client, seats("Ann", "Ben", "Cy"), first_dealer=0, seed=3)
+    table, ben = created["id"], created["seats"][1]["token"]
+    assert view(client, table, ben).get_json()["your_turn"] is True  # the dealer's left bids first (R13)
+    with app.app_context():  # the bot takes the seat; its move is still to come
+        stored = db.session.get(VirtualTable, table)
+        assert stored is not None
+        stored.seats = [dict(s, bot="basic") if i == 1 else s for i, s in enumerate(stored.seats)]
+        db.session.commit()
+        seen = seat_view(stored, 1)
+    assert seen["to_act"] == 1 and seen["bots_thinking"] is True
+    assert seen["your_turn"] is False and seen["hand"] == [] and seen["blocked"] == {}
+    assert status_line(seen) == "Waiting for Ben to bid."
