@@ -149,8 +149,8 @@ def seat_players(group_id: str, known: object = None, known_names: object = None
         ids = _known_ids(known, len(game.players))
         names = _known_names(known_names, len(game.players))
         seats = [seat for seat in range(len(game.players)) if seat not in bots and ids[seat] != ""]
-        if known is None and known_names is None:
-            _one_seat_each(group, game, seats)
+        members = {p.id for p in group.players}
+        _one_seat_each(group, game, [seat for seat in seats if ids[seat] not in members], names)
         _seat(group, game, seats, ids, names)
 
     return attach
@@ -163,28 +163,31 @@ def seat_person(game: Game, seat: int) -> None:
         _seat(_locked(game.group_id), game, [seat])
 
 
-def _one_seat_each(group: Group, game: Game, seats: list[int]) -> None:
-    """A new game seats each roster player once: a name merged into a player is that player.
+def _one_seat_each(group: Group, game: Game, seats: list[int], names: list[str] | None = None) -> None:
+    """A new or imported game seats each roster player once: a name merged into a player is that
+    player. ``seats`` go by name: the roster name ``names`` gives (an import's ``group_names``), else
+    the seat's.
 
-    :raises RulesError: R4 when two of the names are one player (the later seat counted for nobody).
+    :raises RulesError: R4 when two of the names are one player (the later seat would count for nobody).
     """
     by_key = names_of(group)
+    named = [(names[seat] if names else "") or game.players[seat] for seat in range(len(game.players))]
     first: dict[str, int] = {}
     for seat in seats:
-        player = by_key.get(name_key(game.players[seat]))
+        player = by_key.get(name_key(named[seat]))
         if player is None:
             continue
         if player.id in first:
             merged, other = (seat, first[player.id])
-            if name_key(game.players[merged]) == player.key:
+            if name_key(named[merged]) == player.key:
                 merged, other = other, merged
             raise RulesError(
                 "{name} is a name merged into {player} in this group, who is already at this game as {other}: "
                 "each player holds one seat (R4).",
                 "R4",
-                name=game.players[merged],
+                name=named[merged],
                 player=player.name,
-                other=game.players[other],
+                other=named[other],
             )
         first[player.id] = seat
 

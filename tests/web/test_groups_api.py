@@ -390,6 +390,35 @@ def test_a_new_game_may_not_seat_a_player_twice_under_a_merged_name(
         assert db.session.scalar(select(func.count()).select_from(Game)) == 0
 
 
+def test_an_import_from_another_group_may_not_seat_a_player_twice_under_a_merged_name(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Cy and Dee are two players in the exporting group and one here (Dee merged into Cy): the
+    import seated Cy and left Dee's seat counting for nobody. Refused as a new game is (R4)."""
+    here = new_group(client, players=["Cy", "Dee", "Ann"])
+    ids = roster(here)
+    merged = client.post(
+        f"/api/groups/{here['id']}/players/{ids['Dee']}/merge", json={"into": ids["Cy"]}, headers=auth(here["token"])
+    )
+    assert merged.status_code == 200, merged.get_json()
+    there = new_group(client, name="Elsewhere")
+    import_into(client, there, ["Cy", "Dee", "Ann"], legal_hands(3, 2))
+    (game,) = client.get(f"/api/groups/{there['id']}/export.json", headers=auth(there["token"])).get_json()["games"]
+    assert game["group_names"] == ["Cy", "Dee", "Ann"]
+    before = group_doc(client, here)
+    answer = client.post(f"/api/groups/{here['id']}/import", json=game, headers=auth(here["token"]))
+    assert answer.status_code == 422, answer.get_json()
+    assert answer.get_json()["error"] == {
+        "code": "rule_violation",
+        "rule": "R4",
+        "message": "Dee is a name merged into Cy in this group, who is already at this game as Cy: "
+        "each player holds one seat (R4).",
+    }
+    assert group_doc(client, here) == before
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 1  # the other group's only
+
+
 def test_a_merged_name_is_taken_back_only_by_its_player(client: FlaskClient) -> None:
     group = new_group(client, players=["Ann", "Anne", "Ben"])
     ids = roster(group)
