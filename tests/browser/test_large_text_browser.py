@@ -217,3 +217,31 @@ def test_the_first_dealer_label_is_a_whole_target_in_landscape(browser: Any, ser
     height = page.locator("label[for=first-dealer]").evaluate("e => e.offsetHeight")
     assert height >= 44, f"the first dealer's label is {height} px high"
     context.close()
+
+
+#: The hand's steps ("1 Bids — 2 Tricks") whose words end past the hand's edge (cut there), and the
+#: step numbers that spill out of their circles.
+STEPS_CUT = """() => { const edge = document.querySelector('form.hand').getBoundingClientRect().right;
+    return [...document.querySelectorAll('.steps li')].filter(e => e.getBoundingClientRect().right > edge + 0.5)
+        .map(e => e.textContent.trim()); }"""
+STEPNO_SPILLED = """() => [...document.querySelectorAll('.steps .stepno')]
+    .filter(e => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"""
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "ru"])
+@pytest.mark.parametrize("percent", [100, 200])
+def test_the_steps_of_a_hand_hold_their_words_and_numbers(browser: Any, server: str, lang: str, percent: int) -> None:
+    """At 200% text "2 Prese" (Italian) ended past a 360 px screen, cut by the hand's edge, and the
+    step numbers hung out of their 20 px circles."""
+    fresh = api_game(server, ["Ann", "Ben", "Cy", "Dee"])
+    playing = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0, HANDS)
+    context = phone(browser, "360", locale=lang)
+    page = context.new_page()
+    larger_text(page, percent)
+    for step, url in (("bids", fresh["scorer_url"]), ("tricks", playing["scorer_url"])):
+        page.goto(url)
+        expect(page.locator(f"form.hand.{step} .steps")).to_be_visible()
+        where = f"{lang} {percent}% {step}"
+        assert not page.evaluate(STEPS_CUT), f"{where}: steps cut at the hand's edge: {page.evaluate(STEPS_CUT)}"
+        assert not page.evaluate(STEPNO_SPILLED), f"{where}: numbers out of their circles"
+    context.close()
