@@ -89,6 +89,9 @@ def load_config(app: Flask, overrides: Mapping[str, Any] | None) -> None:
     app.config.update(
         SQLALCHEMY_DATABASE_URI=database_url(os.environ.get("SCOREKEEPER_DATABASE_URL") or "")
         or f"sqlite:///{instance / 'scorekeeper.sqlite'}",
+        # A pooled connection the database dropped (PostgreSQL restarted, an idle connection cut) is
+        # found when taken from the pool and replaced, instead of failing the next request with a 500.
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         ALLOW_SEED=os.environ.get("SCOREKEEPER_ALLOW_SEED") == "1",
         MIGRATIONS_DIR=str(Path(app.root_path).parent / "migrations"),
         # A phone left open for a whole game must still save: CSRF tokens never expire (issue 3).

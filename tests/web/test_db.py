@@ -294,3 +294,27 @@ def test_the_summaries_command_fills_what_a_sql_script_left_out(app: Flask) -> N
         assert stored.summary["totals"] == [61, 11, -8]
         untouched = db.session.get(Game, fresh)
         assert untouched is not None and untouched.summary["version"] == untouched.version
+
+
+def test_a_connection_the_database_dropped_is_replaced_not_answered_with_a_500(app: Flask) -> None:
+    """PostgreSQL restarted (or an idle connection cut): each process answered its next request with
+    a 500 from the dead pooled connection. The pool checks a connection before handing it out."""
+    client = app.test_client()
+    made = client.post("/api/games", json={"players": ["Ann", "Ben", "Cy"]}).get_json()
+    headers = {"Authorization": f"Bearer {made['scorer_token']}"}
+    with app.app_context():
+        db.engine.dispose()
+        with db.engine.connect() as connection:  # the pool's one connection from now on
+            postgresql = connection.dialect.name == "postgresql"
+            pid = connection.execute(text("select pg_backend_pid()")).scalar() if postgresql else None
+            pooled = connection.connection.dbapi_connection
+        if postgresql:  # the server ends it, as a restart does
+            admin = create_engine(app.config["SQLALCHEMY_DATABASE_URI"])
+            with admin.connect() as other:
+                other.execute(text("select pg_terminate_backend(:pid)"), {"pid": pid})
+            admin.dispose()
+        else:
+            pooled.close()  # type: ignore[union-attr]
+    answer = client.get(f"/api/games/{made['id']}", headers=headers)
+    assert answer.status_code == 200, answer.get_json()
+    assert [p["name"] for p in answer.get_json()["players"]] == ["Ann", "Ben", "Cy"]
