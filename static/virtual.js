@@ -96,6 +96,7 @@
     if (own && r && r.classList.contains("vt-myturn")) {  // played from this seat's other phone: no longer
       r.classList.remove("vt-myturn");                  // "your turn" while the others' moves replay
       r.querySelectorAll(".vt-bid").forEach(function (f) { f.hidden = true; });
+      turn();
     }
     newHand(move.hand);
     if (!s) return wait(0);
@@ -343,6 +344,7 @@
   function sent(by) {  // the screen now shown: the one tapped, or the refresh it waited for
     var r = root();
     r.classList.remove("vt-myturn");
+    turn();  // not our turn while the others' moves replay: the next one alerts again
     var status = r.querySelector(".vt-status");
     if (status) status.textContent = say("sent");
     var card = by && by.name === "card" && r.querySelector(".vt-hand button[value='" + by.value + "']");

@@ -490,6 +490,32 @@ def test_your_turn_reaches_a_tab_in_the_background(browser: Any, seeded_server: 
     context.close()
 
 
+def test_a_turn_that_comes_back_after_the_bots_alone_alerts_again(browser: Any, seeded_server: str) -> None:
+    """Ann at a table of bots: her bid, the bots' bids, then her lead. The title kept "Your turn"
+    through the bots' moves, and the lead came without a vibration: only a turn that followed
+    another person's move alerted (the page still thought it was her turn)."""
+    bots = [{"name": f"Bot {i}", "bot": "basic"} for i in (1, 2, 3)]
+    answer = requests.post(
+        f"{seeded_server}/api/tables",
+        json={"seats": [{"name": "Ann"}, *bots], "seed": 5, "first_dealer": 3},
+        timeout=10,
+    )
+    assert answer.status_code == 201, answer.text
+    context = phone(browser, "light")
+    context.add_init_script(DEVICE)
+    page = context.new_page()
+    page.goto(answer.json()["seats"][0]["url"].replace("http://localhost", seeded_server))
+    expect(page).to_have_title(re.compile("^\u25cf Your turn"))  # Ann bids first (R13)
+    page.locator("#vt-settings summary").tap()
+    page.locator("input[data-alert=vibrate]").tap()
+    page.locator(".vt-bids button").first.tap()
+    expect(page).not_to_have_title(re.compile("^\u25cf"))  # the bots' turns: the table's title again
+    expect(page.locator("#vt.vt-myturn .vt-card.vt-legal").first).to_be_visible(timeout=30_000)
+    expect(page).to_have_title(re.compile("^\u25cf Your turn"))  # Ann leads (R14)
+    assert page.evaluate("window.__vibrations") == ["[120,80,120]"]
+    context.close()
+
+
 def test_by_keyboard_the_turn_come_takes_the_focus_and_is_read_out(browser: Any, seeded_server: str) -> None:
     """The screen is drawn anew when the table moves: the focus fell to the page, so a keyboard had
     to Tab back in every turn, and "Your turn" sat in a live region inserted already filled, which
