@@ -295,7 +295,7 @@
         registration.active.postMessage({ keep: location.origin + "/" });
       })
       .catch(function () {});
-    /* A game forgotten on this phone: its page is not kept for offline use either. */
+    /* A game or group forgotten on this phone: none of its pages stays kept for offline use. */
     document.querySelectorAll("[data-forgotten]").forEach(function (item) {
       worker.ready.then(function (registration) { registration.active.postMessage({ drop: item.dataset.forgotten }); });
     });

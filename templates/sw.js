@@ -85,13 +85,26 @@ function page(request) {
   });
 }
 
+// A game or group forgotten on the phone ({drop: its path, such as /g/<id> or /groups/<id>}) leaves
+// none of its pages here: the one at that path and those under it, whatever their query.
+function dropPages(path) {
+  var gone = new URL(path, self.location).pathname;
+  return caches.open(PAGES).then(function (cache) {
+    return cache.keys().then(function (requests) {
+      return Promise.all(requests.filter(function (request) {
+        var at = new URL(request.url).pathname;
+        return at === gone || at.indexOf(gone + "/") === 0;
+      }).map(function (request) { return cache.delete(request); }));
+    });
+  });
+}
+
 // A page opened before this worker controlled it (the first visit, often through a share link
 // that redirects to the game) is kept too: the page asks for it once the worker is active.
-// A game forgotten on the phone ({drop: its page's path}) leaves nothing here either.
 self.addEventListener("message", function (event) {
   var drop = event.data && event.data.drop;
   if (typeof drop === "string") {
-    event.waitUntil(caches.open(PAGES).then(function (cache) { return cache.delete(new URL(drop, self.location).href); }));
+    event.waitUntil(dropPages(drop));
     return;
   }
   var url = event.data && event.data.keep;

@@ -55,6 +55,12 @@ HOME_LIMIT = 20
 HOME_GAMES = 20
 UNTICKED = N_("Nothing was changed: tick the box first, as this cannot be undone.")
 OUT_OF_DATE = N_("This page was out of date, so nothing was saved. Check it and tap the button again.")
+#: The pages a member reads: the service worker keeps a copy of each one opened, so that it opens
+#: without a connection (game pages are kept so too).
+READ_PAGES = frozenset({"groups.home", "groups.all_games", "groups.game", "groups.player"})
+#: A group forgotten on this phone is named in a cookie of its own for a while (``skgf_<id>``): the
+#: home page it lands on then has the service worker drop the group's kept pages (``data-forgotten``).
+FORGOTTEN_PREFIX, FORGOTTEN_SECONDS = "skgf_", 10 * 60
 
 
 class NewGroupForm(FlaskForm):  # type: ignore[misc]
@@ -107,8 +113,18 @@ def remember(response: BaseResponse, group_id: str, token: str) -> BaseResponse:
 
 @bp.after_request
 def private(response: Response) -> Response:
-    """A group's pages show its players and scores: never cached (security headers: ``web.security_headers``)."""
-    response.headers.setdefault("Cache-Control", "private, no-store")
+    """A group's pages show its players and scores: no shared cache keeps them. The pages a member
+    reads (:data:`READ_PAGES`, a 200 in HTML) may be kept on the phone (``no-cache``: the browser asks
+    again online, the service worker keeps a copy for offline use); the rest never (``no-store``): the
+    share page (the group link's token), the new-group form, redirects, form answers and errors.
+    Security headers: ``web.security_headers``."""
+    read = (
+        request.method in ("GET", "HEAD")
+        and request.endpoint in READ_PAGES
+        and response.status_code == 200
+        and response.mimetype == "text/html"
+    )
+    response.headers.setdefault("Cache-Control", "private, no-cache" if read else "private, no-store")
     return response
 
 
@@ -180,6 +196,17 @@ def chips() -> dict[str, Any]:
     return {"roster_chips": roster_chips}
 
 
+@bp.app_context_processor
+def forgotten() -> dict[str, Any]:
+    """``forgotten_groups()``: the addresses of the groups forgotten on this phone a moment ago."""
+
+    def paths() -> list[str]:
+        found = cookies_with((FORGOTTEN_PREFIX,), HOME_LIMIT)
+        return [url_for("groups.home", group_id=group_id) for group_id, _mark in found]
+
+    return {"forgotten_groups": paths}
+
+
 # -- pages -------------------------------------------------------------------------------------------
 @bp.route("/groups/new", methods=["GET", "POST"])
 @limits.creating
@@ -202,14 +229,20 @@ def new() -> Any:
 def join(group_id: str, token: str) -> Any:
     """Swap a group link's token for a cookie and go to the group's clean address."""
     group = service.open_group(group_id, token)
-    return remember(redirect(url_for(".home", group_id=group.id)), group.id, token)
+    response = remember(redirect(url_for(".home", group_id=group.id)), group.id, token)
+    if FORGOTTEN_PREFIX + group.id in request.cookies:  # forgotten here a moment ago: its pages are kept again
+        response.delete_cookie(FORGOTTEN_PREFIX + group.id, **token_cookie())
+    return response
 
 
 @bp.post("/groups/<group_id>/forget")
 def forget(group_id: str) -> Any:
-    """Take a group off this phone's list: the cookie goes, the group stays."""
+    """Take a group off this phone's list: the cookie goes, the group stays; the home page then has
+    the service worker drop the group's kept pages (:data:`FORGOTTEN_PREFIX`)."""
     response = redirect(url_for("pages.home"))
     if FlaskForm().validate_on_submit():
+        if service.GROUP_COOKIE + group_id in request.cookies:  # a group this phone held
+            response.set_cookie(FORGOTTEN_PREFIX + group_id, "1", **token_cookie(max_age=FORGOTTEN_SECONDS))
         response.delete_cookie(service.GROUP_COOKIE + group_id, **token_cookie())
     else:
         flash(_(OUT_OF_DATE))

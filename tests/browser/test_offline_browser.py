@@ -20,6 +20,8 @@ import requests
 from playwright.sync_api import expect
 
 from tests.vectors import FILE as VECTORS
+from tests.web.groups_kit import export_file
+from tests.web.groups_kit import legal_hands
 
 from .accessibility import assert_accessible
 from .conftest import ARGS
@@ -1082,6 +1084,100 @@ def test_a_forgotten_game_is_not_kept_on_the_phone_for_offline_use(browser: Any,
     page.goto(f"{live.url}/g/{game['id']}")
     expect(page.locator("form.hand")).to_have_count(0)  # the page for one never opened here
     go_online(context, live)
+
+
+# -- a group's pages --------------------------------------------------------------------------------
+#: What the offline page says of a page the phone does not keep (one never opened, a share page).
+NOT_KEPT = "This page is not kept on this phone, so it cannot open without a connection."
+
+
+def kept_page(url: str) -> str:
+    """Whether the worker keeps a copy of ``url`` (a function for ``page.evaluate`` or :func:`until`)."""
+    return f"() => caches.open('bluke-pages').then(c => c.match({json.dumps(url)})).then(Boolean)"
+
+
+def until(page: Any, script: str, seconds: float = 10) -> None:
+    """Wait until the page's ``script`` (a function) resolves to a true value: ``page.wait_for_function``
+    takes the promise itself for one, so it would not wait at all."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(script):
+        assert time.monotonic() < deadline, f"not so within {seconds} s: {script}"
+        page.wait_for_timeout(100)
+
+
+def group_opened_here(browser: Any, live: LiveServer) -> tuple[Any, Any, str, dict[str, str]]:
+    """A phone that opened the link of a group (Ann, Ben, Cy, one game) and, with the service worker
+    in control, its pages, each then kept: the group's page, its games, the game's page in the
+    group and Ann's page. Returns the phone, its page, the group's address and each page's heading."""
+    group = requests.post(
+        live.url + "/api/groups", json={"name": "Tuesday club", "players": ["Ann", "Ben", "Cy"]}, timeout=10
+    ).json()
+    game = requests.post(
+        f"{live.url}/api/groups/{group['id']}/import",
+        json=export_file(["Ann", "Ben", "Cy"], legal_hands(3, 2)),
+        headers={"Authorization": f"Bearer {group['token']}"},
+        timeout=10,
+    ).json()
+    ann = next(p["id"] for p in group["players"] if p["name"] == "Ann")
+    base = f"{live.url}/groups/{group['id']}"
+    headings = {
+        base: "Tuesday club",
+        f"{base}/games": "1 game",
+        f"{base}/games/{game['id']}": "Ann · Ben · Cy",
+        f"{base}/players/{ann}": "Ann",
+    }
+    context, page = phone(browser)
+    page.goto(f"{base}/join/{group['token']}")
+    assert page.url == base  # redirected to the group's clean address
+    worker_ready(page)
+    for url, heading in headings.items():
+        page.goto(url)
+        expect(page.locator("h1")).to_have_text(heading)
+        until(page, kept_page(url))
+    return context, page, base, headings
+
+
+def test_a_groups_pages_opened_online_open_offline_but_not_its_share_page(browser: Any, live: LiveServer) -> None:
+    """Group pages were answered no-store, which the worker never keeps: offline, every one of them
+    showed the offline page. The share page (the group link's token) is still never kept."""
+    context, page, base, headings = group_opened_here(browser, live)
+    page.goto(base + "/share")
+    expect(page.locator("h1")).to_have_text("Group link")
+    go_offline(context, live)
+    try:
+        for url, heading in headings.items():
+            page.goto(url)
+            expect(page.locator("h1")).to_have_text(heading)
+        page.goto(base + "/share")
+        expect(page.locator("h1")).to_have_text("No connection")
+        expect(page.locator("main")).to_contain_text(NOT_KEPT)
+    finally:
+        go_online(context, live)
+
+
+def test_a_forgotten_group_leaves_none_of_its_pages_on_the_phone(browser: Any, live: LiveServer) -> None:
+    """Forgotten on the phone, the group's pages (and one kept with a query: a language chosen on it)
+    must not open offline from the worker's copies."""
+    context, page, base, headings = group_opened_here(browser, live)
+    player = list(headings)[-1]
+    page.goto(player + "?lang=en")
+    until(page, kept_page(player + "?lang=en"))
+    page.goto(live.url + "/")
+    page.get_by_role("button", name="Forget the group Tuesday club on this phone").tap()
+    expect(page.locator(".game-link", has_text="Tuesday club")).to_have_count(0)
+    path = json.dumps(base.removeprefix(live.url))
+    none_kept = f"""() => caches.open('bluke-pages').then(c => c.keys()).then(keys => !keys.some(r => {{
+        const p = new URL(r.url).pathname; return p === {path} || p.startsWith({path} + '/'); }}))"""
+    until(page, none_kept)
+    assert page.evaluate(kept_page(live.url + "/")) is True  # the home page stays kept
+    go_offline(context, live)
+    try:
+        for url in [*headings, player + "?lang=en"]:
+            page.goto(url)
+            expect(page.locator("h1")).to_have_text("No connection")
+            expect(page.locator("main")).to_contain_text(NOT_KEPT)
+    finally:
+        go_online(context, live)
 
 
 # -- an evening offline: hand after hand, then the connection returns ------------------------------

@@ -81,6 +81,60 @@ def test_the_home_page_lists_the_groups_this_phone_opened_and_forgets_them(clien
     assert client.get(f"/groups/{group['id']}").status_code == 404
 
 
+def test_the_pages_a_member_reads_may_be_kept_on_the_phone_and_nothing_else(client: FlaskClient) -> None:
+    """``no-cache`` lets the service worker keep a copy for offline use (the browser asks the server
+    again online); the share page (the group link's token), the new-group form, redirects, form
+    answers and errors are ``no-store``: never kept."""
+    group = joined(client, ["Ann", "Ben"])
+    game = import_into(client, group, ["Ann", "Ben"], legal_hands(2, 1))
+    base, ann = f"/groups/{group['id']}", group["players"][0]["id"]
+    for path in ("", "/games", f"/games/{game['id']}", f"/players/{ann}"):
+        answer = client.get(base + path)
+        assert answer.status_code == 200 and answer.mimetype == "text/html", path
+        assert answer.headers["Cache-Control"] == "private, no-cache", path
+    player, played = f"{base}/players/{ann}", f"{base}/games/{game['id']}"
+    never_kept = {
+        "share": client.get(base + "/share"),
+        "new group": client.get("/groups/new"),
+        "join link": client.get(f"{base}/join/{group['token']}"),
+        "renamed": client.post(player, data={"csrf_token": csrf(client, player), "name": "Ann M."}),
+        "out of date": client.post(player, data={"csrf_token": "stale", "name": "Ann"}),
+        "not ticked": client.post(played, data={"csrf_token": csrf(client, played)}),
+        "no such player": client.get(f"{base}/players/nobody"),
+        "no such game": client.get(f"{base}/games/nothing"),
+        "not opened here": client.get(f"/groups/{new_group(client)['id']}"),
+        "forgotten": client.post(f"{base}/forget", data={"csrf_token": csrf(client, "/")}),
+    }
+    statuses = {what: answer.status_code for what, answer in never_kept.items()}
+    assert statuses == {
+        "share": 200,
+        "new group": 200,
+        "join link": 302,
+        "renamed": 303,
+        "out of date": 400,
+        "not ticked": 400,
+        "no such player": 404,
+        "no such game": 404,
+        "not opened here": 404,
+        "forgotten": 302,
+    }
+    for what, answer in never_kept.items():
+        assert answer.headers["Cache-Control"] == "private, no-store", what
+
+
+def test_a_group_forgotten_here_has_the_home_page_drop_its_kept_pages(client: FlaskClient) -> None:
+    """The home page it lands on names the group's path in ``data-forgotten``: static/app.js asks the
+    service worker to drop every page kept at that path and under it, as for a forgotten game."""
+    group = joined(client, ["Ann", "Ben"])
+    marker = f'data-forgotten="/groups/{group["id"]}"'
+    assert marker not in text(client.get("/"))
+    answer = client.post(f"/groups/{group['id']}/forget", data={"csrf_token": csrf(client, "/")})
+    assert answer.status_code == 302 and answer.headers["Location"] == "/"
+    assert marker in text(client.get(answer.headers["Location"]))
+    client.get(f"/groups/{group['id']}/join/{group['token']}")  # opened again by its link: kept again
+    assert marker not in text(client.get("/"))
+
+
 def test_a_group_is_created_from_its_page_and_shared_with_a_qr_code(client: FlaskClient) -> None:
     answer = client.post(
         "/groups/new",
@@ -251,7 +305,7 @@ def test_the_home_lists_the_newest_games_and_links_to_all_of_them(client: FlaskC
     assert f'href="/groups/{group["id"]}/games">All 22 games</a>' in home
     assert "22 games" in home and re.search(r">Ann</a></th>\s*<td>0</td><td>22</td>", home)  # the leaderboard: all 22
     everything = client.get(f"/groups/{group['id']}/games")
-    assert everything.status_code == 200 and everything.headers["Cache-Control"] == "private, no-store"
+    assert everything.status_code == 200 and everything.headers["Cache-Control"] == "private, no-cache"
     page = text(everything)
     assert page.count('class="game-item"') == 22 and "<h1" in page and "22 games" in page
     newest = re.findall(r'href="(/groups/[0-9a-f]+/games/[0-9a-f]+)"', home)
