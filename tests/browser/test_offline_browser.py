@@ -174,10 +174,10 @@ def test_the_watch_page_reloaded_offline_shows_the_last_score_received(browser: 
     other_scorer(live, game, [4, 5, 3], [5, 3, 5])  # hand 1, followed live
     expect(page.locator("h1")).to_contain_text("Hand 2")
     version = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()["version"]
-    page.wait_for_function(
-        "v => caches.match(location.href, {ignoreVary: true}).then(r => r ? r.text() : '')"
-        ".then(t => t.includes('data-version=\"' + v + '\"'))",
-        arg=version,
+    until(
+        page,
+        "() => caches.match(location.href, {ignoreVary: true}).then(r => r ? r.text() : '')"
+        f".then(t => t.includes('data-version=\"{version}\"'))",
     )
     go_offline(context, live)
     try:
@@ -311,8 +311,8 @@ def test_the_offline_page_speaks_the_language_of_the_last_page_opened(browser: A
     context, page = scorer_phone(browser, new_game(live))  # the worker kept the offline page in English
     try:
         page.goto(live.url + "/?lang=ru")  # the player changes language
-        page.wait_for_function(
-            "caches.match('/offline').then(kept => kept && kept.headers.get('Content-Language') === 'ru')"
+        until(
+            page, "() => caches.match('/offline').then(kept => !!kept && kept.headers.get('Content-Language') === 'ru')"
         )
         go_offline(context, live)
         page.goto(live.url + "/new")
@@ -330,8 +330,10 @@ def test_a_game_opened_offline_speaks_the_language_just_chosen_on_it(browser: An
         page.get_by_role("link", name="Русский").tap()
         expect(page.locator("h1")).to_contain_text("Раздача 1")
         plain = f"{live.url}/g/{game['id']}"
-        page.wait_for_function(
-            f"caches.open('bluke-pages').then(c => c.match('{plain}')).then(kept => kept && kept.headers.get('Content-Language') === 'ru')"
+        until(
+            page,
+            f"() => caches.open('bluke-pages').then(c => c.match('{plain}'))"
+            ".then(kept => !!kept && kept.headers.get('Content-Language') === 'ru')",
         )
         go_offline(context, live)
         page.goto(plain)
@@ -1044,7 +1046,7 @@ def test_a_phone_that_came_by_a_link_finds_its_games_at_home_offline(browser: An
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, page = scorer_phone(browser, game)
     kept = f"() => caches.open('bluke-pages').then(c => c.match('{live.url}/')).then(Boolean)"
-    page.wait_for_function(kept)
+    until(page, kept)
     go_offline(context, live)
     page.goto(live.url + "/")
     page.locator(".game-link", has_text="Ann · Ben · Cy").tap()
@@ -1079,7 +1081,7 @@ def test_a_forgotten_game_is_not_kept_on_the_phone_for_offline_use(browser: Any,
     context, page = scorer_phone(browser, game)
     forget_ann_ben_cy(page, live)
     kept = f"() => caches.open('bluke-pages').then(c => c.match('{live.url}/g/{game['id']}')).then(Boolean)"
-    page.wait_for_function(f"async () => !(await ({kept})())")
+    until(page, f"async () => !(await ({kept})())")
     go_offline(context, live)
     page.goto(f"{live.url}/g/{game['id']}")
     expect(page.locator("form.hand")).to_have_count(0)  # the page for one never opened here
