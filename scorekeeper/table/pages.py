@@ -270,6 +270,20 @@ def unforget(game_id: str) -> Any:
 
 # -- the game page -----------------------------------------------------------------------------
 DRAFT = "clash"
+#: The game and version this browser's last save made: a form it sends again from an older page
+#: (Back, then reload) is not another scorer's doing.
+WROTE = "wrote"
+
+
+def saved_here(game: Game) -> None:
+    """Remember that this browser's save made the game's current version."""
+    session[WROTE] = [game.id, game.version]
+
+
+def superseded_here(game: Game) -> bool:
+    """Whether the game's current version is this browser's own save: a stale form from it is a page
+    it has moved on from, not a clash with another scorer."""
+    return session.get(WROTE) == [game.id, game.version]
 
 
 def kept_draft(game_id: str) -> screens.Clash | None:
@@ -390,7 +404,7 @@ def render_hand(
     return render_edit(opened, number, panel, status=status)
 
 
-def _save(opened: Access, number: int, form: HandForm, write: Callable[[], object]) -> Any:
+def _save(opened: Access, number: int, form: HandForm, write: Callable[[], Game]) -> Any:
     """Check the form, write whole or not at all, and answer: a redirect, or the form with messages.
 
     Each row is checked by the engine first, so its message (in the engine's words) shows beside
@@ -413,8 +427,12 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], objec
         return render_hand(opened, number, form, errors, next(iter(errors.values())))
     editing = any(h.number == number and getattr(h, form.step) is not None for h in game.hands)
     try:
-        write()
+        saved = write()
     except (RulesError, ServiceError) as error:
+        if (isinstance(error, Conflict) or form.version.data != game.version) and superseded_here(game):
+            # Sent again from a page this phone left behind (Back, then reload): what it saved since stands.
+            flash(_("That page was older than what you saved since on this phone, so nothing was changed."))
+            return redirect(url_for(".game", game_id=game.id), 303)
         if isinstance(error, Conflict) or form.version.data != game.version:
             # Another scorer saved first (what they saved may be why this was refused, as an undo
             # of the bids refuses their tricks, R25). Post/Redirect/Get: this scorer's taps wait in
@@ -426,6 +444,7 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], objec
         status = error.status if isinstance(error, ServiceError) else 422
         return render_hand(opened, number, form, message=error_message(error), status=status)
     session.pop(DRAFT, None)
+    saved_here(saved)
     if editing:
         corrected(game, number)
     return redirect(url_for(".game", game_id=game.id))
@@ -477,7 +496,7 @@ def undo(game_id: str) -> Any:
     kept = entry.trump if entry is not None and not had_tricks else None  # goes with the bids
     removed = (entry.tricks if had_tricks else entry.bids) if entry is not None else None
     try:
-        service.undo(game_id, number, form.version.data, whole_hand=False)
+        saved_here(service.undo(game_id, number, form.version.data, whole_hand=False))
     except Conflict as conflict:  # Post/Redirect/Get, as for a refused save
         flash(
             _("{message} Nothing was undone: check the scorecard and undo again if needed.", message=conflict.message)
@@ -635,6 +654,7 @@ def save_hand(game_id: str, number: int) -> Any:
         return again(screens.saved_first(line, names), 409)
     except (RulesError, ServiceError) as error:
         return again(error_message(error), error.status if isinstance(error, ServiceError) else 422)
+    saved_here(saved)
     if saved.version != before and line.bids is not None:  # a first entry, or no change, corrects nothing
         corrected(game, number)
     return redirect(url_for(".game", game_id=game_id))

@@ -59,6 +59,15 @@ def new_game(client: FlaskClient, names: list[str], dealer: str = "0", **fields:
     return answer.headers["Location"].split("/")[2]
 
 
+def second_phone(app: Flask, client: FlaskClient, game_id: str) -> FlaskClient:
+    """Another scorer's phone: the same game's scorer cookie in a browser of its own (its own session)."""
+    phone = app.test_client()
+    cookie = client.get_cookie(f"sk_{game_id}")
+    assert cookie is not None
+    phone.set_cookie(cookie.key, cookie.value)
+    return phone
+
+
 def game_row(app: Flask, game_id: str) -> Game:
     with app.app_context():
         game = db.session.get(Game, game_id)

@@ -19,6 +19,7 @@ from .pages_kit import document
 from .pages_kit import new_game
 from .pages_kit import play
 from .pages_kit import post_hand
+from .pages_kit import second_phone
 from .pages_kit import text
 
 
@@ -290,8 +291,8 @@ def test_tricks_before_bids_are_refused_in_the_engines_words(app: Flask, client:
 # -- versions: stale pages and double taps -----------------------------------------------------
 def test_a_stale_page_shows_what_the_other_scorer_entered_and_keeps_these_taps(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
-    post_hand(client, game_id, 1, "bids", [4, 5, 3], 1)
-    answer = post_hand(client, game_id, 1, "bids", [1, 2, 1], 1, trump="H")  # another phone's older page
+    post_hand(second_phone(app, client, game_id), game_id, 1, "bids", [4, 5, 3], 1)  # another phone first
+    answer = post_hand(client, game_id, 1, "bids", [1, 2, 1], 1, trump="H")  # this phone's older page
     # Post/Redirect/Get: the browser lands on the game's address, never on the form's
     assert answer.status_code == 303 and answer.headers["Location"] == f"/g/{game_id}"
     assert document(app, game_id)["hands"][0]["bids"] == [4, 5, 3]
@@ -316,8 +317,9 @@ def test_tricks_from_a_page_older_than_an_undo_of_the_bids_are_said_to_be_the_ot
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     post_hand(client, game_id, 1, "bids", [4, 5, 3], 1, trump="S")
     stale = current_version(app, game_id)
-    undone = client.post(
-        f"/g/{game_id}/undo", data={"csrf_token": csrf(client, f"/g/{game_id}"), "version": stale, "number": 1}
+    other = second_phone(app, client, game_id)
+    undone = other.post(
+        f"/g/{game_id}/undo", data={"csrf_token": csrf(other, f"/g/{game_id}"), "version": stale, "number": 1}
     )
     assert undone.status_code == 302
     answer = post_hand(client, game_id, 1, "tricks", [5, 3, 5], stale)
@@ -325,6 +327,27 @@ def test_tricks_from_a_page_older_than_an_undo_of_the_bids_are_said_to_be_the_ot
     page = text(client.get(f"/g/{game_id}"))
     assert "Another scorer changed this hand first" in page and "bids of hand 1 before its tricks" not in page
     assert document(app, game_id)["hands"][0]["bids"] is None
+
+
+def test_a_form_sent_again_from_a_page_this_phone_moved_on_from_changes_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Refused tricks fixed and recorded, then Back and reload: the browser sent the refused form
+    again, and the game page said another scorer had saved first, with only one phone at the table."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    post_hand(client, game_id, 1, "bids", [4, 5, 3], 1)
+    assert post_hand(client, game_id, 1, "tricks", [5, 3, 4], 2).status_code == 422  # 12 of 13 (R23)
+    assert post_hand(client, game_id, 1, "tricks", [5, 3, 5], 2).status_code == 302
+    again = post_hand(client, game_id, 1, "tricks", [5, 3, 4], 2)  # the refused form, sent again
+    assert again.status_code == 303 and again.headers["Location"] == f"/g/{game_id}"
+    page = text(client.get(f"/g/{game_id}"))
+    assert "That page was older than what you saved since on this phone, so nothing was changed." in page
+    assert "Another scorer saved first" not in page
+    assert document(app, game_id)["hands"][0]["tricks"] == [5, 3, 5]
+    # the same stale form from another phone is a clash to settle, as before
+    other = second_phone(app, client, game_id)
+    assert post_hand(other, game_id, 1, "tricks", [5, 3, 4], 2).status_code == 303
+    assert "Another scorer saved first" in text(other.get(f"/g/{game_id}"))
 
 
 def test_a_refused_tricks_form_keeps_showing_the_trump_noted(app: Flask, client: FlaskClient) -> None:
