@@ -250,6 +250,41 @@ def card_label(card: Card) -> str:
     return str(letters.get(rank, rank)) + card.suit.symbol
 
 
+def spoken_card(card: Card) -> str:
+    """``queen of spades`` (``дама пик`` in Russian), ``ten of hearts``, ``Hi Bluke``: a card's name
+    in words, for screen readers (the ``aria-label`` of a card drawn at a virtual table).
+
+    The rank is a word of its own and each suit a pattern around it, so that every language can
+    decline the rank or the suit as it needs (``туз червей``, ``re di quadri``).
+    """
+    if card.is_bluke:
+        return card_label(card)
+    assert card.suit is not None
+    ranks = {
+        "2": pgettext("card name", "two"),
+        "3": pgettext("card name", "three"),
+        "4": pgettext("card name", "four"),
+        "5": pgettext("card name", "five"),
+        "6": pgettext("card name", "six"),
+        "7": pgettext("card name", "seven"),
+        "8": pgettext("card name", "eight"),
+        "9": pgettext("card name", "nine"),
+        "T": pgettext("card name", "ten"),
+        "J": pgettext("card name", "jack"),
+        "Q": pgettext("card name", "queen"),
+        "K": pgettext("card name", "king"),
+        "A": pgettext("card name", "ace"),
+    }
+    rank = str(ranks[str(card)[0]])
+    if card.suit.value == "S":
+        return _("{rank} of spades", rank=rank)
+    if card.suit.value == "H":
+        return _("{rank} of hearts", rank=rank)
+    if card.suit.value == "D":
+        return _("{rank} of diamonds", rank=rank)
+    return _("{rank} of clubs", rank=rank)
+
+
 def suit_name(letter: str | None) -> str:
     """``"S"`` → ``Spades`` in the request's language; ``None`` → ``no trump``."""
     return _(SUITS[letter]) if letter is not None and letter in SUITS else _("no trump")

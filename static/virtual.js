@@ -47,7 +47,8 @@
     waitingForTable = false;
   }
 
-  // -- card faces, as templates/virtual/_card.html draws them; the label comes with the moves ----------
+  // -- card faces, as templates/virtual/_card.html draws them: a picture named in words ("queen of
+  // spades"), the name in the reader's language coming with the moves (their `labels`) ---------------
   var PIPS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   function face(code, label) {
     var span = document.createElement("span");
@@ -59,9 +60,10 @@
     }
     span.className = "vt-face vt-" + color + " vt-mini";
     span.setAttribute("data-card", code);
+    span.setAttribute("role", "img");
     span.setAttribute("aria-label", label || rank + pip);
-    var b = document.createElement("b"); b.textContent = rank;
-    var i = document.createElement("i"); i.textContent = pip;
+    var b = document.createElement("b"); b.textContent = rank; b.setAttribute("aria-hidden", "true");
+    var i = document.createElement("i"); i.textContent = pip; i.setAttribute("aria-hidden", "true");
     span.appendChild(b); span.appendChild(i);
     return span;
   }

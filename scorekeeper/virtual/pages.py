@@ -233,8 +233,9 @@ def moves(table_id: str) -> Any:
         "stamp": service.stamp(access.table),
         "names": [p["name"] for p in view["players"]],
         "seat": view["seat"],
-        # each card played in these moves as the reader's language names it (a face's spoken label)
-        "labels": {m["card"]: views.card_face(m["card"])["label"] for m in view["moves"] if "card" in m},
+        # each card played in these moves as a screen reader says it in the reader's language ("queen of
+        # spades"): the spoken name of the face virtual.js draws (only these cards, not the deck's 54)
+        "labels": {m["card"]: views.card_face(m["card"])["name"] for m in view["moves"] if "card" in m},
     }
 
 

@@ -28,6 +28,7 @@ from ..i18n import _n
 from ..i18n import card_label
 from ..i18n import error_message as said
 from ..i18n import rules_message
+from ..i18n import spoken_card
 from ..i18n import suit_name as local_suit_name
 from ..models import VirtualTable
 from .service import first_dealer
@@ -247,7 +248,8 @@ def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -
 
 # -- helpers for the templates -------------------------------------------------------------------
 def card_face(code: str) -> dict[str, str]:
-    """How a card is drawn: rank text, suit pip, colour class and a spoken label."""
+    """How a card is drawn: rank text, suit pip, colour class, the short ``label`` it reads as on
+    screen and in messages (``Q♠``) and the ``name`` a screen reader says (``queen of spades``)."""
     card = Card.parse(code)
     if card.is_bluke:
         high = code == "HB"
@@ -257,6 +259,7 @@ def card_face(code: str) -> dict[str, str]:
             "pip": "★" if high else "☆",
             "color": "bluke",
             "label": card_label(card),
+            "name": spoken_card(card),
         }
     label = card_label(card)
     assert card.suit is not None
@@ -266,6 +269,7 @@ def card_face(code: str) -> dict[str, str]:
         "pip": card.suit.symbol,
         "color": "red" if card.suit.value in "HD" else "black",
         "label": label,
+        "name": spoken_card(card),
     }
 
 

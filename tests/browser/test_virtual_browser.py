@@ -17,6 +17,8 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
+from tests.web.virtual_support import said
+
 from .accessibility import assert_accessible
 from .conftest import serve
 from .phone_kit import no_sideways_scroll
@@ -597,6 +599,56 @@ def test_the_last_trick_stays_on_the_table_then_with_the_hands_result(browser: A
     cards = page.locator(".vt-prev .vt-plays [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
     assert cards == [p["card"] for p in prev["last_trick"]] and len(cards) == 4
     expect(page.locator(".vt-handno")).to_contain_text("Hand 2")
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_screen_reader_names_the_cards_in_words(browser: Any, seeded_server: str, lang: str) -> None:
+    """A screen reader read a hand's card as "Q♦" and the turn-up as "trump 5 ♦": Chromium's
+    accessible names are now words in the page's language ("queen of diamonds", "дама бубен"), for
+    the hand's buttons, the turn-up, and the cards virtual.js draws into the trick as it replays
+    the moves (checked while the screen the server draws after them is held back)."""
+    table = Table(seeded_server, 3)
+    v = to_my_play(table)
+    context = phone(browser, "light")
+    page = context.new_page()
+    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server) + f"?lang={lang}")
+    expect(page.locator("#vt.vt-myturn")).to_have_count(1)
+    for code in v["hand"]:
+        expect(page.get_by_role("button", name=said(code, lang), exact=True)).to_be_visible()
+    assert v["turn_up"]
+    expect(page.locator(".vt-trump").get_by_role("img", name=said(v["turn_up"], lang), exact=True)).to_be_visible()
+    hand = page.locator(".vt-cards").aria_snapshot()
+    assert f'button "{said(v["hand"][0], lang)}"' in hand and not re.search("[♠♥♦♣]", hand), hand
+
+    held: list[Any] = []  # the screens asked for after each replay: the faces until then are the script's
+
+    def hold(route: Any) -> None:
+        if route.request.method == "GET" and route.request.headers.get("x-partial"):
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(re.compile(rf"/t/{table.id}$"), hold)
+    card = v["legal"][0]
+    page.get_by_role("button", name=said(card, lang), exact=True).tap()
+    mine = page.locator("#vt .vt-spot[data-seat='0'] [data-slot]")
+    expect(mine.get_by_role("img", name=said(card, lang), exact=True)).to_be_visible()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert len(held) == 1, "the replay of Ann's card did not end"
+    expect(mine.get_by_role("img", name=said(card, lang), exact=True)).to_be_visible()  # drawn by the script
+    held[0].continue_()
+    page.wait_for_function("() => !document.querySelector('#vt .vt-sent')")  # the server's screen, before Ben plays
+
+    ben = table.view(1)
+    assert ben["your_turn"] and ben["phase"] == "playing"
+    table.act(1, ben)  # Ben plays his first legal card; the bots finish the trick
+    bens = page.locator("#vt .vt-spot[data-seat='1'] [data-slot]")
+    expect(bens.get_by_role("img", name=said(ben["legal"][0], lang), exact=True)).to_be_visible()
+    assert len(held) == 1, "Ben's card was drawn by the script, before the server's screen"
     context.close()
 
 

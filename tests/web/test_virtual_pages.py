@@ -20,6 +20,7 @@ from .virtual_support import create  # noqa: F401 (a fixture)
 from .virtual_support import leaks  # noqa: F401 (a fixture)
 from .virtual_support import patient_bots  # noqa: F401 (a fixture)
 from .virtual_support import row  # noqa: F401 (a fixture)
+from .virtual_support import said
 from .virtual_support import seats  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.usefixtures("patient_bots")
@@ -270,6 +271,57 @@ def test_dimmed_cards_say_why_and_a_tap_on_one_explains_without_script(app: Flas
     assert answer.status_code == 422
     assert reason.replace("'", "&#39;") in text(answer) and 'role="alert"' in text(answer)
     assert row(app, table) == before
+
+
+#: A card's short label, as the screen and the error messages write it (Q♦, Д♦ in Russian).
+SHORT = {
+    "en": ({"T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}, {"HB": "Hi Bluke", "LB": "Lo Bluke"}),
+    "ru": ({"T": "10", "J": "В", "Q": "Д", "K": "К", "A": "Т"}, {"HB": "Старший блюк", "LB": "Младший блюк"}),
+}
+
+
+def short(code: str, lang: str) -> str:
+    letters, blukes = SHORT[lang]
+    return blukes.get(code) or letters.get(code[0], code[0]) + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[code[1]]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_seats_cards_are_named_in_words_and_its_errors_keep_the_short_label(
+    app: Flask, client: FlaskClient, lang: str
+) -> None:
+    """A screen reader read "Q♦" for a hand's card and "trump 5 ♦" for the turn-up: every card drawn
+    is now named in words in the reader's language ("queen of diamonds", "дама бубен"), the hand's
+    buttons by their aria-label, the faces as pictures (role="img"); the letters still show."""
+    created, phone, v = _playing_table(app, client)
+    table = created["id"]
+    body = text(phone.get(f"/t/{table}?lang={lang}"))
+    for code in v["hand"]:
+        button = re.search(rf'<button[^>]*value="{code}"[^>]*>(.*?)</button>', body, re.S)
+        assert button, code
+        assert f'aria-label="{said(code, lang)}"' in button.group(0), button.group(0)
+        if code not in ("HB", "LB"):  # the letters still show
+            assert f">{short(code, lang)[:-1]}</b>" in button.group(1), button.group(1)
+    pictures = dict(re.findall(r'<span class="vt-face[^"]*" data-card="(\w\w)" role="img" aria-label="([^"]+)"', body))
+    assert v["turn_up"] and pictures[v["turn_up"]] == said(v["turn_up"], lang)
+    assert re.search(rf'class="vt-trump".*?data-card="{v["turn_up"]}" role="img"', body, re.S)
+    for p in v["trick"]:  # the cards already on the table, in the seats' spots
+        assert pictures[p["card"]] == said(p["card"], lang)
+    assert not leaks(body, row(app, table)["state"], 0)
+
+    # virtual.js draws the played cards with the names the moves bring, in the reader's language
+    moves = phone.get(f"/t/{table}/moves?since=0").get_json()
+    played = {m["card"] for m in moves["moves"] if "card" in m}
+    assert played and moves["labels"] == {code: said(code, lang) for code in played}
+
+    # an error still writes the card as the screen does: the turn-up is on the table, not in her hand
+    refused = phone.post(
+        f"/t/{table}/play",
+        data={"csrf_token": token_of(phone, f"/t/{table}"), "card": v["turn_up"], "version": str(v["version"])},
+    )
+    assert refused.status_code == 422
+    alert = re.search(r'<p class="vt-error" role="alert">(.*?)</p>', text(refused), re.S)
+    assert alert and short(v["turn_up"], lang) in alert.group(1) and "R14" in alert.group(1), alert
+    assert said(v["turn_up"], lang) not in alert.group(1)
 
 
 def test_a_card_played_from_the_form_moves_the_table_on(app: Flask, client: FlaskClient) -> None:

@@ -22,6 +22,32 @@ from scorekeeper.models import VirtualTable
 ALL_CODES = frozenset(str(c) for c in DECK)
 CODE_RE = re.compile(r"\b(?:[2-9TJQKA][SHDC]|HB|LB)\b")
 LABELS = {str(c): c.label for c in DECK}
+#: How a screen reader names the cards (an aria-label) in two languages: ranks, then each suit's
+#: pattern, then the Blukes. Written out here, not taken from the app, so that a test checks its words.
+SPOKEN = {
+    "en": (
+        "two three four five six seven eight nine ten jack queen king ace".split(),
+        {"S": "{} of spades", "H": "{} of hearts", "D": "{} of diamonds", "C": "{} of clubs"},
+        {"HB": "Hi Bluke", "LB": "Lo Bluke"},
+    ),
+    "ru": (
+        "двойка тройка четвёрка пятёрка шестёрка семёрка восьмёрка девятка десятка валет дама король туз".split(),
+        {"S": "{} пик", "H": "{} червей", "D": "{} бубен", "C": "{} треф"},
+        {"HB": "Старший блюк", "LB": "Младший блюк"},
+    ),
+}
+
+
+def said(code: str, lang: str = "en") -> str:
+    """``said("QS")`` → ``queen of spades``; ``said("AH", "ru")`` → ``туз червей``."""
+    ranks, suits, blukes = SPOKEN[lang]
+    if code in blukes:
+        return blukes[code]
+    return suits[code[1]].format(ranks["23456789TJQKA".index(code[0])])
+
+
+#: Each card as a screen reader says it in English: a card's name is in a page too.
+NAMES = {code: said(code) for code in ALL_CODES}
 CSRF_RE = re.compile(r'name="csrf_token" value="[^"]*"')
 
 
@@ -135,7 +161,7 @@ def visible(state: dict[str, Any] | None, seat: int | None) -> set[str]:
 
 
 def leaks(text: str, state: dict[str, Any] | None, seat: int | None, tokens: Any = ()) -> set[str]:
-    """Codes or labels in ``text`` of cards this reader cannot see (others' hands, undealt cards).
+    """Codes, labels or spoken names in ``text`` of cards this reader cannot see (others' hands, undealt cards).
 
     CSRF values and the given ``tokens`` (the host's answers carry the seat links) are random
     text that can contain ``-AH-`` by chance; they are left out of the scan.
@@ -145,7 +171,7 @@ def leaks(text: str, state: dict[str, Any] | None, seat: int | None, tokens: Any
     for token in tokens:
         text = text.replace(token, "")
     found = {code for code in CODE_RE.findall(text) if code in hidden}
-    found |= {code for code in hidden if LABELS[code] in text}
+    found |= {code for code in hidden if LABELS[code] in text or NAMES[code] in text}
     return found
 
 
