@@ -4,6 +4,7 @@ every control's spoken name holds the words it shows, and the scripts speak the 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from tests.web.groups_kit import auth
 from tests.web.groups_kit import export_file
 from tests.web.groups_kit import legal_hands
 
+from .conftest import serve
 from .phone_kit import page_checks
 from .phone_kit import phone
 from .test_scorer_screens import api_game
@@ -151,6 +153,35 @@ def test_a_virtual_seat_fits_a_360_px_phone_in_each_language(browser: Any, serve
     expect(page.locator("#vt.vt-myturn")).to_be_visible(timeout=20_000)  # the bots before her have moved
     fits(page, f"{lang}: virtual seat")
     page.screenshot(path=str(shots / f"lang-{lang}-virtual-seat.png"), full_page=True)
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server that deals the cards a seed says (the same table every run)."""
+    yield from serve(tmp_path_factory.mktemp("languages"), ALLOW_SEED=True)
+
+
+#: The card faces whose words spill out of the card ("Malalta", the Lo Bluke in Esperanto).
+SPILLED = """() => [...document.querySelectorAll('.vt-face')].filter(e => e.offsetParent !== null
+    && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)).map(e => e.textContent.trim())"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_blukes_words_fit_their_cards_in_each_language(browser: Any, seeded: str, lang: str) -> None:
+    """The Hi Bluke turned up and the Lo Bluke in the hand (seed 1): in Esperanto "Malalta" spilled
+    out of the turn-up's small card and past the 360 px screen (one deal in 25 scrolled sideways)."""
+    seats = [{"name": "Anneliese"}] + [{"name": name, "bot": "random"} for name in ("Bartholomew", "Cy", "Dee")]
+    answer = requests.post(f"{seeded}/api/tables", json={"seats": seats, "seed": 1}, timeout=10)
+    assert answer.status_code == 201, answer.text
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(f"{answer.json()['seats'][0]['url']}?lang={lang}")
+    expect(page.locator("#vt.vt-myturn")).to_be_visible(timeout=20_000)
+    expect(page.locator(".vt-trump .vt-face.vt-bluke")).to_be_visible()
+    expect(page.locator(".vt-hand .vt-face.vt-bluke")).to_be_visible()
+    assert not page.evaluate(SPILLED), f"{lang}: words out of their cards: {page.evaluate(SPILLED)}"
+    fits(page, f"{lang}: Blukes")
     context.close()
 
 
