@@ -68,6 +68,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The same, dealing the cards a seed says (the same table every run)."""
+    yield from serve(tmp_path_factory.mktemp("seeded"), ALLOW_SEED=True)
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
         pytest.skip(f"Chromium not found at {CHROMIUM} (make system-packages installs it)")

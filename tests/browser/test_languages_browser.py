@@ -4,7 +4,6 @@ every control's spoken name holds the words it shows, and the scripts speak the 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,6 @@ from tests.web.groups_kit import auth
 from tests.web.groups_kit import export_file
 from tests.web.groups_kit import legal_hands
 
-from .conftest import serve
 from .phone_kit import page_checks
 from .phone_kit import phone
 from .test_scorer_screens import api_game
@@ -156,13 +154,8 @@ def test_a_virtual_seat_fits_a_360_px_phone_in_each_language(browser: Any, serve
     context.close()
 
 
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server that deals the cards a seed says (the same table every run)."""
-    yield from serve(tmp_path_factory.mktemp("languages"), ALLOW_SEED=True)
-
-
-#: The card faces whose words spill out of the card ("Malalta", the Lo Bluke in Esperanto).
+#: The card faces whose words spill out of the card ("Q♠" past the top bar's trump card, "Malalta",
+#: the Lo Bluke in Esperanto, past the turn-up's small card).
 SPILLED = """() => [...document.querySelectorAll('.vt-face')].filter(e => e.offsetParent !== null
     && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)).map(e => e.textContent.trim())"""
 

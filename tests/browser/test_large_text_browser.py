@@ -5,13 +5,11 @@ Each test measures the layout: what stays on screen, what fits, what is cut, wha
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import serve
 from .phone_kit import api_game
 from .phone_kit import larger_text
 from .phone_kit import phone
@@ -20,6 +18,7 @@ from .test_every_page import KEPT_ON_SCREEN
 from .test_every_page import mine_to
 from .test_every_page import Table
 from .test_languages_browser import BROKEN_WORDS
+from .test_languages_browser import SPILLED
 
 pytestmark = pytest.mark.browser
 
@@ -121,12 +120,6 @@ def test_the_docks_buttons_fit_the_screen_and_their_words(
     context.close()
 
 
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server that deals the cards a seed says (the same table every run)."""
-    yield from serve(tmp_path_factory.mktemp("large-text"), ALLOW_SEED=True)
-
-
 #: Whether the element is wholly on screen, below the head that stays at the top (if it stays).
 IN_SIGHT = """sel => { const e = document.querySelector(sel); if (!e) return false;
     const r = e.getBoundingClientRect(), top = document.querySelector('.vt-top');
@@ -169,9 +162,6 @@ def test_the_home_page_shows_a_games_names_whole_beside_or_above_forget(browser:
 #: The labels under the last trick's cards shown cut ("Christo…"), and the words of the seat tags
 #: broken across two lines ("deale / r").
 CUT_WHO = "[...document.querySelectorAll('.vt-who')].filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)"
-#: The card faces whose rank and suit spill out of the card ("Q♠" past the top bar's trump card).
-SPILLED = """[...document.querySelectorAll('.vt-face')].filter(e => e.offsetParent !== null
-    && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)).map(e => e.textContent.trim())"""
 
 
 @pytest.mark.parametrize("seats", ["four", "fifteen"])
