@@ -429,11 +429,12 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], Game]
     try:
         saved = write()
     except (RulesError, ServiceError) as error:
-        if (isinstance(error, Conflict) or form.version.data != game.version) and superseded_here(game):
+        stale = isinstance(error, Conflict) or form.version.data != game.version
+        if stale and superseded_here(game):
             # Sent again from a page this phone left behind (Back, then reload): what it saved since stands.
             flash(_("That page was older than what you saved since on this phone, so nothing was changed."))
             return redirect(url_for(".game", game_id=game.id), 303)
-        if isinstance(error, Conflict) or form.version.data != game.version:
+        if stale:
             # Another scorer saved first (what they saved may be why this was refused, as an undo
             # of the bids refuses their tricks, R25). Post/Redirect/Get: this scorer's taps wait in
             # the session beside what is stored, and the browser lands on the game's own address.
