@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+from typing import TypeGuard
 
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
@@ -252,9 +253,14 @@ def version_of(game_id: str, token: str | None) -> int:
 
 
 # -- writing -------------------------------------------------------------------------------------
+def well_formed_version(version: object) -> TypeGuard[int | None]:
+    """Whether a write's optional ``version`` is a whole number, or ``None`` (no check)."""
+    return version is None or (isinstance(version, int) and not isinstance(version, bool) and version >= 0)
+
+
 def whole_version(version: object) -> int | None:
     """The optional ``version`` of a write: a whole number, or ``None`` to skip the check (400)."""
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
+    if not well_formed_version(version):
         raise BadRequest(
             _("'version' must be the whole number from the game document, not {version}.", version=shown(version))
         )

@@ -233,7 +233,7 @@ def locked_table(table_id: str, version: object = None, bump: bool = True) -> It
     ``bump=False`` is for bookkeeping that changes nothing a seat could act on (who has joined):
     a player opening their link must not make another player's tap stale.
     """
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
+    if not games.well_formed_version(version):
         raise BadRequest(_("'version' must be a whole number, not {version!r}.", version=version))
     db.session.rollback()  # end any read transaction so the write lock is taken at BEGIN
     db.session.connection(execution_options=WRITE)
