@@ -7,6 +7,7 @@ backends.
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import subprocess
@@ -84,6 +85,12 @@ class Games:
         if key == "tie":  # seed 372 happens to end level: 317 each
             game = new_game(c, ["Ann", "Ben"])
             return game, play_out(c, game, seed=372)
+        if key == "rtl":  # seed 28: the Hebrew name at seat 0 wins, 211 to 203
+            game = new_game(c, ["דוד", "Ann"])
+            return game, play_out(c, game, seed=28)
+        if key == "unbroken":  # 40 letters without a space: the first dealer and the winner
+            game = new_game(c, ["W" * 40, "Ann"], options={"extended": True, "all_cards_hand": True})
+            return game, play_out(c, game, seed=28)
         if key == "hostile":
             game = new_game(c, HOSTILE)
             return game, play_out(c, game, hands=3, seed=2)
@@ -143,7 +150,7 @@ def test_the_header_names_date_variant_options_seating_first_dealer_and_progress
         f"game {game['id']}",
     ):
         assert fact in text
-    assert "1  Ann · 2  Ben · 3  Cy" in text  # seating order, clockwise from seat 0
+    assert re.search(r"1\s+Ann · 2\s+Ben · 3\s+Cy", text)  # seating order, clockwise from seat 0
     assert game["created_at"][:10] in _iso_dates(text)
     assert "page 1 of 1" in text
 
@@ -512,3 +519,41 @@ def test_the_print_template_marks_each_cell_by_its_outcome(games: Games) -> None
     assert [c.outcome for c in sheet.rows[1].cells] == ["P", "O", "S"]
     assert html.count('class="mark out-S"') == 2 and html.count('class="mark out-P"') == 1
     assert WORKED["players"][0] in html
+
+
+def test_a_right_to_left_winners_name_keeps_its_total_after_it(games: Games) -> None:
+    """The header's winner line printed "★ 211 · דוד" (and a negative total as "1790−"): the name
+    pulled the number into its right-to-left run. Names are isolated (``<bdi>``)."""
+    game, doc = games.game("rtl")
+    assert doc["winners"] == [0] and doc["totals"] == [211, 203]
+    for paper in ("", "?paper=letter"):
+        (line,) = [text for text in lines(games.pdf("rtl", paper)) if "★" in text and "·" in text]
+        assert re.search(r"★\s*\S*דוד\S*\s*·\s*211\b", line), line
+
+
+def test_chinese_and_japanese_names_print_in_a_font_that_has_them(games: Games) -> None:
+    """The blank sheet printed 王小明 and 佐藤 as empty boxes: no font asked for had them."""
+    answer = games.client.get("/scorecards/blank.pdf?players=王小明,佐藤,Ann")
+    assert answer.status_code == 200
+    fonts = {
+        str(font["/BaseFont"]).split("+")[-1]
+        for page in pages(answer.data)
+        for font in page["/Resources"]["/Font"].values()
+    }
+    assert any("Droid" in font for font in fonts), fonts
+    assert "王小明" in "".join(page_texts(answer.data)) and "佐藤" in "".join(page_texts(answer.data))
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler's pdftotext is not installed")
+def test_a_name_without_spaces_stays_on_the_page(games: Games, tmp_path: Path) -> None:
+    """Forty letters without a space ran past the page's right edge in the header (first dealer,
+    winner) on A4 and letter paper."""
+    _, doc = games.game("unbroken")
+    assert doc["status"] == "finished"
+    for paper in ("a4", "letter"):
+        pdf = tmp_path / f"{paper}.pdf"
+        pdf.write_bytes(games.pdf("unbroken", f"?paper={paper}"))
+        html = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+        width = float(re.search(r'<page width="([\d.]+)"', html).group(1))  # type: ignore[union-attr]
+        right = max(float(x) for x in re.findall(r'<word xMin="[\d.]+" yMin="[\d.]+" xMax="([\d.]+)"', html))
+        assert right <= width - 10, f"{paper}: a word ends at {right} of {width} pt"
