@@ -25,9 +25,12 @@ threads = int(os.environ.get("SCOREKEEPER_THREADS") or 8)
 timeout = 30
 graceful_timeout = 20
 keepalive = 5
-# Bounded requests: a request line of at most 4 KB (paths are short), 60 headers of 8 KB.
+# Bounded requests: a request line of at most 4 KB (paths are short), 60 headers of 16 KB. A phone
+# sends a cookie for each game it opened (about 65 bytes) and a browser keeps up to 180 cookies for
+# a site: with gunicorn's own 8 KB, a phone that had opened some 120 games was refused on every request.
 limit_request_line = 4094
 limit_request_fields = 60
+limit_request_field_size = 16384
 # gunicorn believes no forwarded scheme by itself (by default it trusts X-Forwarded-Proto from
 # 127.0.0.1): the app believes its proxies' headers only with SCOREKEEPER_PROXIES (ProxyFix).
 secure_scheme_headers: dict[str, str] = {}

@@ -22,6 +22,7 @@ from flask import request
 from flask import Response
 from flask import session
 from flask import url_for
+from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import games
@@ -68,6 +69,9 @@ bp = Blueprint("pages", __name__)
 csrf.exempt(bp)
 
 HOME_LIMIT = 30
+#: The game cookies the home page reads, and of their games (newest first) how many it opens (a
+#: token checked each) to list the first :data:`HOME_LIMIT` it can open.
+HOME_COOKIES, HOME_OPENED = 250, 100
 #: A forgotten game's tokens are kept aside this long, so that "Forget" can be undone.
 FORGOTTEN_PREFIX, UNDO_SECONDS = "skf_", 10 * 60
 
@@ -130,9 +134,15 @@ def home_page(message: str | None = None, status: int = 200) -> Any:
     """The home page: this device's games, newest first, and those just forgotten (to undo)."""
     opened_games: list[Access] = []
     forgotten: list[Access] = []
-    for game_id, token in cookies_with((COOKIE_PREFIX,), 100):
+    # Every game cookie the phone sends (a browser keeps at most 180 for a site), the most recently
+    # changed games opened first: the first cookies the browser sends are its oldest.
+    held = dict(cookies_with((COOKIE_PREFIX,), HOME_COOKIES))
+    newest = db.session.scalars(
+        select(Game.id).where(Game.id.in_(held)).order_by(Game.updated_at.desc()).limit(HOME_OPENED)
+    )
+    for game_id in list(newest):
         try:
-            opened_games.append(games.open_game(game_id, token, hands=False))
+            opened_games.append(games.open_game(game_id, held[game_id], hands=False))
         except NotFound:
             continue
     for game_id, token in cookies_with((FORGOTTEN_PREFIX,), 10):

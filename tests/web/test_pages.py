@@ -36,6 +36,22 @@ def test_home_offers_a_new_game_and_lists_the_games_this_phone_opened(client: Fl
     assert "Ann · Ben · Cy" in home and "Hand 1 of 25" in home and "scoring" in home
 
 
+def test_home_lists_the_newest_games_of_a_phone_that_opened_more_than_a_hundred(app: Flask) -> None:
+    """A browser sends its oldest cookies first: the home page opened the first hundred and left
+    out the games just scored."""
+    creator, phone = app.test_client(), app.test_client()
+    made = [creator.post("/api/games", json={"players": [f"G{n:03d}", "Bo"]}).get_json() for n in range(105)]
+    for game in made:  # opened in order: the oldest cookie first
+        phone.set_cookie(f"sk_{game['id']}", game["scorer_token"])
+    newest = made[-1]
+    scorer = {"Authorization": f"Bearer {newest['scorer_token']}"}
+    assert (
+        creator.put(f"/api/games/{newest['id']}/hands/1/bids", json={"bids": [1, 1]}, headers=scorer).status_code == 200
+    )
+    home = text(phone.get("/"))
+    assert "G104 · Bo" in home and "G075 · Bo" in home and "G074 · Bo" not in home  # the 30 newest
+
+
 def test_a_new_game_makes_this_browser_the_scorer_and_shows_both_links(client: FlaskClient) -> None:
     answer = client.post(
         "/new",

@@ -95,6 +95,15 @@ def test_the_access_log_never_holds_a_token(server: Server) -> None:
     assert scorer not in server.output() and watch not in server.output()
 
 
+def test_a_phone_with_the_cookies_of_many_games_is_still_answered(server: Server) -> None:
+    """A cookie a game (about 65 bytes): with gunicorn's 8 KB for a header, a phone that had opened
+    some 120 games got 431 for every page. A browser keeps at most 180 cookies for a site."""
+    cookies = "; ".join(f"sk{'w' if i % 2 else ''}_{i:016x}={'x' * 43}" for i in range(180))
+    assert len(cookies) > 11_000
+    answer = requests.get(f"{server.base}/", headers={"Cookie": cookies}, timeout=10)
+    assert answer.status_code == 200, answer.text[:200]
+
+
 def test_a_request_cannot_write_a_line_of_its_own_into_the_log(server: Server) -> None:
     """Decoded to find tokens, an escaped line break or NUL is written as its escape, not as a new
     line that looks like another client's request."""
