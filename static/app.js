@@ -237,7 +237,11 @@
     document.body.addEventListener("htmx:sendError", function () { cut(true); });
     document.body.addEventListener("htmx:timeout", function () { cut(true); });
     document.body.addEventListener("htmx:afterRequest", function (event) { cut(!event.detail.successful); });
+    /* A new score keeps the scorecard scrolled where the watcher left it (the seats on the right). */
+    var sheet = function () { return document.querySelector("#live .sheet-wrap") || {}; }, left = 0;
+    document.body.addEventListener("htmx:beforeSwap", function () { left = sheet().scrollLeft; });
     document.body.addEventListener("htmx:afterSwap", function () {  /* a new score: the copy kept for offline too */
+      sheet().scrollLeft = left;
       var worker = navigator.serviceWorker;
       if (worker && worker.controller) worker.controller.postMessage({ keep: location.href });
     });

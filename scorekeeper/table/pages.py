@@ -383,6 +383,8 @@ def game(game_id: str) -> Any:
             game=opened.game,
             card=card,
             role=opened.role,
+            changes=screens.changes(opened.game.corrections, opened.game.players),
+            change_count=len(opened.game.corrections),
             standings=screens.standings(card, opened.game.players),
             chart=progression(opened.game.players, card) if card.current is None else None,
         )

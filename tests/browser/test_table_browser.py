@@ -14,6 +14,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
+from .phone_kit import api_game
 from .phone_kit import no_sideways_scroll
 from .phone_kit import phone
 from .phone_kit import PHONES
@@ -245,4 +246,31 @@ def test_without_javascript_set_up_and_a_hand_still_work(browser: Any, server: s
     expect(page.locator(".dock .status")).to_have_text("Tricks add up to 6, but 12 cards were dealt in hand 2 (R23).")
     page.screenshot(path=shots / "360-nojs-trick-error.png")
     no_sideways_scroll(page, "error")
+    context.close()
+
+
+def test_a_watcher_keeps_the_seats_they_follow_and_sees_why_totals_moved(browser: Any, server: str) -> None:
+    """Eight players on a 360 px phone: the scorecard scrolls sideways, and every new score threw
+    the watcher back to the first seats. A correction moved the totals with no word of it until a
+    reload: the corrections list comes with the live score."""
+    eight = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    made = api_game(server, eight, 0, [([1] * 8, [1, 1, 1, 1, 1, 1, 0, 0])])
+    scorer = {"Authorization": f"Bearer {made['scorer_token']}"}
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(made["watch_url"].replace("http://localhost", server))
+    sheet = page.locator("#live .sheet-wrap")
+    assert sheet.evaluate("e => e.scrollWidth - e.clientWidth") > 150, "eight seats fit a 360 px phone: no scroll"
+    left = sheet.evaluate("e => { e.scrollLeft = 120; return e.scrollLeft; }")  # the seats on the right
+    assert left == 120
+    assert page.locator(".history").count() == 0
+    corrected = requests.put(
+        f"{server}/api/games/{made['id']}/hands/1/tricks",
+        json={"tricks": [0, 0, 1, 1, 1, 1, 1, 1]},
+        headers=scorer,
+        timeout=10,
+    )
+    assert corrected.status_code == 200, corrected.text
+    expect(page.locator(".history .count")).to_have_text("1", timeout=5000)
+    assert page.locator("#live .sheet-wrap").evaluate("e => e.scrollLeft") == left
     context.close()
