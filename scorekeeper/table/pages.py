@@ -359,7 +359,7 @@ def render_game(
         changes=screens.changes(game.corrections, game.players),
         change_count=len(game.corrections),
         standings=screens.standings(card, game.players),
-        chart=progression(game.players, card) if current is None else None,
+        chart=progression(game.players, card) if current is None or not opened.can_write else None,
         offline_doc=screens.offline_state(game, card) if opened.can_write else None,
         offline_words=screens.offline_words() if opened.can_write else None,
         prototypes=[screens.prototype_panel(game, card, rules, step) for step in ("bids", "tricks")]
@@ -386,7 +386,7 @@ def game(game_id: str) -> Any:
             changes=screens.changes(opened.game.corrections, opened.game.players),
             change_count=len(opened.game.corrections),
             standings=screens.standings(card, opened.game.players),
-            chart=progression(opened.game.players, card) if card.current is None else None,
+            chart=progression(opened.game.players, card) if card.current is None or not opened.can_write else None,
         )
     return render_game(opened)
 

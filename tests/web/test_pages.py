@@ -565,6 +565,25 @@ def test_the_finished_game_shows_winners_standings_and_the_chart(app: Flask, cli
     assert "data-awake" not in page
 
 
+def test_a_watcher_follows_the_score_curve_during_the_game(app: Flask) -> None:
+    """The curve came only once the game was over (UX.md lists it with the standings). The watch
+    page has it after each hand, live too; the scorer's hand screen leaves it out (its first load)."""
+    creator = app.test_client()
+    made = creator.post("/api/games", json={"players": ["Ann", "Ben", "Cy"]}).get_json()
+    scorer = {"Authorization": f"Bearer {made['scorer_token']}"}
+    for number, (bids, tricks) in enumerate([([4, 5, 3], [5, 3, 5]), ([2, 6, 4], [2, 7, 3])], start=1):
+        creator.put(f"/api/games/{made['id']}/hands/{number}/bids", json={"bids": bids}, headers=scorer)
+        creator.put(f"/api/games/{made['id']}/hands/{number}/tricks", json={"tricks": tricks}, headers=scorer)
+    watcher, scoring = app.test_client(), app.test_client()
+    watcher.set_cookie(f"sk_{made['id']}", made["watch_token"])
+    scoring.set_cookie(f"sk_{made['id']}", made["scorer_token"])
+    watching = text(watcher.get(f"/g/{made['id']}"))
+    assert "Score progression" in watching and watching.count("<polyline") == 3
+    live = text(watcher.get(f"/g/{made['id']}?since=1", headers={"HX-Request": "true"}))
+    assert "Score progression" in live and live.count("<polyline") == 3
+    assert "Score progression" not in text(scoring.get(f"/g/{made['id']}"))
+
+
 def test_the_chart_is_drawn_on_the_server_from_the_scorecard() -> None:
     from scorekeeper.charts import progression
     from scorekeeper.engine import build_scorecard
