@@ -137,10 +137,14 @@ def home_page(message: str | None = None, status: int = 200) -> Any:
     # Every game cookie the phone sends (a browser keeps at most 180 for a site), the most recently
     # changed games opened first: the first cookies the browser sends are its oldest.
     held = dict(cookies_with((COOKIE_PREFIX,), HOME_COOKIES))
-    newest = db.session.scalars(
-        select(Game.id).where(Game.id.in_(held)).order_by(Game.updated_at.desc()).limit(HOME_OPENED)
+    newest = (
+        db.session.scalars(
+            select(Game.id).where(Game.id.in_(held)).order_by(Game.updated_at.desc()).limit(HOME_OPENED)
+        ).all()
+        if held
+        else []
     )
-    for game_id in list(newest):
+    for game_id in newest:
         try:
             opened_games.append(games.open_game(game_id, held[game_id], hands=False))
         except NotFound:
