@@ -5,6 +5,7 @@ Each test measures the layout: what stays on screen, what fits, what is cut, wha
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -33,6 +34,23 @@ DOCK_OVERFLOW = """() => [...document.querySelectorAll('.dock-buttons .button')]
                 Math.round(e.getBoundingClientRect().right)} (text ${e.scrollWidth} in ${e.clientWidth})`)"""
 
 
+def each_step(browser: Any, server: str, size: str, lang: str, percent: int) -> Iterator[tuple[Any, str]]:
+    """The hand screen on a phone with larger text, at its bids (a fresh game) and at its tricks
+    (hand 3 of :data:`HANDS`): ``(page, step)`` each in turn; the phone is closed after."""
+    fresh = api_game(server, ["Ann", "Ben", "Cy", "Dee"])
+    playing = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0, HANDS)
+    context = phone(browser, size, locale=lang)
+    page = context.new_page()
+    larger_text(page, percent)
+    try:
+        for step, url in (("bids", fresh["scorer_url"]), ("tricks", playing["scorer_url"])):
+            page.goto(url)
+            expect(page.locator(f"form.hand.{step} .steps")).to_be_visible()
+            yield page, step
+    finally:
+        context.close()
+
+
 def covered(page: Any, selector: str) -> bool:
     """Whether something else is drawn over the middle of the element (a bar over a button)."""
     return not page.evaluate(
@@ -49,14 +67,7 @@ def test_with_large_text_the_bars_that_stay_on_screen_leave_three_quarters_of_it
 ) -> None:
     """The top bar and the dock stay put only while together they take at most a quarter of the
     screen (360 × 640): with larger text the top bar scrolls with the page, then the dock too."""
-    fresh = api_game(server, ["Ann", "Ben", "Cy", "Dee"])
-    playing = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0, HANDS)
-    context = phone(browser, "short", locale=lang)
-    page = context.new_page()
-    larger_text(page, percent)
-    for step, url in (("bids", fresh["scorer_url"]), ("tricks", playing["scorer_url"])):
-        page.goto(url)
-        expect(page.locator(f"form.hand.{step}")).to_be_visible()
+    for page, step in each_step(browser, server, "short", lang, percent):
         kept = page.evaluate(KEPT_ON_SCREEN)
         assert kept <= 0.25 * 640, f"{lang} {percent}% {step}: the bars that stay on screen take {kept:.0f} of 640 px"
         button = page.locator(".dock button.primary")
@@ -65,7 +76,6 @@ def test_with_large_text_the_bars_that_stay_on_screen_leave_three_quarters_of_it
         last = page.locator(f"form.hand.{step} .prow").last
         last.scroll_into_view_if_needed()
         assert not covered(page, f"form.hand.{step} .prow:last-child .taps label"), f"{step}: the last row is covered"
-    context.close()
 
 
 def test_with_ordinary_text_the_dock_stays_at_hand(browser: Any, server: str) -> None:
@@ -223,15 +233,7 @@ STEPNO_SPILLED = """() => [...document.querySelectorAll('.steps .stepno')]
 def test_the_steps_of_a_hand_hold_their_words_and_numbers(browser: Any, server: str, lang: str, percent: int) -> None:
     """At 200% text "2 Prese" (Italian) ended past a 360 px screen, cut by the hand's edge, and the
     step numbers hung out of their 20 px circles."""
-    fresh = api_game(server, ["Ann", "Ben", "Cy", "Dee"])
-    playing = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0, HANDS)
-    context = phone(browser, "360", locale=lang)
-    page = context.new_page()
-    larger_text(page, percent)
-    for step, url in (("bids", fresh["scorer_url"]), ("tricks", playing["scorer_url"])):
-        page.goto(url)
-        expect(page.locator(f"form.hand.{step} .steps")).to_be_visible()
+    for page, step in each_step(browser, server, "360", lang, percent):
         where = f"{lang} {percent}% {step}"
         assert not page.evaluate(STEPS_CUT), f"{where}: steps cut at the hand's edge: {page.evaluate(STEPS_CUT)}"
         assert not page.evaluate(STEPNO_SPILLED), f"{where}: numbers out of their circles"
-    context.close()
