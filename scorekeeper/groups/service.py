@@ -149,8 +149,7 @@ def seat_players(group_id: str, known: object = None, known_names: object = None
         ids = _known_ids(known, len(game.players))
         names = _known_names(known_names, len(game.players))
         seats = [seat for seat in range(len(game.players)) if seat not in bots and ids[seat] != ""]
-        members = {p.id for p in group.players}
-        _one_seat_each(group, game, [seat for seat in seats if ids[seat] not in members], names)
+        _one_seat_each(group, game, seats, ids, names)
         _seat(group, game, seats, ids, names)
 
     return attach
@@ -163,33 +162,43 @@ def seat_person(game: Game, seat: int) -> None:
         _seat(_locked(game.group_id), game, [seat])
 
 
-def _one_seat_each(group: Group, game: Game, seats: list[int], names: list[str] | None = None) -> None:
-    """A new or imported game seats each roster player once: a name merged into a player is that
-    player. ``seats`` go by name: the roster name ``names`` gives (an import's ``group_names``), else
-    the seat's.
+def _one_seat_each(group: Group, game: Game, seats: list[int], ids: list[str | None], names: list[str] | None) -> None:
+    """A new or imported game seats each roster player once. A seat goes by its roster player id
+    where ``ids`` (an import's ``group_players``) names one of this group's players, else by name:
+    the roster name ``names`` gives (an import's ``group_names``), else the seat's; a name merged
+    into a player is that player.
 
-    :raises RulesError: R4 when two of the names are one player (the later seat would count for nobody).
+    :raises RulesError: R4 when two seats are one player (the later seat would count for nobody).
     """
-    by_key = names_of(group)
+    by_key, by_id = names_of(group), {p.id: p for p in group.players}
     named = [(names[seat] if names else "") or game.players[seat] for seat in range(len(game.players))]
     first: dict[str, int] = {}
-    for seat in seats:
-        player = by_key.get(name_key(named[seat]))
+    for seat in sorted(seats, key=lambda s: ids[s] not in by_id):  # the seats known by id first
+        player = by_id.get(ids[seat] or "") or by_key.get(name_key(named[seat]))
         if player is None:
             continue
-        if player.id in first:
-            merged, other = (seat, first[player.id])
-            if name_key(named[merged]) == player.key:
-                merged, other = other, merged
+        if player.id not in first:
+            first[player.id] = seat
+            continue
+        other = first[player.id]
+        if ids[other] not in by_id and name_key(named[seat]) == player.key:
+            seat, other = other, seat  # the seat under the player's own name is not the merged one
+        if name_key(named[seat]) == player.key:  # renamed to this name since the export
             raise RulesError(
-                "{name} is a name merged into {player} in this group, who is already at this game as {other}: "
+                "{name} is the name in this group of the player already at this game as {other}: "
                 "each player holds one seat (R4).",
                 "R4",
-                name=named[merged],
-                player=player.name,
+                name=named[seat],
                 other=named[other],
             )
-        first[player.id] = seat
+        raise RulesError(
+            "{name} is a name merged into {player} in this group, who is already at this game as {other}: "
+            "each player holds one seat (R4).",
+            "R4",
+            name=named[seat],
+            player=player.name,
+            other=named[other],
+        )
 
 
 def _known_ids(known: object, players: int) -> list[str | None]:

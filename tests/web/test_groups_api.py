@@ -419,6 +419,31 @@ def test_an_import_from_another_group_may_not_seat_a_player_twice_under_a_merged
         assert db.session.scalar(select(func.count()).select_from(Game)) == 1  # the other group's only
 
 
+def test_an_import_may_not_seat_a_player_by_id_and_again_by_their_new_name(app: Flask, client: FlaskClient) -> None:
+    """Ann's seat comes back to Ann by id; Ben left the roster and Ann took his name since the
+    export, so Ben's seat went by name to Ann as well and counted for nobody. Refused (R4)."""
+    group = new_group(client, players=["Ann", "Ben"])
+    ids, headers = roster(group), auth(group["token"])
+    game = import_into(client, group, ["Ann", "Ben"], legal_hands(2, 3))
+    exported = client.get(f"/api/groups/{group['id']}/export.json", headers=headers).get_json()["games"][0]
+    assert client.delete(f"/api/groups/{group['id']}/games/{game['id']}", headers=headers).status_code == 200
+    assert client.delete(f"/api/groups/{group['id']}/players/{ids['Ben']}", headers=headers).status_code == 200
+    renamed = client.patch(f"/api/groups/{group['id']}/players/{ids['Ann']}", json={"name": "Ben"}, headers=headers)
+    assert renamed.status_code == 200, renamed.get_json()
+    before = group_doc(client, group)
+    answer = client.post(f"/api/groups/{group['id']}/import", json=exported, headers=headers)
+    assert answer.status_code == 422, answer.get_json()
+    assert answer.get_json()["error"] == {
+        "code": "rule_violation",
+        "rule": "R4",
+        "message": "Ben is the name in this group of the player already at this game as Ann: each player holds one "
+        "seat (R4).",
+    }
+    assert group_doc(client, group) == before
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 1  # the game taken out of the group
+
+
 def test_a_merged_name_is_taken_back_only_by_its_player(client: FlaskClient) -> None:
     group = new_group(client, players=["Ann", "Anne", "Ben"])
     ids = roster(group)
