@@ -296,8 +296,14 @@ def saved_here(game: Game) -> None:
 
 def superseded_here(game: Game) -> bool:
     """Whether the game's current version is this browser's own save: a stale form from it is a page
-    it has moved on from, not a clash with another scorer."""
+    it has moved on from (Back, then reload or send again), not a clash with another scorer."""
     return session.get(WROTE) == [game.id, game.version]
+
+
+def older_page(game: Game) -> Any:
+    """The answer to a stale form that changes nothing because this phone saved since (what it saved stands)."""
+    flash(_("That page was older than what you saved since on this phone, so nothing was changed."))
+    return redirect(url_for(".game", game_id=game.id), 303)
 
 
 def kept_draft(game_id: str) -> screens.Clash | None:
@@ -447,9 +453,7 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], Game]
     except (RulesError, ServiceError) as error:
         stale = isinstance(error, Conflict) or form.version.data != game.version
         if stale and superseded_here(game):
-            # Sent again from a page this phone left behind (Back, then reload): what it saved since stands.
-            flash(_("That page was older than what you saved since on this phone, so nothing was changed."))
-            return redirect(url_for(".game", game_id=game.id), 303)
+            return older_page(game)
         if stale:
             # Another scorer saved first (what they saved may be why this was refused, as an undo
             # of the bids refuses their tricks, R25). Post/Redirect/Get: this scorer's taps wait in
@@ -515,6 +519,8 @@ def undo(game_id: str) -> Any:
     try:
         saved_here(service.undo(game_id, number, form.version.data, whole_hand=False))
     except Conflict as conflict:  # Post/Redirect/Get, as for a refused save
+        if superseded_here(opened.game):
+            return older_page(opened.game)  # sent again: the undo was this phone's, and it stands
         flash(
             _("{message} Nothing was undone: check the scorecard and undo again if needed.", message=conflict.message)
         )
@@ -642,9 +648,9 @@ def save_hand(game_id: str, number: int) -> Any:
         )
     tapped_tricks = any(v is not None for v in form.tricks_values())
     if line.tricks is not None and not tapped_tricks and form.version.data != game.version:
-        # The page was drawn before another phone recorded the tricks: show them, with the bids
-        # tapped here, to save together (not a rule error over tricks this scorer never saw).
-        return again(screens.saved_first(line, names), 409, tricks_shown=list(line.tricks))
+        # The page was drawn before the tricks were recorded (on another phone, or later on this one):
+        # show them, with the bids tapped here, to save together (not a rule error over unseen tricks).
+        return again(screens.saved_first(line, names, superseded_here(game)), 409, tricks_shown=list(line.tricks))
     with_tricks = line.tricks is not None or tapped_tricks
     bid_errors = form.missing(names) or screens.seat_errors("bids", rules, number, form.values(), names)
     trick_errors: dict[int, str] = {}
@@ -663,12 +669,12 @@ def save_hand(game_id: str, number: int) -> Any:
         else:
             saved = service.record_bids(game_id, number, form.values(), form.trump_value(), form.version.data)
     except Conflict:
-        # Another scorer saved first: this page again, with what they stored and the new version,
-        # and this scorer's taps kept to check and save again (as a refused hand form).
+        # Another scorer saved first (or this phone, from a later page): this page again, with what
+        # is stored and the new version, and these taps kept to check and save again (as a refused hand form).
         db.session.expire_all()  # the game reads afresh; its set-up (the rules) cannot change
         card = games.scorecard_of(game)
         line = card.hands[number - 1]
-        return again(screens.saved_first(line, names), 409)
+        return again(screens.saved_first(line, names, superseded_here(game)), 409)
     except (RulesError, ServiceError) as error:
         return again(error_message(error), error.status if isinstance(error, ServiceError) else 422)
     saved_here(saved)

@@ -153,32 +153,35 @@ def columns(choices: int) -> int:
     return (choices + lines - 1) // lines
 
 
-def saved_first(line: HandLine, names: Sequence[str]) -> str:
-    """What another scorer saved first on the hand being corrected (a refused save, 409), to read
-    before saving this scorer's taps again over it: ``Ann 3 · Ben 4 · Cy 3``."""
+def saved_first(line: HandLine, names: Sequence[str], here: bool) -> str:
+    """What is stored now on the hand being corrected when a save was refused (409) because another
+    scorer saved first, or this phone (``here``) from a later page: to read before saving these taps
+    again over it, ``Ann 3 · Ben 4 · Cy 3``."""
 
     def listed(values: Sequence[int]) -> str:
         return " · ".join(f"{name} {value}" for name, value in zip(names, values))
 
+    if here:
+        lead = _("This page is older than what you saved since on this phone.")
+    else:
+        lead = _("Another scorer saved a change first.")
     if line.bids is None:
-        return _(
-            "Another scorer saved a change first: hand {number} has no bids now. Your taps are below.",
-            number=line.number,
-        )
-    if line.tricks is None:
-        return _(
-            "Another scorer saved a change first. Hand {number} now holds the bids {bids}. Your taps are below: "
-            "save them to replace these.",
+        now = _("Hand {number} has no bids now. Your taps are below.", number=line.number)
+    elif line.tricks is None:
+        now = _(
+            "Hand {number} now holds the bids {bids}. Your taps are below: save them to replace these.",
             number=line.number,
             bids=listed(line.bids),
         )
-    return _(
-        "Another scorer saved a change first. Hand {number} now holds the bids {bids} and the tricks {tricks}. "
-        "Your taps are below: save them to replace these.",
-        number=line.number,
-        bids=listed(line.bids),
-        tricks=listed(line.tricks),
-    )
+    else:
+        now = _(
+            "Hand {number} now holds the bids {bids} and the tricks {tricks}. Your taps are below: save them to "
+            "replace these.",
+            number=line.number,
+            bids=listed(line.bids),
+            tricks=listed(line.tricks),
+        )
+    return f"{lead} {now}"
 
 
 def bid_for(total: int, cards: int) -> str:

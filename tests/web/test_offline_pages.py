@@ -15,6 +15,7 @@ from .pages_kit import current_version
 from .pages_kit import document
 from .pages_kit import new_game
 from .pages_kit import play
+from .pages_kit import second_phone
 from .pages_kit import text
 
 
@@ -271,12 +272,15 @@ def test_a_correction_refused_as_out_of_date_keeps_the_taps_to_save_again(app: F
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
     stale = current_version(app, game_id)
-    play(client, app, game_id, 2, [2, 6, 4], [2, 7, 3])  # another scorer, meanwhile
+    play(second_phone(app, client, game_id), app, game_id, 2, [2, 6, 4], [2, 7, 3])  # another scorer, meanwhile
     before = document(app, game_id)
     answer = save_hand(client, app, game_id, 1, [3, 5, 3], [4, 4, 5], "H", version=stale)
     assert answer.status_code == 409  # type: ignore[attr-defined]
     page = text(answer)  # type: ignore[arg-type]
-    assert "Hand 1 now holds the bids Ann 4 · Ben 5 · Cy 3 and the tricks Ann 5 · Ben 3 · Cy 5." in page
+    assert (
+        "Another scorer saved a change first. Hand 1 now holds the bids Ann 4 · Ben 5 · Cy 3 and the tricks Ann 5 · "
+        "Ben 3 · Cy 5." in page
+    )
     assert document(app, game_id) == before  # nothing stored
     checked = set(re.findall(r'id="((?:bid|tricks)\d-\d+)"[^>]*checked', page))
     assert {"bid0-3", "bid1-5", "bid2-3", "tricks0-4", "tricks1-4", "tricks2-5"} <= checked  # the taps, kept
@@ -284,6 +288,27 @@ def test_a_correction_refused_as_out_of_date_keeps_the_taps_to_save_again(app: F
     answer = save_hand(client, app, game_id, 1, [3, 5, 3], [4, 4, 5], "H")  # checked, saved again
     assert answer.status_code == 302  # type: ignore[attr-defined]
     assert document(app, game_id)["hands"][0]["tricks"] == [4, 4, 5]
+
+
+def test_a_correction_page_this_phone_moved_on_from_keeps_its_taps_and_blames_nobody(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A correction saved, then Back and saved again with another tap: the taps were kept, but the
+    page said another scorer had saved first, with one phone at the table."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    drawn = current_version(app, game_id)
+    assert save_hand(client, app, game_id, 1, [4, 4, 3], [5, 3, 5], version=drawn).status_code == 302  # type: ignore[attr-defined]
+    before = document(app, game_id)
+    answer = save_hand(client, app, game_id, 1, [3, 4, 3], [5, 3, 5], version=drawn)  # the same page, sent again
+    page = text(answer)  # type: ignore[arg-type]
+    assert answer.status_code == 409  # type: ignore[attr-defined]
+    assert (
+        "This page is older than what you saved since on this phone. Hand 1 now holds the bids Ann 4 · Ben 4 · Cy 3 "
+        "and the tricks Ann 5 · Ben 3 · Cy 5." in page
+    )
+    assert "Another scorer" not in page and document(app, game_id) == before
+    assert {"bid0-3", "bid1-4", "bid2-3"} <= set(re.findall(r'id="(bid\d-\d+)"[^>]*checked', page))  # the taps, kept
 
 
 def test_the_bids_of_the_hand_being_played_can_be_corrected_alone(app: Flask, client: FlaskClient) -> None:

@@ -498,17 +498,34 @@ def test_undo_takes_back_the_latest_entry_step_by_step(app: Flask, client: Flask
     assert set(re.findall(r'id="(tricks\d-\d+)"[^>]*checked', page)) == {"tricks0-5", "tricks1-3", "tricks2-5"}
     assert document(app, game_id)["hands"][0]["tricks"] is None
     assert "tricks0-5" not in re.findall(r'id="(tricks\d-\d+)"[^>]*checked', text(client.get(f"/g/{game_id}")))
-    stale = client.post(
-        f"/g/{game_id}/undo", data={"csrf_token": csrf(client, f"/g/{game_id}"), "version": 1, "number": 1}
+    other = second_phone(app, client, game_id)
+    stale = other.post(
+        f"/g/{game_id}/undo", data={"csrf_token": csrf(other, f"/g/{game_id}"), "version": 1, "number": 1}
     )
     assert stale.status_code == 303
-    assert "Someone else changed this game first" in text(client.get(f"/g/{game_id}"))
+    assert "Someone else changed this game first" in text(other.get(f"/g/{game_id}"))
     client.post(
         f"/g/{game_id}/undo",
         data={"csrf_token": csrf(client, f"/g/{game_id}"), "version": current_version(app, game_id), "number": 1},
     )
     doc = document(app, game_id)
     assert doc["hands"][0]["bids"] is None
+
+
+def test_an_undo_sent_again_from_this_phone_undoes_nothing_more_and_blames_nobody(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Back, then the undo form sent again: "Someone else changed this game first", with one phone."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    form = {"csrf_token": csrf(client, f"/g/{game_id}"), "version": current_version(app, game_id), "number": 1}
+    assert client.post(f"/g/{game_id}/undo", data=form).status_code == 302
+    again = client.post(f"/g/{game_id}/undo", data=form)
+    assert again.status_code == 303 and again.headers["Location"] == f"/g/{game_id}"
+    page = text(client.get(f"/g/{game_id}"))
+    assert "That page was older than what you saved since on this phone, so nothing was changed." in page
+    assert "Someone else" not in page
+    assert document(app, game_id)["hands"][0]["bids"] == [4, 5, 3]  # the tricks alone undone, once
 
 
 @pytest.mark.parametrize(
