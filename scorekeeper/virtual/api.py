@@ -169,7 +169,7 @@ def bid(table_id: str) -> Any:
     if "bid" not in data:
         raise BadRequest(_("The body needs 'bid': the number of tricks you bid, such as {\"bid\": 3}."))
     assert access.seat is not None
-    service.bid(table_id, access.seat, data["bid"], _version(data))
+    service.bid(access, data["bid"], _version(data))
     return jsonify(answer(access))
 
 
@@ -180,7 +180,7 @@ def play(table_id: str) -> Any:
     if "card" not in data:
         raise BadRequest(_("The body needs 'card': the code of a card in your hand (see 'legal' in your view)."))
     assert access.seat is not None
-    service.play(table_id, access.seat, data["card"], _version(data))
+    service.play(access, data["card"], _version(data))
     return jsonify(answer(access))
 
 

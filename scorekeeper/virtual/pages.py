@@ -278,7 +278,7 @@ def bid(table_id: str) -> Any:
     if amount is None:
         raise BadRequest(_("Choose how many tricks you bid."))
     assert access.seat is not None
-    service.bid(table_id, access.seat, amount, _int_field("version", _("The version")))
+    service.bid(access, amount, _int_field("version", _("The version")))
     return _done(access, "virtual.seat")
 
 
@@ -290,7 +290,7 @@ def play(table_id: str) -> Any:
         return render_seat(access, picked=request.form["pick"])
     card = request.form.get("card", "")
     assert access.seat is not None
-    service.play(table_id, access.seat, card, _int_field("version", _("The version")))
+    service.play(access, card, _int_field("version", _("The version")))
     return _done(access, "virtual.seat")
 
 

@@ -686,15 +686,15 @@ def start(table_id: str, version: object = None) -> None:
     _run(table_id, version, change)
 
 
-def bid(table_id: str, seat: int, amount: object, version: object = None) -> None:
-    """Seat ``seat`` bids ``amount`` (R13); the engine refuses a bid out of turn or range."""
+def bid(access: TableAccess, amount: object, version: object = None) -> None:
+    """The reader's seat bids ``amount`` (R13); the engine refuses a bid out of turn or range."""
     if isinstance(amount, bool) or not isinstance(amount, int):
         raise BadRequest(_("'bid' must be a whole number of tricks, not {amount!r}.", amount=amount))
-    _act(table_id, seat, amount, version)
+    _act(access, amount, version)
 
 
-def play(table_id: str, seat: int, card: object, version: object = None) -> None:
-    """Seat ``seat`` plays ``card`` (a card code); the engine checks R14–R18."""
+def play(access: TableAccess, card: object, version: object = None) -> None:
+    """The reader's seat plays ``card`` (a card code); the engine checks R14–R18."""
     if not isinstance(card, str):
         raise BadRequest(
             _("'card' must be a card code, a text such as the ones in your hand, not {card!r}.", card=card)
@@ -708,17 +708,24 @@ def play(table_id: str, seat: int, card: object, version: object = None) -> None
             "R1",
             card=card,
         ) from None
-    _act(table_id, seat, parsed, version)
+    _act(access, parsed, version)
 
 
-def _act(table_id: str, seat: int, action: int | Card, version: object) -> None:
+def _act(access: TableAccess, action: int | Card, version: object) -> None:
     """A human seat's bid or card, applied by the engine, then the bots up to the next human.
+
+    The link is checked again under the table's lock: one the host replaced (or a bot took) while
+    the move was on its way acts no more (403, nothing stored).
 
     The same move sent again from the same screen (its answer was lost, or a browser without
     JavaScript sent the form twice) finds the table moved on by that very move: it is answered
     as the move it repeats, not as a tap that "played nothing for you" when it did."""
+    table_id, seat = access.table.id, access.seat
+    assert seat is not None  # the routes let seat links act only
 
     def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game:
+        if not matches(access.token, table.seats[seat].get("token_hash") or ""):
+            raise Forbidden(_(REPLACED))
         game = _playing(game)
         _human(table, seat)
         _apply(game, seat, action, log)

@@ -9,9 +9,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.errors import Forbidden
 from scorekeeper.extensions import db
 from scorekeeper.models import VirtualTable
 from scorekeeper.tokens import token_hash
+from scorekeeper.virtual import service
 from scorekeeper.virtual.service import load_state
 from scorekeeper.virtual.views import seat_view
 from scorekeeper.virtual.views import status_line
@@ -19,6 +21,7 @@ from scorekeeper.virtual.views import status_line
 from .virtual_support import auth  # noqa: F401 (a fixture)
 from .virtual_support import create  # noqa: F401 (a fixture)
 from .virtual_support import patient_bots  # noqa: F401 (a fixture)
+from .virtual_support import row
 from .virtual_support import seats  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.usefixtures("patient_bots")
@@ -223,3 +226,21 @@ def test_a_seat_a_bot_plays_is_never_told_it_is_its_turn(app: Flask, client: Fla
     assert seen["to_act"] == 1 and seen["bots_thinking"] is True
     assert seen["your_turn"] is False and seen["hand"] == [] and seen["blocked"] == {}
     assert status_line(seen) == "Waiting for Ben to bid."
+
+
+def test_a_link_replaced_while_its_move_was_on_its_way_moves_nothing(app: Flask, client: FlaskClient) -> None:
+    """The link was checked when the request came in, then the host made a new one before the move
+    took the table's lock: the old link bid anyway (and its holder was told it no longer works)."""
+    created = create(client, seats("Ann", "Ben", "bot"), seed=4)
+    table, host = created["id"], created["host_token"]
+    first = view(client, table, created["seats"][0]["token"]).get_json()
+    turn = first["to_act"]
+    old = created["seats"][turn]["token"]
+    legal = view(client, table, old).get_json()["legal"]
+    with app.test_request_context():
+        access = service.open_table(table, old)  # the request's check, before the new link
+        assert client.post(f"/api/tables/{table}/seats/{turn}/link", headers=auth(host)).status_code == 200
+        before = row(app, table)
+        with pytest.raises(Forbidden, match="newer link"):
+            service.bid(access, legal[0])
+        assert row(app, table) == before
