@@ -169,7 +169,7 @@ def seat_tokens(access: TableAccess) -> dict[int, str]:
     return {
         seat: _unseal(info["sealed"], _pad(access.token, table.id, seat, int(info.get("issued") or 0)))
         for seat, info in enumerate(table.seats)
-        if info.get("sealed") and not info.get("bot") and not info.get("joined")
+        if info.get("sealed") and (not info.get("bot") or info.get("person_from")) and not info.get("joined")
     }
 
 
@@ -264,6 +264,26 @@ def _save(table: VirtualTable, game: Game, log: list[dict[str, Any]]) -> None:
     kept = {key: value for key, value in (table.state or {}).items() if key in REMATCH_KEYS}
     table.state = {**game.to_dict(), "log": log, **kept}
     table.phase = game.phase if game.phase != "dealing" else "bidding"
+    for seat, info in enumerate(table.seats):
+        if info.get("person_from") and (bot_at(info, game.number) is None or game.phase == "finished"):
+            _hand_over(table, seat)
+
+
+def bot_at(info: dict[str, Any], number: int) -> str | None:
+    """The bot that plays a seat in hand ``number``: a seat handed to a person during a hand whose
+    cards a bot was dealt stays the bot's until the next deal (:func:`set_bot`)."""
+    if info.get("person_from") and number >= info["person_from"]:
+        return None
+    bot = info.get("bot")
+    return str(bot) if bot else None
+
+
+def _hand_over(table: VirtualTable, seat: int) -> None:
+    """A bot's seat goes to its person: at a group's table they join the game's players."""
+    from ..groups.service import seat_person  # imported here: groups' routes import this package
+
+    table.seats = [_to_bot(s, None) if i == seat else s for i, s in enumerate(table.seats)]
+    seat_person(table.game, seat)
 
 
 def log_of(table: VirtualTable) -> list[dict[str, Any]]:
@@ -372,7 +392,7 @@ def _advance(
         if game.phase not in ("bidding", "playing") or game.to_act is None:
             return False
         seat = game.to_act
-        level = table.seats[seat].get("bot")
+        level = bot_at(table.seats[seat], game.number)
         if not level or not bots:
             return False
         # Stop before a move that would likely end past the budget or the wait (judged by the
@@ -762,22 +782,30 @@ def set_bot(access: TableAccess, seat: object, level: object, version: object = 
     """The host hands seat ``seat`` to a bot of ``level``, or back to its human (``None``).
 
     A seat handed back gets a fresh random link if it has none, which only the host can hand on.
-    A seat's player who has opened their link goes on seeing the table while a bot plays for them,
-    not the cards; a link nobody opened stops working (:func:`_to_bot`).
+    During a hand that link would show the cards dealt to the bot to the host, who may hold a seat
+    too: the bot finishes the hand and the person plays from the next deal (``person_from``, see
+    :func:`bot_at`). A seat's player who has opened their link goes on seeing the table while a bot
+    plays for them, not the cards, and gets the seat back at once; a link nobody opened stops
+    working when a bot takes the seat (:func:`_to_bot`).
     """
     number = _seat_number(access, seat)
     bot = _bot_level(level, _("Seat {seat}", seat=number))
 
     def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game | None:
-        info = _to_bot(table.seats[number], bot)
+        held = table.seats[number]
+        if bot is None and held.get("person_from"):
+            return game  # already handed on at the next deal
+        info = _to_bot(held, bot)
         if bot is None and not info.get("token_hash"):
             info, _token = _issue(info, access.token, table.id, number)
             info["host_linked"] = True
-        if bot is None and table.seats[number].get("bot"):
-            from ..groups.service import seat_person  # imported here: groups' routes import this package
-
-            seat_person(table.game, number)  # at a group's table, the person joins its players
+            if held.get("bot") and game is not None and game.phase in ("bidding", "playing"):
+                # The bot holds cards dealt to it, and the new link goes through the host, who may
+                # hold a seat too: the bot finishes the hand, the person plays from the next deal.
+                info.update(bot=held["bot"], person_from=game.number + 1)
         table.seats = [info if i == number else s for i, s in enumerate(table.seats)]
+        if held.get("bot") and info.get("bot") is None:
+            _hand_over(table, number)
         return game
 
     _run(access.table.id, version, change)
@@ -788,7 +816,7 @@ def _to_bot(info: dict[str, Any], bot: str | None) -> dict[str, Any]:
     stops working when a bot takes the seat: its holder (the host, until it is handed on) is told
     to ask the host, who hands the seat back. An opened link goes on showing its player the table,
     without the cards, which are the bot's while it plays (``views.seat_view``)."""
-    info = dict(info, bot=bot)
+    info = {key: value for key, value in info.items() if key != "person_from"} | {"bot": bot}
     if bot is not None and info.get("token_hash") and not info.get("joined"):
         info["revoked"] = [*(info.get("revoked") or ()), info["token_hash"]][-REVOKED_KEPT:]
         info.update(token_hash=None, sealed=None)

@@ -225,6 +225,8 @@ def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -
                 "seat": i,
                 "name": s["name"],
                 "bot": s.get("bot"),
+                # a person takes the seat at this hand: its bot finishes the one it was dealt
+                "person_from": s.get("person_from"),
                 "joined": bool(s.get("joined")),
                 "relinked": int(s.get("relinked") or 0),
                 # the draw for first dealer (R6): its cards went back before the deal, so only the lobby shows them

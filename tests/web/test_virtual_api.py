@@ -377,7 +377,8 @@ def test_a_bot_seat_handed_to_a_person_gets_a_link(client: FlaskClient) -> None:
     answer = client.put(f"/api/tables/{table}/seats/3", json={"bot": None}, headers=auth(host)).get_json()
     link = next(link for link in answer["links"] if link["seat"] == 3)
     v = view(client, table, link["token"])
-    assert v["seat"] == 3 and v["name"] == "Robo3" and len(v["hand"]) == 13
+    assert v["seat"] == 3 and v["name"] == "Robo3" and v["hand"] == []  # its bot finishes the hand it was dealt
+    assert v["players"][3] == {**v["players"][3], "bot": "random", "person_from": 2}
     assert link["url"].endswith(f"/t/{table}/join/{link['token']}")
 
 

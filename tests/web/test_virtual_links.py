@@ -90,9 +90,55 @@ def test_a_bot_cannot_get_a_link_and_a_bot_seat_given_to_a_person_gets_a_fresh_o
     link = next(link for link in handed["links"] if link["seat"] == 2)
     assert link["token"] not in {s["token"] for s in created["seats"]}
     seat = view(client, table, link["token"]).get_json()
-    assert seat["seat"] == 2 and len(seat["hand"]) == seat["cards"]
+    assert seat["seat"] == 2 and seat["players"][2]["person_from"] == 2  # the bot finishes hand 1 (below)
     # once its new holder has looked, the link is gone from the host's answers
     assert link["token"] not in view(client, table, host).get_data(as_text=True)
+
+
+def test_a_bot_seat_handed_to_a_person_mid_hand_shows_its_cards_only_from_the_next_deal(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The host, who plays a seat too, handed a bot's seat to a person mid-hand and opened the new
+    link: it held the bot's whole hand, and handing the seat back to the bot left no trace. The bot
+    finishes the hand it was dealt; the person plays the seat from the next deal."""
+    import random
+
+    from .test_virtual_api import act
+
+    created = create(client, seats("Host", "bot", "Ben"), seed=9)
+    table, host = created["id"], created["host_token"]
+    tokens = {0: created["seats"][0]["token"], 2: created["seats"][1]["token"]}
+    handed = client.put(f"/api/tables/{table}/seats/1", json={"bot": None}, headers=auth(host)).get_json()
+    assert handed["players"][1]["bot"] == "random" and handed["players"][1]["person_from"] == 2
+    tokens[1] = next(link["token"] for link in handed["links"] if link["seat"] == 1)
+    answer = view(client, table, tokens[1])
+    seen = answer.get_json()
+    assert seen["hand"] == [] and seen["legal"] == [] and seen["blocked"] == {} and not seen["your_turn"]
+    hidden = held(app, table, 1)
+    assert hidden and not hidden & set(re.findall(r'"([2-9TJQKA][SHDC]|[HL]B)"', answer.get_data(as_text=True)))
+    phone = app.test_client()
+    assert phone.get(f"/t/{table}/join/{tokens[1]}").status_code == 302
+    assert "A bot finishes this hand for your seat, whose cards it was dealt; you play from hand 2." in phone.get(
+        f"/t/{table}"
+    ).get_data(as_text=True)
+    hosting = app.test_client()
+    assert hosting.get(f"/t/{table}/join/{host}").status_code == 302
+    assert "A person plays this seat from hand 2: the bot finishes this hand, whose cards it was dealt." in (
+        hosting.get(f"/t/{table}/host").get_data(as_text=True)
+    )
+    again = client.put(f"/api/tables/{table}/seats/1", json={"bot": None}, headers=auth(host))
+    assert again.status_code == 200 and again.get_json()["players"][1]["person_from"] == 2  # asked twice: one hand-over
+    rng = random.Random(3)
+    for _ in range(60):  # the people play hand 1 out; the bot plays seat 1
+        now = view(client, table, tokens[1]).get_json()
+        if now["hand_number"] == 2:
+            break
+        assert now["hand"] == []
+        turn = now["to_act"]
+        assert turn in (0, 2), now
+        assert act(client, table, tokens[turn], view(client, table, tokens[turn]).get_json(), rng).status_code == 200
+    assert now["hand_number"] == 2 and now["players"][1]["bot"] is None and now["players"][1]["person_from"] is None
+    assert set(now["hand"]) == held(app, table, 1) and len(now["hand"]) == now["cards"]
 
 
 def test_a_link_nobody_opened_stops_working_when_a_bot_takes_the_seat(app: Flask, client: FlaskClient) -> None:
@@ -172,7 +218,7 @@ def test_nobody_sees_the_cards_of_a_seat_a_bot_plays(client: FlaskClient) -> Non
     table, host = created["id"], created["host_token"]
     handed = client.put(f"/api/tables/{table}/seats/1", json={"bot": None}, headers=auth(host)).get_json()
     peek = next(link["token"] for link in handed["links"] if link["seat"] == 1)
-    assert len(view(client, table, peek).get_json()["hand"]) > 0  # the seat is a person's: its cards
+    assert view(client, table, peek).get_json()["hand"] == []  # the bot's until the next deal
     assert client.put(f"/api/tables/{table}/seats/1", json={"bot": "basic"}, headers=auth(host)).status_code == 200
     for _ in range(3):  # as the bot plays on
         watching = view(client, table, peek).get_json()
