@@ -121,7 +121,11 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> Any:
-        return _answer(400, _("This form was out of date. Please try again: nothing was saved."))
+        # Said apart from any other 400 in a header: the scorer's offline queue asks for a fresh
+        # token then, and shows any other refusal (static/queue-rare.js), whatever the language.
+        answer = make_response(_answer(400, _("This form was out of date. Please try again: nothing was saved.")))
+        answer.headers["X-Bluke-CSRF"] = "refused"
+        return answer
 
     @app.errorhandler(RateLimitExceeded)
     def rate_limited(error: RateLimitExceeded) -> Any:

@@ -8,9 +8,17 @@
    the server) is tried again as any entry is. */
 window.BlukeQueueRare = function (Q) {
   "use strict";
-  var R = window.BlukeRules, App = window.BlukeApp, words = Q.words, game = Q.game, confirmed = Q.confirmed, el = Q.el;
+  var R = window.BlukeRules, App = window.BlukeApp, words = Q.words, game = Q.game, confirmed = Q.confirmed;
   var names = game.players, n = names.length;
   var syncLine = document.getElementById("sync"), conflictBox = document.getElementById("conflict");
+
+  /* An element with its attributes (those not null) and children (text or elements). */
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { if (attrs[k] !== null && attrs[k] !== undefined) node.setAttribute(k, attrs[k]); });
+    (children || []).forEach(function (c) { if (c !== null) node.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return node;
+  }
 
   /* A hand of the server's game document's trump, as the buttons name it. */
   function trumpOf(hand) { return hand.trump || (hand.no_trump ? "none" : ""); }
@@ -28,12 +36,17 @@ window.BlukeQueueRare = function (Q) {
 
   /* -- an entry the server answered with a refusal (4xx) -------------------------------------------- */
   /* A clash with another phone's save (409) or the server's game (422): the box. A refused CSRF
-     token (400): sent again once with a fresh token (renew); refused again, or refused for another
-     reason, the queue stops (stop). */
+     token (400, the session that held it gone; the server says so in a header, scorekeeper/errors.py):
+     sent again once with a fresh token (renew); refused again, the queue stops, its entries kept
+     (stop). An entry refused for itself (another 400: the game's cap on corrections, say) would be
+     refused at every try, and the entries behind it with it: the box says the server's sentence and
+     lets the scorer drop that entry (keep the server's game). A refusal of the game itself (403,
+     404): the queue stops, with the server's sentence. */
   var renewedFor = null;
   function refused(entry, answer) {
     var status = answer.status, error = answer.data.error;
     if (status === 409 || status === 422) return disagree(entry, error, status === 422);
+    if (status === 400 && !answer.csrf) return disagree(entry, error, true, true);
     if (status === 400 && renewedFor !== entry) return renew().then(function () { renewedFor = entry; Q.send(); });
     if (status !== 400) { stop(R.say(words, "refused", { message: error.message })); return; }
     /* refused again with a fresh token: not "nothing was saved", as the server says of a form */
@@ -70,23 +83,25 @@ window.BlukeQueueRare = function (Q) {
   }
   /* A clash of versions (409) may be settled either way. An entry the server's game refuses on a rule
      (422: its bids undone there, say) would be refused again: it is shown, to enter again, and only
-     the server's game can be kept. */
-  function disagree(entry, error, refused) {
+     the server's game can be kept. So is an entry refused for itself (`other`, a 400 not about the
+     CSRF token), under the server's sentence. */
+  function disagree(entry, error, refused, other) {
     return Q.request("GET", "").then(function (answer) {
       if (!refused && untouched(entry, answer.data)) return rebase(entry.base, answer.data);
       var theirs = answer.data.hands[entry.number - 1] || {};
       var step = entry.step === "bids" ? words.step_bids : words.step_tricks;
       var keepServer = el("button", { type: "button", "class": "button" }, [words.keep_server]);
       var usePhone = el("button", { type: "button", "class": "button primary" }, [words.use_phone]);
+      var title = other ? R.say(words, "refused", { message: error.message }) : words.conflict_title;
       conflictBox.textContent = "";
-      [el("h2", { id: "conflict-h" }, [words.conflict_title]), el("p", { "class": "muted" }, [error.message]),
-       refused ? el("p", {}, [words.conflict_rule]) : null,
+      [el("h2", { id: "conflict-h" }, [title]), other ? null : el("p", { "class": "muted" }, [error.message]),
+       refused && !other ? el("p", {}, [words.conflict_rule]) : null,
        el("p", {}, [R.say(words, "conflict_hand", { number: entry.number, step: step })]),
        el("dl", {}, [el("dt", {}, [words.conflict_server]), el("dd", { "class": "theirs" }, [theirValues(theirs, entry.step)]),
                      el("dt", {}, [words.conflict_phone]), el("dd", { "class": "mine" }, [myValues(entry)])]),
        el("div", { "class": "dock-buttons" }, [keepServer, refused ? null : usePhone])].forEach(function (c) { if (c) conflictBox.appendChild(c); });
       conflictBox.hidden = false;
-      Q.show(words.conflict_title, true);  /* the server's sentence is in the box, where the choice is */
+      Q.show(title, true);  /* the server's sentence is in the box, where the choice is */
       conflictBox.scrollIntoView({ block: "start" });
       conflictBox.focus({ preventScroll: true });  /* a screen reader reads the choice first */
       /* The choice is for this entry only. The entries behind it were made on the same old game:
@@ -96,8 +111,10 @@ window.BlukeQueueRare = function (Q) {
         var from = entry.base, server = answer.data, pending = Q.pending;
         return Q.store("readwrite", function (s) {
           pending.forEach(function (e, i) {
-            var there = (server.hands[e.number - 1] || {})[e.step];
-            var clear = !there || String(there) === String(e.values);
+            /* the same values there, and for bids the same trump unless the entry left it out (kept) */
+            var hand = server.hands[e.number - 1] || {}, there = hand[e.step];
+            var clear = !there || String(there) === String(e.values)
+              && (e.step === "tricks" || e.trump === undefined || Q.trumpButton(e) === trumpOf(hand));
             if (i === 0 ? usePhones : e.base === from && clear) { e.base = server.version; s.put(e); }
           });
           if (!usePhones) s.delete(entry.key);

@@ -113,7 +113,7 @@
                  "X-CSRFToken": (document.querySelector("input[name=csrf_token]") || {}).value || "" },
       body: body ? JSON.stringify(body) : undefined
     }).then(function (answer) {
-      return answer.json().then(function (data) { return { status: answer.status, data: data }; });
+      return answer.json().then(function (data) { return { status: answer.status, data: data, csrf: answer.headers.has("X-Bluke-CSRF") }; });
     });
   }
   /* Tried again after 5 s, then twice as long each time up to a minute, and at once when the
@@ -134,7 +134,14 @@
     entry.tried = entry.tried || navigator.onLine !== false;
     body[entry.step] = entry.values;
     if (entry.step === "bids" && entry.trump !== undefined) body.trump = entry.trump;
-    request("PUT", "/hands/" + entry.number + "/" + entry.step, body).then(function (answer) {
+    /* Another tab of this phone may have sent the entry or taken it back (undo) since this page read
+       the queue (IndexedDB is the phone's, this page's list its own): sent from here, an entry taken
+       back would be stored after all. Gone, the page is loaded again, to go on from the queue as it
+       is now; the chain stops here (nothing is "waiting"). */
+    store("readonly", function (s) { return s.get(entry.key); }).then(function (kept) {
+      if (!kept) { location.replace(location.pathname); return new Promise(function () {}); }
+      return request("PUT", "/hands/" + entry.number + "/" + entry.step, body);
+    }).then(function (answer) {
       if (answer.status === 200) {
         pause = 5000;
         return settle(entry, answer.data.version).then(function (known) {
@@ -163,7 +170,8 @@
     delete document.body.dataset.sending;
     if (waited) show(words.all_sent); else show("");
     var form = document.querySelector("form.hand[data-queue]");
-    var tapping = form && form.querySelector("input[type=radio]:checked:not([name=trump])");
+    /* the form of an entry just sent is not the next step being tapped */
+    var tapping = form && !form.dataset.queued && form.querySelector("input[type=radio]:checked:not([name=trump])");
     if (made && (!local || !tapping)) {
       try { if (waited) sessionStorage.setItem(SENT, game.id); } catch (e) { /* storage off */ }
       location.replace(location.pathname);
@@ -214,14 +222,16 @@
         files, so it is there on a phone that has been offline since (scorekeeper/offline/routes.py);
         its address, with its version, is on this script's tag (game.html). */
   var Q = {
-    game: game, confirmed: confirmed, words: words, el: el, store: store, request: request, send: send, show: show,
+    game: game, confirmed: confirmed, words: words, store: store, request: request, send: send, show: show,
     follow: follow, trumpButton: trumpButton, get pending() { return pending; }
   }, loading = null;
   function rare(work) {
     loading = loading || new Promise(function (ok, fail) {
-      var script = document.head.appendChild(el("script", { src: document.querySelector("script[data-rare]").dataset.rare }));
+      var script = document.createElement("script");
+      script.src = document.querySelector("script[data-rare]").dataset.rare;
       script.onload = function () { ok(window.BlukeQueueRare(Q)); };
       script.onerror = function () { loading = null; fail(); };
+      document.head.appendChild(script);
     });
     return loading.then(work);
   }
@@ -233,12 +243,6 @@
     caughtUp();
     if (taken) made = Math.max(0, made - 1);
     if (local) draw();
-  }
-  function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { if (attrs[k] !== null && attrs[k] !== undefined) node.setAttribute(k, attrs[k]); });
-    (children || []).forEach(function (c) { if (c !== null) node.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
-    return node;
   }
   /* -- the next step, copied from the page's own hand form (_offline.html: _hand.html drawn once
         with {number}-style marks): here only the marks are filled, the rows put in the bidding
@@ -302,7 +306,12 @@
   function stale() {
     var text = App.say(words.stale, { number: at, n: made });
     document.querySelectorAll("#standings, .sheet-panel").forEach(function (panel) {
-      var note = panel.querySelector(".stale") || panel.insertBefore(el("p", { "class": "alert stale", role: "note" }), panel.children[1]);
+      var note = panel.querySelector(".stale");
+      if (!note) {
+        note = panel.insertBefore(document.createElement("p"), panel.children[1]);
+        note.className = "alert stale";
+        note.setAttribute("role", "note");
+      }
       note.textContent = text;
     });
   }
@@ -325,7 +334,11 @@
     stale();
     undoLabel();
     if (!now) {
-      old.replaceWith(el("section", { "class": "panel", id: "finished-here" }, [el("p", {}, [words.finished])]));
+      var done = document.createElement("section");
+      done.className = "panel";
+      done.id = "finished-here";
+      done.appendChild(document.createElement("p")).textContent = words.finished;
+      old.replaceWith(done);
       document.body.classList.remove("docked");
       return;
     }

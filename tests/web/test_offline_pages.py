@@ -51,7 +51,11 @@ def test_a_cookie_write_without_the_pages_csrf_token_is_refused(app: Flask, clie
     answer = client.put(f"/api/games/{game_id}/hands/1/bids", json={"bids": [4, 5, 3]})
     assert answer.status_code == 400
     assert answer.get_json()["error"]["code"] == "bad_request"
+    assert answer.headers["X-Bluke-CSRF"] == "refused"  # the queue renews its token for this 400 only
     assert document(app, game_id)["hands"][0]["bids"] is None
+    token = {"X-CSRFToken": csrf(client, f"/g/{game_id}")}
+    other = client.put(f"/api/games/{game_id}/hands/1/bids", json={"bids": "4 5 3"}, headers=token)  # malformed
+    assert other.status_code == 400 and "X-Bluke-CSRF" not in other.headers
 
 
 def test_a_watchers_cookie_reads_the_api_but_cannot_write(app: Flask, client: FlaskClient) -> None:
