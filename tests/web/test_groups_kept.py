@@ -95,7 +95,8 @@ def test_every_change_a_season_reads_shows_at_the_next_read(client: FlaskClient)
         change()
         after, fresh = kept_and_fresh(client, group)
         assert after == fresh, what
-        if what != "bids of a new hand (nothing complete yet)":
+        # nothing complete yet; a bot's seat handed back mid-hand goes to its person at the next deal
+        if what not in ("bids of a new hand (nothing complete yet)", "and back to a person"):
             assert after != before, what  # the change is one the statistics show
         before = after
 

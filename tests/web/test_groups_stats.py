@@ -302,7 +302,7 @@ def test_a_name_whose_only_seat_a_bot_took_unopened_can_leave_the_roster(client:
     table = client.post(
         f"/api/groups/{group['id']}/tables",
         headers=auth(group["token"]),
-        json={"seats": [{"name": "Ann"}, {"name": "Cyd"}, {"name": "Robo", "bot": "random"}]},
+        json={"seats": [{"name": "Ann"}, {"name": "Cyd"}, {"name": "Robo", "bot": "random"}], "start": False},
     ).get_json()
     assert (
         client.put(
@@ -322,3 +322,25 @@ def test_a_name_whose_only_seat_a_bot_took_unopened_can_leave_the_roster(client:
     assert answer.status_code == 200  # handed to a person again: the name joins the roster again
     doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
     assert sorted(p["name"] for p in doc["players"]) == ["Ann", "Cyd"]
+
+
+def test_a_bots_seat_handed_to_a_person_mid_hand_joins_the_roster_at_the_next_deal(client: FlaskClient) -> None:
+    """The person plays the seat from the next deal (the bot finishes the hand it was dealt): from
+    then on the seat's name is a roster player of the group, as a seat handed over in the lobby is."""
+    group = new_group(client, players=["Ann"])
+    table = client.post(
+        f"/api/groups/{group['id']}/tables",
+        headers=auth(group["token"]),
+        json={"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "random"}, {"name": "Cyd"}], "seed": 5},
+    ).get_json()
+    tokens = {0: table["seats"][0]["token"], 2: table["seats"][1]["token"]}
+    host = auth(table["host_token"])
+    assert client.put(f"/api/tables/{table['id']}/seats/1", json={"bot": None}, headers=host).status_code == 200
+
+    def roster() -> list[str]:
+        doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
+        return sorted(p["name"] for p in doc["players"])
+
+    assert roster() == ["Ann", "Cyd"]  # the bot plays on this hand
+    finish(client, table["id"], tokens, until=lambda view: view["hand_number"] == 2)
+    assert roster() == ["Ann", "Cyd", "Robo"]
