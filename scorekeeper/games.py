@@ -273,8 +273,8 @@ class Write:
     def __init__(self, game: Game, version: int | None) -> None:
         self.game, self.version, self.changed = game, version, False
 
-    def change(self) -> Game:
-        """Declare that this write changes the game; refuses a stale ``version`` first (409)."""
+    def check_version(self) -> None:
+        """Refuse a stale ``version`` (409)."""
         if self.version is not None and self.version != self.game.version:
             raise Conflict(
                 _(
@@ -283,6 +283,10 @@ class Write:
                     version2=self.game.version,
                 )
             )
+
+    def change(self) -> Game:
+        """Declare that this write changes the game; refuses a stale ``version`` first (409)."""
+        self.check_version()
         self.changed = True
         return self.game
 
@@ -300,10 +304,11 @@ def writing(game_id: str, version: object = None, token: str | None = None) -> I
     """One write transaction on a locked game: the whole change and a new version, or nothing.
 
     The game row is locked first (``BEGIN IMMEDIATE`` on SQLite, ``SELECT … FOR UPDATE`` on
-    PostgreSQL), so two phones writing at once queue. The body checks the request, calls
-    :meth:`Write.change` once it knows the request changes something, then changes rows. A body
-    that never calls it (a double tap re-sending what is stored) commits nothing: no new version,
-    no correction and no 409, because the game already is as the client wants it.
+    PostgreSQL), so two phones writing at once queue. The body checks the request (a rule broken
+    is said first), calls :meth:`Write.change` once it knows the request changes something, then
+    changes rows. A body that never calls it (a request re-sending what is stored) commits nothing:
+    no new version, no correction; with a stale ``version`` it is still refused (409, API.md), so
+    the client learns that the game changed since it read it.
 
     ``token``, when given, must be the scorer's; it is checked on the locked row, so a write
     needs no read of the game before its transaction (one database round trip fewer). The
@@ -335,6 +340,7 @@ def writing(game_id: str, version: object = None, token: str | None = None) -> I
             summarise(game)
             _commit()
         else:
+            write.check_version()  # what it asks is stored, but the client read an older game
             db.session.rollback()
     except BaseException:
         db.session.rollback()

@@ -72,6 +72,13 @@ window.BlukeQueueRare = function (Q) {
     return confirmed.version === entry.base && String(mine.bids) === String(theirs.bids)
       && String(mine.tricks) === String(theirs.tricks) && mine.trump === trumpOf(theirs);
   }
+  /* The server's hand holds what `entry` asks: the same values, and for bids the same trump unless
+     the entry left it out (kept). */
+  function holds(entry, server) {
+    var hand = server.hands[entry.number - 1] || {};
+    return String(hand[entry.step]) === String(entry.values)
+      && (entry.step === "tricks" || entry.trump === undefined || Q.trumpButton(entry) === trumpOf(hand));
+  }
   /* The server's version of a refused entry kept: the steps drawn here go on from it. */
   function takeServers(entry, server) {
     var hand = server.hands[entry.number - 1];
@@ -87,6 +94,8 @@ window.BlukeQueueRare = function (Q) {
      CSRF token), under the server's sentence. */
   function disagree(entry, error, refused, other) {
     return Q.request("GET", "").then(function (answer) {
+      /* Stored already (sent before, its answer lost): a stale version is refused all the same (API.md). */
+      if (!refused && holds(entry, answer.data)) return Q.took(entry, answer.data.version);
       if (!refused && untouched(entry, answer.data)) return rebase(entry.base, answer.data);
       var theirs = answer.data.hands[entry.number - 1] || {};
       var step = entry.step === "bids" ? words.step_bids : words.step_tricks;
@@ -111,10 +120,7 @@ window.BlukeQueueRare = function (Q) {
         var from = entry.base, server = answer.data, pending = Q.pending;
         return Q.store("readwrite", function (s) {
           pending.forEach(function (e, i) {
-            /* the same values there, and for bids the same trump unless the entry left it out (kept) */
-            var hand = server.hands[e.number - 1] || {}, there = hand[e.step];
-            var clear = !there || String(there) === String(e.values)
-              && (e.step === "tricks" || e.trump === undefined || Q.trumpButton(e) === trumpOf(hand));
+            var clear = !(server.hands[e.number - 1] || {})[e.step] || holds(e, server);
             if (i === 0 ? usePhones : e.base === from && clear) { e.base = server.version; s.put(e); }
           });
           if (!usePhones) s.delete(entry.key);

@@ -142,20 +142,23 @@
       if (!kept) { location.replace(location.pathname); return new Promise(function () {}); }
       return request("PUT", "/hands/" + entry.number + "/" + entry.step, body);
     }).then(function (answer) {
-      if (answer.status === 200) {
-        pause = 5000;
-        return settle(entry, answer.data.version).then(function (known) {
-          pending.shift();
-          if (known) { game.version = answer.data.version; remember(entry, game.version); caughtUp(); }
-          busy = false;
-          if (pending.length) return send();
-          return sent();
-        });
-      }
+      if (answer.status === 200) return took(entry, answer.data.version);
       busy = false;
       if (answer.status >= 500 || answer.status === 408 || answer.status === 429) throw answer;  /* the server's trouble, not the entry's */
       return rare(function (more) { return more.refused(entry, answer); });  /* an answer about the entry */
     }).catch(function () { busy = false; waited = true; waiting(); later(); });
+  }
+  /* The server holds `entry` (at `version`): off the queue, and on to the next. */
+  function took(entry, version) {
+    busy = true;
+    pause = 5000;
+    return settle(entry, version).then(function (known) {
+      pending.shift();
+      if (known) { game.version = version; remember(entry, version); caughtUp(); }
+      busy = false;
+      if (pending.length) return send();
+      return sent();
+    });
   }
   /* The page's writes and its watch for other scorers' saves go on from the version this phone knows. */
   function caughtUp() {
@@ -223,7 +226,7 @@
         its address, with its version, is on this script's tag (game.html). */
   var Q = {
     game: game, confirmed: confirmed, words: words, store: store, request: request, send: send, show: show,
-    follow: follow, trumpButton: trumpButton, get pending() { return pending; }
+    follow: follow, trumpButton: trumpButton, took: took, get pending() { return pending; }
   }, loading = null;
   function rare(work) {
     loading = loading || new Promise(function (ok, fail) {

@@ -452,6 +452,8 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], Game]
         saved = write()
     except (RulesError, ServiceError) as error:
         stale = isinstance(error, Conflict) or form.version.data != game.version
+        if stale and _holds(game, number, form):
+            return redirect(url_for(".game", game_id=game.id))  # a double tap: the first one saved this
         if stale and superseded_here(game):
             return older_page(game)
         if stale:
@@ -469,6 +471,14 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], Game]
     if editing:
         corrected(game, number)
     return redirect(url_for(".game", game_id=game.id))
+
+
+def _holds(game: Game, number: int, form: HandForm) -> bool:
+    """Whether the game already holds what the form asks for its step (its trump too)."""
+    entry = next((h for h in game.hands if h.number == number), None)
+    if entry is None or getattr(entry, form.step) != form.values():
+        return False
+    return not isinstance(form, BidsBase) or entry.trump == service.stored_trump(form.trump_value())
 
 
 def corrected(game: Game, number: int) -> None:

@@ -103,7 +103,7 @@ def _whole_numbers(check: Any, rules: Rules, number: int, value: object, field: 
     return list(check(rules, number, value, names))
 
 
-def _trump(value: object) -> Any:
+def stored_trump(value: object) -> Any:
     """``trump`` as stored: a suit letter, :data:`NO_TRUMP` for null (API.md: a hand without
     trump, R12), ``None`` for :data:`NOT_NOTED`, or :data:`KEEP`."""
     if value is KEEP:
@@ -123,10 +123,10 @@ def record_bids(
     """Record (or correct) a hand's bids and trump (R12, R22); the previous hand must be complete (R25).
 
     ``trump`` left out keeps what is recorded. Checks run in order: hand number (R24), order
-    (R25), values (R22, R12); then a request equal to what is stored succeeds without change,
-    and only a real change can be refused as stale (409).
+    (R25), values (R22, R12); then a request equal to what is stored succeeds without change, and
+    a stale ``version`` is refused (409) whether the request changes anything or not.
     """
-    wanted = _trump(trump)
+    wanted = stored_trump(trump)
     with writing(game_id, version, token) as write:
         _set_bids(write, number, bids, wanted)
     return write.game
@@ -156,7 +156,7 @@ def record_hand(
     The correction page saves the whole hand with one button, so a change of bids and tricks
     (which must still add up, R23) is never half stored.
     """
-    wanted = _trump(trump)
+    wanted = stored_trump(trump)
     with writing(game_id, version, token) as write:
         _set_bids(write, number, bids, wanted)
         _set_tricks(write, number, tricks)

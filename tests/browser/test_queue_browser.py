@@ -223,3 +223,31 @@ def test_an_entry_refused_for_itself_says_why_and_can_be_dropped(browser: Any, l
     doc = requests.get(url, headers=bearer(game), timeout=10).json()
     assert doc["hands"][0]["bids"] == [4, 4, 3] and doc["hands"][0]["tricks"] == [4, 5, 4]
     assert queued(page) == 0
+
+
+def test_an_entry_stored_but_whose_answer_was_lost_is_taken_as_sent(browser: Any, live: LiveServer) -> None:
+    """The bids reached the server, the answer did not: sent again, they are refused as stale (409,
+    API.md, though the server holds them), and the queue takes them as sent, with no box."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    lost: list[str] = []
+
+    def lose_the_first_answer(route: Any) -> None:
+        if lost:
+            route.continue_()
+            return
+        route.fetch()  # the server stores the bids ...
+        lost.append(route.request.url)
+        route.abort("connectionreset")  # ... and the phone never hears back
+
+    page.route(f"**/api/games/{game['id']}/hands/1/bids", lose_the_first_answer)
+    tap(page, "bid1-5", "bid2-3", "bid0-4")
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    expect(page.locator("#sync")).to_have_text("All sent", timeout=30_000)
+    assert lost and live.count("PUT", f"/api/games/{game['id']}/hands/1/bids") == 2
+    expect(page.locator("#conflict")).to_be_hidden()
+    doc = game_doc(live, game)
+    assert doc["hands"][0]["bids"] == [4, 5, 3] and doc["version"] == 2 and corrections(live, game) == []
+    tap(page, "tricks0-5", "tricks1-3")
+    page.locator("form.hand button.primary").tap()
+    eventually(lambda: game_doc(live, game)["hands"][0]["tricks"] == [5, 3, 5])

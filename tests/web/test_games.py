@@ -33,13 +33,14 @@ def test_an_error_inside_a_write_stores_nothing(app: Flask) -> None:
 def test_a_write_that_changes_nothing_commits_nothing(app: Flask) -> None:
     created = app.test_client().post("/api/games", json={"players": ["Ann", "Ben"]}).get_json()
     with app.app_context():
-        with games.writing(created["id"], version=99) as write:  # stale, but nothing changes
-            write.game.players = ["Not", "Kept"]  # and nothing declared: not stored
+        with games.writing(created["id"], version=1) as write:
+            write.game.players = ["Not", "Kept"]  # nothing declared: not stored
         db.session.remove()
         game = db.session.get(Game, created["id"])
         assert game is not None and game.players == ["Ann", "Ben"] and game.version == 1
-        with pytest.raises(errors.Conflict), games.writing(created["id"], version=99) as write:
-            write.change()
+        # API.md: a stale version is refused, whether or not the write would change anything
+        with pytest.raises(errors.Conflict), games.writing(created["id"], version=99):
+            pass
 
 
 def test_locked_always_changes_and_checks_the_version_first(app: Flask) -> None:
