@@ -1,11 +1,12 @@
 /* The offline page lists the games whose entries wait on this phone (static/queue.js keeps them in
    IndexedDB), each with a link to its hand screen, which the service worker keeps: the scorer sees
    nothing was lost, and the entries go to the server from that screen once the connection is back.
-   The players' names come from the kept copy of that screen; every word comes from the page. */
+   The players' names come from the kept copy of that screen. The home page notes them under their
+   games, whose screens send them. Every word comes from the page. */
 (function () {
   "use strict";
-  var box = document.getElementById("waiting");
-  if (!box || !window.indexedDB) return;
+  var box = document.getElementById("waiting"), home = document.querySelector("[data-waiting]");
+  if (!(box || home) || !window.indexedDB) return;
   var request = indexedDB.open("bluke-scorer", 1);
   request.onupgradeneeded = function () { request.transaction.abort(); };  /* no queue on this phone */
   request.onsuccess = function () {
@@ -13,9 +14,16 @@
     all.onsuccess = function () {
       var count = {};
       all.result.forEach(function (entry) { count[entry.game] = (count[entry.game] || 0) + 1; });
-      Object.keys(count).forEach(function (id) { show(id, count[id]); });
+      Object.keys(count).forEach(function (id) { (box ? show : note)(id, count[id]); });
     };
   };
+  function note(id, n) {
+    var link = home.querySelector("[data-game='" + id + "'] .game-link"), line = document.createElement("span");
+    if (!link) return;
+    line.className = "gwaiting";
+    line.textContent = home.dataset.waiting.replace("{n}", n);
+    link.appendChild(line);
+  }
   function show(id, n) {
     var url = box.dataset.game.replace("GAME", encodeURIComponent(id)), link = document.createElement("a");
     var item = document.createElement("li");

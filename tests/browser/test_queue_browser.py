@@ -251,3 +251,29 @@ def test_an_entry_stored_but_whose_answer_was_lost_is_taken_as_sent(browser: Any
     tap(page, "tricks0-5", "tricks1-3")
     page.locator("form.hand button.primary").tap()
     eventually(lambda: game_doc(live, game)["hands"][0]["tricks"] == [5, 3, 5])
+
+
+def test_home_notes_the_entries_a_game_keeps_on_this_phone_and_its_screen_sends_them(
+    browser: Any, live: LiveServer
+) -> None:
+    """Entries made offline, the app closed, then opened again online at its start page (home): the
+    game was listed as if nothing waited, and nothing was sent."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    other = new_game(live, ("Dee", "Eve"))
+    context, page = scorer_phone(browser, game)
+    context.new_page().goto(other["scorer_url"])  # a second game on this phone, nothing waiting
+    bids_waiting_offline(context, page, live)
+    for opened in context.pages:
+        opened.close()
+    go_online(context, live)
+    home = context.new_page()
+    home.goto(live.url + "/")
+    waiting = home.locator(f"[data-game='{game['id']}'] .gwaiting")
+    expect(waiting).to_have_text("Entries kept on this phone, waiting to be sent: 1. Open the game to send them.")
+    expect(home.locator(".gwaiting")).to_have_count(1)
+    home.locator(f"[data-game='{game['id']}'] .game-link").tap()
+    eventually(lambda: game_doc(live, game)["hands"][0]["bids"] == [4, 5, 3])
+    expect(home.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    home.goto(live.url + "/")
+    expect(home.locator(f"[data-game='{game['id']}'] .game-link")).to_be_visible()
+    expect(home.locator(".gwaiting")).to_have_count(0)
