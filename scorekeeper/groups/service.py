@@ -155,11 +155,33 @@ def seat_players(group_id: str, known: object = None, known_names: object = None
     return attach
 
 
-def seat_person(game: Game, seat: int) -> None:
+def seat_person(game: Game, seat: int, check_only: bool = False) -> None:
     """A seat of a group's virtual table that a bot held, handed to a person: they join the game's
-    players in the group (a roster player of that name, or a new one), as if seated from the start."""
-    if game.group_id is not None and db.session.get(GroupSeat, (game.id, seat)) is None:
-        _seat(_locked(game.group_id), game, [seat])
+    players in the group (a roster player of that name, or a new one), as if seated from the start.
+    ``check_only``: refuse (400) as this would, change nothing (a hand-over at the next deal).
+
+    :raises BadRequest: when the roster has no room for the name.
+    """
+    if game.group_id is None or db.session.get(GroupSeat, (game.id, seat)) is not None:
+        return
+    group = _locked(game.group_id)
+    if check_only:
+        _room_for(group, name_key(game.players[seat]) not in names_of(group))
+    else:
+        _seat(group, game, [seat])
+
+
+def _room_for(group: Group, new: int) -> None:
+    """Refuse (400) ``new`` more roster players past :data:`MAX_ROSTER`."""
+    if len(group.players) + new > MAX_ROSTER:
+        raise BadRequest(
+            _(
+                "This group keeps at most {most} players and has {count}: the new names would go past it. Merge "
+                "the ones entered twice, or start a new group.",
+                most=MAX_ROSTER,
+                count=len(group.players),
+            )
+        )
 
 
 def _one_seat_each(group: Group, game: Game, seats: list[int], ids: list[str | None], names: list[str] | None) -> None:
@@ -175,7 +197,13 @@ def _one_seat_each(group: Group, game: Game, seats: list[int], ids: list[str | N
     first: dict[str, int] = {}
     for seat in sorted(seats, key=lambda s: ids[s] not in by_id):  # the seats known by id first
         player = by_id.get(ids[seat] or "") or by_key.get(name_key(named[seat]))
-        if player is None:
+        if player is None:  # a name new to the roster: one seat only
+            if first.setdefault(name_key(named[seat]), seat) != seat:
+                raise RulesError(
+                    "Two seats of this game come to {name} in this group: each player holds one seat (R4).",
+                    "R4",
+                    name=named[seat],
+                )
             continue
         if player.id not in first:
             first[player.id] = seat
@@ -252,15 +280,7 @@ def _seat(
     chosen: dict[int, GroupPlayer | None] = {seat: by_id.get(ids[seat] or "") if ids else None for seat in seats}
     sitting |= {p.id for p in chosen.values() if p is not None}
     new = [s for s in seats if chosen[s] is None and name_key(named[s]) not in by_key]
-    if len(group.players) + len({name_key(named[s]) for s in new}) > MAX_ROSTER:
-        raise BadRequest(
-            _(
-                "This group keeps at most {most} players and has {count}: the new names would go past it. Merge "
-                "the ones entered twice, or start a new group.",
-                most=MAX_ROSTER,
-                count=len(group.players),
-            )
-        )
+    _room_for(group, len({name_key(named[s]) for s in new}))
     for seat in new:
         if name_key(named[seat]) not in by_key:  # two seats may bring one new name (merged in the export)
             by_key[name_key(named[seat])] = GroupPlayer(id=new_id(), name=named[seat], key=name_key(named[seat]))

@@ -44,6 +44,7 @@ from ..games import Access
 from ..groups import pages as groups
 from ..i18n import _
 from ..i18n import error_message
+from ..models import Correction
 from ..models import Game
 from ..tokens import matches
 from ..web import COOKIE_AGE
@@ -58,6 +59,7 @@ from .forms import bids_form
 from .forms import BidsBase
 from .forms import ForgetForm
 from .forms import hand_edit_form
+from .forms import HandEditBase
 from .forms import HandForm
 from .forms import MAX_ROWS
 from .forms import NewGameForm
@@ -474,11 +476,24 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], Game]
 
 
 def _holds(game: Game, number: int, form: HandForm) -> bool:
-    """Whether the game already holds what the form asks for its step (its trump too)."""
+    """Whether the game already holds what the form asks for its step (its trump too; the
+    correction page's tricks, or none where none are tapped): a double tap's second send."""
     entry = next((h for h in game.hands if h.number == number), None)
     if entry is None or getattr(entry, form.step) != form.values():
         return False
+    if isinstance(form, HandEditBase):
+        tricks = form.tricks_values()
+        if entry.tricks != (tricks if any(t is not None for t in tricks) else None):
+            return False
     return not isinstance(form, BidsBase) or entry.trump == service.stored_trump(form.trump_value())
+
+
+def _undone(game: Game, number: int, version: int | None) -> bool:
+    """Whether the game's last change is an undo of hand ``number`` made from ``version``: a double tap's second send."""
+    last = db.session.scalars(
+        select(Correction).where(Correction.game_id == game.id).order_by(Correction.id.desc()).limit(1)
+    ).first()
+    return last is not None and last.field == "undo" and last.hand == number and game.version == (version or 0) + 1
 
 
 def corrected(game: Game, number: int) -> None:
@@ -529,6 +544,9 @@ def undo(game_id: str) -> Any:
     try:
         saved_here(service.undo(game_id, number, form.version.data, whole_hand=False))
     except Conflict as conflict:  # Post/Redirect/Get, as for a refused save
+        if _undone(opened.game, number, form.version.data):  # sent twice: the first undid it
+            flash(_("That entry of hand {number} is undone already, so nothing more was undone.", number=number))
+            return redirect(url_for(".game", game_id=game_id), 303)
         if superseded_here(opened.game):
             return older_page(opened.game)  # sent again: the undo was this phone's, and it stands
         flash(
@@ -682,6 +700,8 @@ def save_hand(game_id: str, number: int) -> Any:
         # Another scorer saved first (or this phone, from a later page): this page again, with what
         # is stored and the new version, and these taps kept to check and save again (as a refused hand form).
         db.session.expire_all()  # the game reads afresh; its set-up (the rules) cannot change
+        if _holds(game, number, form):
+            return redirect(url_for(".game", game_id=game_id))  # a double tap: the first one saved this
         card = games.scorecard_of(game)
         line = card.hands[number - 1]
         return again(screens.saved_first(line, names, superseded_here(game)), 409)

@@ -88,9 +88,18 @@ def since() -> int | None:
     return seq
 
 
-def answer(access: TableAccess) -> dict[str, Any]:
-    """The reader's view after a fresh read of the table; the host's also lists the seat links."""
-    access = service.open_table(access.table.id, access.token)
+def answer(access: TableAccess, moved: bool = False) -> dict[str, Any]:
+    """The reader's view after a fresh read of the table; the host's also lists the seat links.
+
+    ``moved``: the seat's move was made (its link checked under the table's lock). A link the host
+    replaced just after it is still answered with the view, not a 403 that would say the move was
+    refused (API.md: a rejected write stores nothing); its next request gets the 403."""
+    try:
+        access = service.open_table(access.table.id, access.token)
+    except Forbidden:
+        if not moved:
+            raise
+        access = service.reread(access)
     view = views.seat_view(access.table, access.seat, since())
     if access.is_host:
         view["links"] = links(access)
@@ -170,7 +179,7 @@ def bid(table_id: str) -> Any:
         raise BadRequest(_("The body needs 'bid': the number of tricks you bid, such as {\"bid\": 3}."))
     assert access.seat is not None
     service.bid(access, data["bid"], _version(data))
-    return jsonify(answer(access))
+    return jsonify(answer(access, moved=True))
 
 
 @bp.post("/<table_id>/play")
@@ -181,7 +190,7 @@ def play(table_id: str) -> Any:
         raise BadRequest(_("The body needs 'card': the code of a card in your hand (see 'legal' in your view)."))
     assert access.seat is not None
     service.play(access, data["card"], _version(data))
-    return jsonify(answer(access))
+    return jsonify(answer(access, moved=True))
 
 
 @bp.post("/<table_id>/start")

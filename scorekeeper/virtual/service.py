@@ -266,7 +266,10 @@ def _save(table: VirtualTable, game: Game, log: list[dict[str, Any]]) -> None:
     table.phase = game.phase if game.phase != "dealing" else "bidding"
     for seat, info in enumerate(table.seats):
         if info.get("person_from") and (bot_at(info, game.number) is None or game.phase == "finished"):
-            _hand_over(table, seat)
+            try:
+                _hand_over(table, seat)
+            except BadRequest:  # the group's roster filled up since: the seat counts for nobody there
+                table.seats = [_to_bot(s, None) if i == seat else s for i, s in enumerate(table.seats)]
 
 
 def bot_at(info: dict[str, Any], number: int) -> str | None:
@@ -280,10 +283,14 @@ def bot_at(info: dict[str, Any], number: int) -> str | None:
 
 def _hand_over(table: VirtualTable, seat: int) -> None:
     """A bot's seat goes to its person: at a group's table they join the game's players."""
+    table.seats = [_to_bot(s, None) if i == seat else s for i, s in enumerate(table.seats)]
+    _seat_person(table, seat)
+
+
+def _seat_person(table: VirtualTable, seat: int, check_only: bool = False) -> None:
     from ..groups.service import seat_person  # imported here: groups' routes import this package
 
-    table.seats = [_to_bot(s, None) if i == seat else s for i, s in enumerate(table.seats)]
-    seat_person(table.game, seat)
+    seat_person(table.game, seat, check_only)
 
 
 def log_of(table: VirtualTable) -> list[dict[str, Any]]:
@@ -520,14 +527,19 @@ def _settle(table_id: str) -> None:
         pass  # a move came first (above)
 
 
+def reread(access: TableAccess) -> TableAccess:
+    """The same access to the table as stored now (after a write)."""
+    db.session.expire_all()
+    table = db.session.get(VirtualTable, access.table.id)
+    assert table is not None
+    return TableAccess(table, access.seat, access.token)
+
+
 def settle_if_needed(access: TableAccess) -> TableAccess:
     """Before answering a read: let bots nobody is driving move for one budget, and reload the table."""
     if bots_pending(access.table):
-        table_id = access.table.id
-        settle(table_id)
-        table = db.session.get(VirtualTable, table_id)
-        assert table is not None
-        return TableAccess(table, access.seat, access.token)
+        settle(access.table.id)
+        return reread(access)
     return access
 
 
@@ -684,6 +696,12 @@ def _playing(game: Game | None) -> Game:
 
 def _human(table: VirtualTable, seat: int) -> None:
     info = table.seats[seat]
+    if info.get("person_from"):
+        raise OrderError(
+            "A bot finishes this hand for your seat, whose cards it was dealt; you play from hand {number} (R25).",
+            "R25",
+            number=info["person_from"],
+        )
     if info.get("bot"):
         raise OrderError("A bot is playing this seat now; ask the host to hand it back to you (R25).", "R25")
     if not info.get("joined"):
@@ -782,27 +800,34 @@ def set_bot(access: TableAccess, seat: object, level: object, version: object = 
     """The host hands seat ``seat`` to a bot of ``level``, or back to its human (``None``).
 
     A seat handed back gets a fresh random link if it has none, which only the host can hand on.
-    During a hand that link would show the cards dealt to the bot to the host, who may hold a seat
-    too: the bot finishes the hand and the person plays from the next deal (``person_from``, see
-    :func:`bot_at`). A seat's player who has opened their link goes on seeing the table while a bot
-    plays for them, not the cards, and gets the seat back at once; a link nobody opened stops
-    working when a bot takes the seat (:func:`_to_bot`).
+    A seat's player who has opened their link goes on seeing the table while a bot plays for them,
+    not the cards; a link nobody opened stops working when a bot takes the seat (:func:`_to_bot`).
+    During a hand, the seat goes back at once only to the player who held it at its deal (``bot_from``:
+    the hand a bot took it in), through their own opened link. Otherwise the link would show cards
+    dealt to the bot, maybe to the host, who may hold a seat too: the bot finishes the hand and the
+    person plays from the next deal (``person_from``, see :func:`bot_at`).
     """
     number = _seat_number(access, seat)
     bot = _bot_level(level, _("Seat {seat}", seat=number))
 
     def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game | None:
         held = table.seats[number]
+        hand = game.number if game is not None and game.phase in ("bidding", "playing") else None
         if bot is None and held.get("person_from"):
             return game  # already handed on at the next deal
         info = _to_bot(held, bot)
+        if bot is not None and not held.get("bot") and hand is not None:
+            info["bot_from"] = hand  # its person held the seat at this hand's deal
         if bot is None and not info.get("token_hash"):
             info, _token = _issue(info, access.token, table.id, number)
             info["host_linked"] = True
-            if held.get("bot") and game is not None and game.phase in ("bidding", "playing"):
-                # The bot holds cards dealt to it, and the new link goes through the host, who may
-                # hold a seat too: the bot finishes the hand, the person plays from the next deal.
-                info.update(bot=held["bot"], person_from=game.number + 1)
+        own = held.get("bot_from") == hand and held.get("joined") and held.get("token_hash")
+        if bot is None and held.get("bot") and hand is not None and not own:
+            # The bot holds cards dealt to it, not to the person who held this link then: the link
+            # may be the host's (who may hold a seat too). The bot finishes the hand; the person
+            # plays from the next deal.
+            info.update(bot=held["bot"], person_from=hand + 1)
+            _seat_person(table, number, check_only=True)  # a full roster refuses now, not at the deal
         table.seats = [info if i == number else s for i, s in enumerate(table.seats)]
         if held.get("bot") and info.get("bot") is None:
             _hand_over(table, number)
@@ -816,7 +841,8 @@ def _to_bot(info: dict[str, Any], bot: str | None) -> dict[str, Any]:
     stops working when a bot takes the seat: its holder (the host, until it is handed on) is told
     to ask the host, who hands the seat back. An opened link goes on showing its player the table,
     without the cards, which are the bot's while it plays (``views.seat_view``)."""
-    info = {key: value for key, value in info.items() if key != "person_from"} | {"bot": bot}
+    gone = ("person_from", "bot_from") if bot is None else ("person_from",)
+    info = {key: value for key, value in info.items() if key not in gone} | {"bot": bot}
     if bot is not None and info.get("token_hash") and not info.get("joined"):
         info["revoked"] = [*(info.get("revoked") or ()), info["token_hash"]][-REVOKED_KEPT:]
         info.update(token_hash=None, sealed=None)
@@ -834,7 +860,7 @@ def reissue(access: TableAccess, seat: object) -> str:
 
     def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game | None:
         info = table.seats[number]
-        if info.get("bot"):
+        if info.get("bot") and not info.get("person_from"):
             raise BadRequest(_("Seat {value} is played by a bot; hand it to a person first.", value=number))
         fresh, token = _issue(info, access.token, table.id, number)
         fresh["relinked"] = int(info.get("relinked") or 0) + 1

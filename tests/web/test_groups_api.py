@@ -23,6 +23,8 @@ from .groups_kit import export_file
 from .groups_kit import import_into
 from .groups_kit import legal_hands
 from .groups_kit import new_group
+from .virtual_support import finish
+from .virtual_support import patient_bots  # noqa: F401 (a fixture)
 
 
 def roster(doc: dict[str, Any]) -> dict[str, str]:
@@ -444,6 +446,27 @@ def test_an_import_may_not_seat_a_player_by_id_and_again_by_their_new_name(app: 
         assert db.session.scalar(select(func.count()).select_from(Game)) == 1  # the game taken out of the group
 
 
+def test_an_import_may_not_bring_one_new_name_to_two_seats(app: Flask, client: FlaskClient) -> None:
+    """Seat 0's roster name in the exporting group and seat 1's name in the game are one name, new
+    here: the import seated it once and left seat 1 counting for nobody. Refused (R4)."""
+    there = new_group(client, name="Elsewhere", players=["Ann", "Qux", "Cy"])
+    import_into(client, there, ["Ann", "Qux", "Cy"], legal_hands(3, 2))
+    (game,) = client.get(f"/api/groups/{there['id']}/export.json", headers=auth(there["token"])).get_json()["games"]
+    game["group_names"] = ["Qux", "", "Cy"]  # as an export of renames could name them
+    here = new_group(client, players=["Cy"])
+    before = group_doc(client, here)
+    answer = client.post(f"/api/groups/{here['id']}/import", json=game, headers=auth(here["token"]))
+    assert answer.status_code == 422, answer.get_json()
+    assert answer.get_json()["error"] == {
+        "code": "rule_violation",
+        "rule": "R4",
+        "message": "Two seats of this game come to Qux in this group: each player holds one seat (R4).",
+    }
+    assert group_doc(client, here) == before
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 1  # the other group's only
+
+
 def test_a_merged_name_is_taken_back_only_by_its_player(client: FlaskClient) -> None:
     group = new_group(client, players=["Ann", "Anne", "Ben"])
     ids = roster(group)
@@ -767,3 +790,27 @@ def test_a_group_remembers_at_most_1000_merged_names(app: Flask, client: FlaskCl
     assert set(roster(group_doc(client, group))) == {"Ann", "Annie", "Ben"}
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(GroupAlias)) == 1000
+
+
+@pytest.mark.usefixtures("patient_bots")
+def test_a_full_roster_refuses_a_bots_seat_handed_on_at_the_next_deal_and_the_table_plays_on(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Handed to a person mid-hand, the seat's name was to join the roster at the next deal: with the
+    roster full, that deal answered 400 to every move and look, and the table stood still for good."""
+    group = new_group(client, players=[f"P{i}" for i in range(299)])
+    table = client.post(
+        f"/api/groups/{group['id']}/tables",
+        headers=auth(group["token"]),
+        json={"seats": [{"name": "P1"}, {"name": "Robo", "bot": "random"}, {"name": "Newcomer"}], "seed": 5},
+    ).get_json()
+    host = auth(table["host_token"])
+    refused = client.put(f"/api/tables/{table['id']}/seats/1", json={"bot": None}, headers=host)
+    assert (
+        refused.status_code == 400 and "keeps at most 300 players and has 300" in refused.get_json()["error"]["message"]
+    )
+    seen = client.get(f"/api/tables/{table['id']}/view", headers=host).get_json()
+    assert seen["players"][1]["bot"] == "random" and seen["players"][1]["person_from"] is None  # nothing changed
+    tokens = {0: table["seats"][0]["token"], 2: table["seats"][1]["token"]}
+    finish(client, table["id"], tokens, until=lambda view: view["hand_number"] == 2)  # the table plays on
+    assert count_rows(app, group["id"])[1] == 300

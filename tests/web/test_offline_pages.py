@@ -315,6 +315,21 @@ def test_a_correction_page_this_phone_moved_on_from_keeps_its_taps_and_blames_no
     assert {"bid0-3", "bid1-4", "bid2-3"} <= set(re.findall(r'id="(bid\d-\d+)"[^>]*checked', page))  # the taps, kept
 
 
+def test_a_correction_sent_twice_lands_on_the_game_even_without_the_first_answer(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A double tap on "Save hand 1" whose first answer (and the session cookie it set) was lost:
+    the second send said another scorer had saved first, with this scorer's own taps as theirs."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    drawn = current_version(app, game_id)
+    assert save_hand(client, app, game_id, 1, [4, 6, 3], [5, 3, 5], version=drawn).status_code == 302  # type: ignore[attr-defined]
+    before = document(app, game_id)
+    again = save_hand(second_phone(app, client, game_id), app, game_id, 1, [4, 6, 3], [5, 3, 5], version=drawn)
+    assert again.status_code == 302 and again.headers["Location"] == f"/g/{game_id}"  # type: ignore[attr-defined]
+    assert document(app, game_id) == before
+
+
 def test_the_bids_of_the_hand_being_played_can_be_corrected_alone(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])

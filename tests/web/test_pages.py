@@ -523,9 +523,17 @@ def test_an_undo_sent_again_from_this_phone_undoes_nothing_more_and_blames_nobod
     again = client.post(f"/g/{game_id}/undo", data=form)
     assert again.status_code == 303 and again.headers["Location"] == f"/g/{game_id}"
     page = text(client.get(f"/g/{game_id}"))
-    assert "That page was older than what you saved since on this phone, so nothing was changed." in page
+    assert "That entry of hand 1 is undone already, so nothing more was undone." in page
     assert "Someone else" not in page
     assert document(app, game_id)["hands"][0]["bids"] == [4, 5, 3]  # the tricks alone undone, once
+    # A double tap whose first answer (and the session cookie it set) was lost: the same.
+    form = {"csrf_token": csrf(client, f"/g/{game_id}"), "version": current_version(app, game_id), "number": 1}
+    assert client.post(f"/g/{game_id}/undo", data=form).status_code == 302  # the bids now
+    again = second_phone(app, client, game_id)
+    form["csrf_token"] = csrf(again, f"/g/{game_id}")
+    assert again.post(f"/g/{game_id}/undo", data=form).status_code == 303
+    assert "That entry of hand 1 is undone already" in text(again.get(f"/g/{game_id}"))
+    assert document(app, game_id)["hands"][0]["bids"] is None  # the bids undone once, and nothing more
 
 
 @pytest.mark.parametrize(

@@ -128,6 +128,15 @@ def test_a_bot_seat_handed_to_a_person_mid_hand_shows_its_cards_only_from_the_ne
     )
     again = client.put(f"/api/tables/{table}/seats/1", json={"bot": None}, headers=auth(host))
     assert again.status_code == 200 and again.get_json()["players"][1]["person_from"] == 2  # asked twice: one hand-over
+    # To a bot and back, the link opened meanwhile: still not the cards of the hand the bot was dealt.
+    assert client.put(f"/api/tables/{table}/seats/1", json={"bot": "basic"}, headers=auth(host)).status_code == 200
+    back = client.put(f"/api/tables/{table}/seats/1", json={"bot": None}, headers=auth(host)).get_json()
+    assert back["players"][1]["person_from"] == 2 and view(client, table, tokens[1]).get_json()["hand"] == []
+    relinked = client.post(f"/api/tables/{table}/seats/1/link", headers=auth(host))  # a link sent to the wrong phone
+    assert relinked.status_code == 200, relinked.get_json()
+    tokens[1] = relinked.get_json()["token"]
+    early = client.post(f"/api/tables/{table}/bid", json={"bid": 1}, headers=auth(tokens[1])).get_json()["error"]
+    assert early["rule"] == "R25" and "you play from hand 2" in early["message"]
     rng = random.Random(3)
     for _ in range(60):  # the people play hand 1 out; the bot plays seat 1
         now = view(client, table, tokens[1]).get_json()
@@ -290,3 +299,23 @@ def test_a_link_replaced_while_its_move_was_on_its_way_moves_nothing(app: Flask,
         with pytest.raises(Forbidden, match="newer link"):
             service.bid(access, legal[0])
         assert row(app, table) == before
+
+
+def test_a_move_made_just_before_its_link_was_replaced_is_answered_as_made(app: Flask, client: FlaskClient) -> None:
+    """The move took the table's lock with the link still good, then the host made a new link before
+    the answer was read: the move stood, and its answer said the link no longer works (403)."""
+    from scorekeeper.virtual import api
+
+    created = create(client, seats("Ann", "Ben", "bot"), seed=4)
+    table, host = created["id"], created["host_token"]
+    turn = view(client, table, created["seats"][0]["token"]).get_json()["to_act"]
+    old = created["seats"][turn]["token"]
+    legal = view(client, table, old).get_json()["legal"]
+    with app.test_request_context():
+        access = service.open_table(table, old)
+        service.bid(access, legal[0])  # stored
+        assert client.post(f"/api/tables/{table}/seats/{turn}/link", headers=auth(host)).status_code == 200
+        answered = api.answer(access, moved=True)
+        assert answered["seat"] == turn and answered["bids"][turn] == legal[0]
+        with pytest.raises(Forbidden, match="newer link"):
+            api.answer(access)  # a look, not a move: the link no longer works
