@@ -489,11 +489,18 @@ def _holds(game: Game, number: int, form: HandForm) -> bool:
 
 
 def _undone(game: Game, number: int, version: int | None) -> bool:
-    """Whether the game's last change is an undo of hand ``number`` made from ``version``: a double tap's second send."""
+    """Whether the game's one change since ``version`` is an undo of hand ``number``, which the hand
+    still shows (nothing entered since, which writes no correction): a double tap's second send."""
     last = db.session.scalars(
         select(Correction).where(Correction.game_id == game.id).order_by(Correction.id.desc()).limit(1)
     ).first()
-    return last is not None and last.field == "undo" and last.hand == number and game.version == (version or 0) + 1
+    if last is None or last.field != "undo" or last.hand != number or game.version != (version or 0) + 1:
+        return False
+    entry = next((h for h in game.hands if h.number == number), None)
+    now: dict[str, Any] = {"bids": None, "tricks": None, "trump": None}
+    if entry is not None:
+        now = {"bids": entry.bids, "tricks": entry.tricks, "trump": entry.trump}
+    return bool(now == last.new)
 
 
 def corrected(game: Game, number: int) -> None:

@@ -536,6 +536,28 @@ def test_an_undo_sent_again_from_this_phone_undoes_nothing_more_and_blames_nobod
     assert document(app, game_id)["hands"][0]["bids"] is None  # the bids undone once, and nothing more
 
 
+def test_an_undo_after_another_phone_entered_again_is_not_taken_for_a_double_tap(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Another phone undid hand 1's tricks, this page was drawn, the other phone entered them again
+    (a new entry, no correction): this page's undo was said to be "undone already"."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    token = client.get_cookie(f"sk_{game_id}")
+    assert token is not None
+    undo = {"csrf_token": csrf(client, f"/g/{game_id}"), "version": current_version(app, game_id), "number": 1}
+    assert client.post(f"/g/{game_id}/undo", data=undo).status_code == 302  # the other phone undoes the tricks
+    other = second_phone(app, client, game_id)  # this page's phone
+    form = {"csrf_token": csrf(other, f"/g/{game_id}"), "version": current_version(app, game_id), "number": 1}
+    bearer = {"Authorization": f"Bearer {token.value}"}
+    entered = client.put(f"/api/games/{game_id}/hands/1/tricks", json={"tricks": [4, 4, 5]}, headers=bearer)
+    assert entered.status_code == 200  # and enters them again
+    assert other.post(f"/g/{game_id}/undo", data=form).status_code == 303
+    page = text(other.get(f"/g/{game_id}"))
+    assert "Someone else changed this game first" in page and "undone already" not in page
+    assert document(app, game_id)["hands"][0]["tricks"] == [4, 4, 5]
+
+
 @pytest.mark.parametrize(
     ("trump", "button", "said"),
     [("H", "t1H", "with the trump, ♥"), ("none", "t1none", "with the trump, no trump")],
