@@ -280,9 +280,52 @@ def read_hands(data: Mapping[str, Any], rules: Rules) -> list[HandRecord]:
 
 
 def _numbers(hand: Mapping[str, Any], key: str, where: str) -> tuple[Any, ...] | None:
-    """A list of per-seat entries, or null; the engine checks each entry (R22, R23)."""
-    value = _get(hand, key, (list,), where, _("a list with one number per player, or null"), required=False)
+    """A list of whole numbers, or null; the engine checks each entry's range (R22, R23)."""
+    what = _("a list with one whole number per player, or null")
+    value = _get(hand, key, (list,), where, what, required=False)
+    if value is not None and _wrong_type(value, [0] * len(value)):
+        raise BadRequest(
+            _(
+                "The file's '{where}{key}' should be {what}, not {value}.",
+                where=where,
+                key=key,
+                what=what,
+                value=shown(value),
+            )
+        )
     return tuple(value) if value is not None else None
+
+
+def _wrong_type(claimed: object, expected: object) -> bool:
+    """Whether ``claimed`` holds a value of another type where ``expected`` (the app's own figure)
+    holds a whole number, a text, a list or an object: a malformed file (400), not a wrong figure (422)."""
+    if isinstance(expected, bool) or expected is None:
+        return False
+    if isinstance(expected, int):
+        return isinstance(claimed, bool) or not isinstance(claimed, int)
+    if isinstance(expected, str):
+        return not isinstance(claimed, str)
+    if isinstance(expected, list):
+        return not isinstance(claimed, list) or any(_wrong_type(c, e) for c, e in zip(claimed, expected))
+    if isinstance(expected, dict):
+        return not isinstance(claimed, Mapping) or any(
+            _wrong_type(claimed[k], v) for k, v in expected.items() if k in claimed
+        )
+    return False
+
+
+def _typed(claimed: object, expected: object, where: str, key: str) -> None:
+    """A figure of the file with the types the app writes, else 400 (README, "Export format")."""
+    if _wrong_type(claimed, expected):
+        raise BadRequest(
+            _(
+                "The file's '{where}{key}' should be {what}, not {value}.",
+                where=where,
+                key=key,
+                what=_("whole numbers and texts as this app writes them"),
+                value=shown(claimed),
+            )
+        )
 
 
 MAX_CORRECTIONS = games.MAX_CORRECTIONS  # the same cap as a game being played: every export imports
@@ -468,11 +511,15 @@ def check_figures(rules: Rules, imported: Imported, data: Mapping[str, Any]) -> 
             given=shown(data["schedule"][number]),
             damaged=DAMAGED,
         )
+    for key in ("totals", "stats", "winners"):
+        if key in data:
+            _typed(data[key], card[key], "", key)
     for hand, expected in zip(data["hands"], card["hands"]):
         n = expected["number"]
         for key in ("points", "totals", "outcomes"):
             if key not in hand or _same(hand[key], expected[key]):
                 continue
+            _typed(hand[key], expected[key], f"hands[{n - 1}].", key)
             claimed, seat = hand[key], _first_difference(hand[key], expected[key] or [])
             if expected[key] is None:
                 raise OrderError(

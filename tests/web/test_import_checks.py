@@ -136,6 +136,23 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str]]
         "is not a time a game was played",
     ),
     ("a game next year", lambda d: d.update(created_at="2099-01-01T00:00:00Z"), 400, None, "between 2000 and now"),
+    # Values of the wrong type are a malformed file (400), as in the table API, not a rule broken (422).
+    (
+        "a bid of the wrong type",
+        lambda d: d["hands"][0].update(bids=[False, 5, 3]),
+        400,
+        None,
+        "'hands[0].bids' should be a list with one whole number per player, or null, not [false, 5, 3]",
+    ),
+    ("tricks as decimals", lambda d: d["hands"][0].update(tricks=[5.0, 3, 5]), 400, None, "'hands[0].tricks'"),
+    (
+        "points as decimals",
+        lambda d: d["hands"][0].update(points=[float(p) for p in d["hands"][0]["points"]]),
+        400,
+        None,
+        "'hands[0].points' should be whole numbers and texts as this app writes them",
+    ),
+    ("totals as texts", lambda d: d.update(totals=[str(t) for t in d["totals"]]), 400, None, "'totals' should be"),
 ]
 
 
