@@ -138,16 +138,21 @@ def _get(
         return None
     value = data[key]
     if not isinstance(value, kinds) or (int in kinds and isinstance(value, bool)):
-        raise BadRequest(
-            _(
-                "The file's '{where}{key}' should be {what}, not {value}.",
-                where=where,
-                key=key,
-                what=what,
-                value=shown(value),
-            )
-        )
+        raise _malformed(where, key, what, value)
     return value
+
+
+def _malformed(where: str, key: str, what: str, value: object) -> BadRequest:
+    """The 400 for a value of the file that is not of the kind the app writes there."""
+    return BadRequest(
+        _(
+            "The file's '{where}{key}' should be {what}, not {value}.",
+            where=where,
+            key=key,
+            what=what,
+            value=shown(value),
+        )
+    )
 
 
 #: Dates a game can have been played on: this app did not exist before, and no game is in the future
@@ -284,15 +289,7 @@ def _numbers(hand: Mapping[str, Any], key: str, where: str) -> tuple[Any, ...] |
     what = _("a list with one whole number per player, or null")
     value = _get(hand, key, (list,), where, what, required=False)
     if value is not None and _wrong_type(value, [0] * len(value)):
-        raise BadRequest(
-            _(
-                "The file's '{where}{key}' should be {what}, not {value}.",
-                where=where,
-                key=key,
-                what=what,
-                value=shown(value),
-            )
-        )
+        raise _malformed(where, key, what, value)
     return tuple(value) if value is not None else None
 
 
@@ -317,15 +314,7 @@ def _wrong_type(claimed: object, expected: object) -> bool:
 def _typed(claimed: object, expected: object, where: str, key: str) -> None:
     """A figure of the file with the types the app writes, else 400 (README, "Export format")."""
     if _wrong_type(claimed, expected):
-        raise BadRequest(
-            _(
-                "The file's '{where}{key}' should be {what}, not {value}.",
-                where=where,
-                key=key,
-                what=_("whole numbers and texts as this app writes them"),
-                value=shown(claimed),
-            )
-        )
+        raise _malformed(where, key, _("whole numbers and texts as this app writes them"), claimed)
 
 
 MAX_CORRECTIONS = games.MAX_CORRECTIONS  # the same cap as a game being played: every export imports

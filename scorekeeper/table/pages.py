@@ -478,7 +478,7 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], Game]
 def _holds(game: Game, number: int, form: HandForm) -> bool:
     """Whether the game already holds what the form asks for its step (its trump too; the
     correction page's tricks, or none where none are tapped): a double tap's second send."""
-    entry = next((h for h in game.hands if h.number == number), None)
+    entry = service.entry_of(game, number)
     if entry is None or getattr(entry, form.step) != form.values():
         return False
     if isinstance(form, HandEditBase):
@@ -496,7 +496,7 @@ def _undone(game: Game, number: int, version: int | None) -> bool:
     ).first()
     if last is None or last.field != "undo" or last.hand != number or game.version != (version or 0) + 1:
         return False
-    entry = next((h for h in game.hands if h.number == number), None)
+    entry = service.entry_of(game, number)
     now: dict[str, Any] = {"bids": None, "tricks": None, "trump": None}
     if entry is not None:
         now = {"bids": entry.bids, "tricks": entry.tricks, "trump": entry.trump}
@@ -544,7 +544,7 @@ def undo(game_id: str) -> Any:
     number = form.number.data
     if number is None:  # InputRequired has refused it already
         return render_game(opened, message=OUT_OF_DATE, status=400)
-    entry = next((h for h in opened.game.hands if h.number == number), None)
+    entry = service.entry_of(opened.game, number)
     had_tricks = entry is not None and entry.tricks is not None
     kept = entry.trump if entry is not None and not had_tricks else None  # goes with the bids
     removed = (entry.tricks if had_tricks else entry.bids) if entry is not None else None

@@ -43,7 +43,8 @@ KEEP: Any = type("Keep", (), {"__repr__": lambda self: "KEEP"})()
 NOT_NOTED: Any = type("NotNoted", (), {"__repr__": lambda self: "NOT_NOTED"})()
 
 
-def _entry(game: Game, number: int) -> HandEntry | None:
+def entry_of(game: Game, number: int) -> HandEntry | None:
+    """Hand ``number`` as recorded, or None when nothing of it is."""
     return next((h for h in game.hands if h.number == number), None)
 
 
@@ -167,10 +168,10 @@ def _set_bids(write: Write, number: int, bids: object, wanted: Any) -> None:
     game = write.game
     rules = rules_of(game)
     _check_number(rules, number)
-    previous = _entry(game, number - 1)
+    previous = entry_of(game, number - 1)
     check_order(number, "bids", previous is not None and previous.tricks is not None, bids_recorded=False)
     checked = _whole_numbers(check_bids, rules, number, bids, "bids", game.players)
-    entry = _entry(game, number)
+    entry = entry_of(game, number)
     suit: str | None = (entry.trump if entry else None) if wanted is KEEP else wanted
     check_trump(rules, number, Suit.parse(suit) if suit != NO_TRUMP else None)
     if not rules.has_turn_up(number):  # the all-cards hand has no trump whether noted or not (R10, R12)
@@ -192,7 +193,7 @@ def _set_tricks(write: Write, number: int, tricks: object) -> None:
     game = write.game
     rules = rules_of(game)
     _check_number(rules, number)
-    entry = _entry(game, number)
+    entry = entry_of(game, number)
     check_order(number, "tricks", previous_complete=True, bids_recorded=entry is not None and entry.bids is not None)
     checked = _whole_numbers(check_tricks, rules, number, tricks, "tricks", game.players)
     if entry is None or entry.tricks == checked:

@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -1354,6 +1355,21 @@ def test_undo_tapped_while_the_entry_is_on_its_way_is_done_once_the_server_has_i
     assert live.count("POST", f"/g/{game['id']}/undo") == 1
 
 
+def lose_the_first_answer(lost: list[str]) -> Callable[[Any], None]:
+    """A route whose first request reaches the server (which stores it) while its answer never
+    reaches the phone (a connection reset); ``lost`` lists it. Later requests go through."""
+
+    def route_it(route: Any) -> None:
+        if lost:
+            route.continue_()
+            return
+        lost.append(route.request.url)
+        route.fetch()
+        route.abort("connectionreset")
+
+    return route_it
+
+
 def test_undo_of_an_entry_whose_answer_was_lost_is_done_on_the_server(browser: Any, live: LiveServer) -> None:
     """The server stored the bids but its answer never came (a connection reset): the entry may be
     there, so the undo is not done on the phone alone; it goes to the server once the entry is."""
@@ -1362,16 +1378,7 @@ def test_undo_of_an_entry_whose_answer_was_lost_is_done_on_the_server(browser: A
     other_scorer(live, game, [4, 5, 3], [5, 3, 5])
     context, page = scorer_phone(browser, game)
     lost: list[str] = []
-
-    def lose_the_first_answer(route: Any) -> None:
-        if lost:
-            route.continue_()
-            return
-        lost.append(route.request.url)
-        route.fetch()  # the server stores the bids
-        route.abort("connectionreset")  # and the phone never hears so
-
-    page.route(re.compile(r"/hands/2/bids$"), lose_the_first_answer)
+    page.route(re.compile(r"/hands/2/bids$"), lose_the_first_answer(lost))
     tap(page, "bid2-4", "bid0-4", "bid1-3")  # hand 2: Ben deals, Cy bids first
     expect(page.locator("#sync")).to_contain_text("1 entry waiting")
     assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][1]["bids"] == [4, 3, 4]

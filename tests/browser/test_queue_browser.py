@@ -26,6 +26,7 @@ from .test_offline_browser import bearer
 from .test_offline_browser import bids_waiting_offline
 from .test_offline_browser import go_offline
 from .test_offline_browser import go_online
+from .test_offline_browser import lose_the_first_answer
 from .test_offline_browser import new_game
 from .test_offline_browser import queued
 from .test_offline_browser import scorer_phone
@@ -135,6 +136,15 @@ def second_tab(context: Any, live: LiveServer, game: dict[str, Any]) -> Any:
     return page
 
 
+def taken_back_in_a_second_tab(context: Any, first: Any, live: LiveServer, game: dict[str, Any]) -> Any:
+    """Bids saved offline in the first tab, then taken back (undo) in a second tab, returned."""
+    bids_waiting_offline(context, first, live)
+    other = second_tab(context, live, game)
+    other.locator("button[form=undo-form]").tap()
+    expect(other.locator("form.hand")).to_have_attribute("data-step", "bids")
+    return other
+
+
 def test_an_entry_taken_back_in_one_tab_is_not_sent_by_another(browser: Any, live: LiveServer) -> None:
     """Bids saved offline in one tab, taken back (undo) in a second tab of the same phone: back
     online, the first tab still sent them (its own list of the queue, read once), and the second
@@ -142,10 +152,7 @@ def test_an_entry_taken_back_in_one_tab_is_not_sent_by_another(browser: Any, liv
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, first = scorer_phone(browser, game)
     try:
-        bids_waiting_offline(context, first, live)
-        other = second_tab(context, live, game)
-        other.locator("button[form=undo-form]").tap()
-        expect(other.locator("form.hand")).to_have_attribute("data-step", "bids")
+        other = taken_back_in_a_second_tab(context, first, live, game)
         assert queued(other) == 0
     finally:
         go_online(context, live)
@@ -164,10 +171,7 @@ def test_an_entry_changed_in_one_tab_is_sent_as_changed_and_not_refused(browser:
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, first = scorer_phone(browser, game)
     try:
-        bids_waiting_offline(context, first, live)
-        other = second_tab(context, live, game)
-        other.locator("button[form=undo-form]").tap()
-        expect(other.locator("form.hand")).to_have_attribute("data-step", "bids")
+        other = taken_back_in_a_second_tab(context, first, live, game)
         tap(other, "bid1-1")  # Ben 1 instead of 5
         other.locator("form.hand button.primary").tap()
         expect(other.locator("#sync")).to_have_text("Offline — 1 entry waiting")
@@ -231,16 +235,7 @@ def test_an_entry_stored_but_whose_answer_was_lost_is_taken_as_sent(browser: Any
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, page = scorer_phone(browser, game)
     lost: list[str] = []
-
-    def lose_the_first_answer(route: Any) -> None:
-        if lost:
-            route.continue_()
-            return
-        route.fetch()  # the server stores the bids ...
-        lost.append(route.request.url)
-        route.abort("connectionreset")  # ... and the phone never hears back
-
-    page.route(f"**/api/games/{game['id']}/hands/1/bids", lose_the_first_answer)
+    page.route(f"**/api/games/{game['id']}/hands/1/bids", lose_the_first_answer(lost))
     tap(page, "bid1-5", "bid2-3", "bid0-4")
     expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
     expect(page.locator("#sync")).to_have_text("All sent", timeout=30_000)

@@ -392,6 +392,18 @@ def test_a_new_game_may_not_seat_a_player_twice_under_a_merged_name(
         assert db.session.scalar(select(func.count()).select_from(Game)) == 0
 
 
+def refused_import(app: Flask, client: FlaskClient, group: dict[str, Any], game: dict[str, Any], message: str) -> None:
+    """Importing ``game`` into ``group`` is refused with R4 and ``message``; the group is as it was and
+    no game is stored but the one already there."""
+    before = group_doc(client, group)
+    answer = client.post(f"/api/groups/{group['id']}/import", json=game, headers=auth(group["token"]))
+    assert answer.status_code == 422, answer.get_json()
+    assert answer.get_json()["error"] == {"code": "rule_violation", "rule": "R4", "message": message}
+    assert group_doc(client, group) == before
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 1
+
+
 def test_an_import_from_another_group_may_not_seat_a_player_twice_under_a_merged_name(
     app: Flask, client: FlaskClient
 ) -> None:
@@ -407,18 +419,14 @@ def test_an_import_from_another_group_may_not_seat_a_player_twice_under_a_merged
     import_into(client, there, ["Cy", "Dee", "Ann"], legal_hands(3, 2))
     (game,) = client.get(f"/api/groups/{there['id']}/export.json", headers=auth(there["token"])).get_json()["games"]
     assert game["group_names"] == ["Cy", "Dee", "Ann"]
-    before = group_doc(client, here)
-    answer = client.post(f"/api/groups/{here['id']}/import", json=game, headers=auth(here["token"]))
-    assert answer.status_code == 422, answer.get_json()
-    assert answer.get_json()["error"] == {
-        "code": "rule_violation",
-        "rule": "R4",
-        "message": "Dee is a name merged into Cy in this group, who is already at this game as Cy: "
+    refused_import(
+        app,
+        client,
+        here,
+        game,
+        "Dee is a name merged into Cy in this group, who is already at this game as Cy: "
         "each player holds one seat (R4).",
-    }
-    assert group_doc(client, here) == before
-    with app.app_context():
-        assert db.session.scalar(select(func.count()).select_from(Game)) == 1  # the other group's only
+    )  # one game stored: the other group's only
 
 
 def test_an_import_may_not_seat_a_player_by_id_and_again_by_their_new_name(app: Flask, client: FlaskClient) -> None:
@@ -432,18 +440,13 @@ def test_an_import_may_not_seat_a_player_by_id_and_again_by_their_new_name(app: 
     assert client.delete(f"/api/groups/{group['id']}/players/{ids['Ben']}", headers=headers).status_code == 200
     renamed = client.patch(f"/api/groups/{group['id']}/players/{ids['Ann']}", json={"name": "Ben"}, headers=headers)
     assert renamed.status_code == 200, renamed.get_json()
-    before = group_doc(client, group)
-    answer = client.post(f"/api/groups/{group['id']}/import", json=exported, headers=headers)
-    assert answer.status_code == 422, answer.get_json()
-    assert answer.get_json()["error"] == {
-        "code": "rule_violation",
-        "rule": "R4",
-        "message": "Ben is the name in this group of the player already at this game as Ann: each player holds one "
-        "seat (R4).",
-    }
-    assert group_doc(client, group) == before
-    with app.app_context():
-        assert db.session.scalar(select(func.count()).select_from(Game)) == 1  # the game taken out of the group
+    refused_import(
+        app,
+        client,
+        group,
+        exported,
+        "Ben is the name in this group of the player already at this game as Ann: each player holds one seat (R4).",
+    )  # one game stored: the game taken out of the group
 
 
 def test_an_import_may_not_bring_one_new_name_to_two_seats(app: Flask, client: FlaskClient) -> None:
@@ -454,17 +457,9 @@ def test_an_import_may_not_bring_one_new_name_to_two_seats(app: Flask, client: F
     (game,) = client.get(f"/api/groups/{there['id']}/export.json", headers=auth(there["token"])).get_json()["games"]
     game["group_names"] = ["Qux", "", "Cy"]  # as an export of renames could name them
     here = new_group(client, players=["Cy"])
-    before = group_doc(client, here)
-    answer = client.post(f"/api/groups/{here['id']}/import", json=game, headers=auth(here["token"]))
-    assert answer.status_code == 422, answer.get_json()
-    assert answer.get_json()["error"] == {
-        "code": "rule_violation",
-        "rule": "R4",
-        "message": "Two seats of this game come to Qux in this group: each player holds one seat (R4).",
-    }
-    assert group_doc(client, here) == before
-    with app.app_context():
-        assert db.session.scalar(select(func.count()).select_from(Game)) == 1  # the other group's only
+    refused_import(
+        app, client, here, game, "Two seats of this game come to Qux in this group: each player holds one seat (R4)."
+    )  # one game stored: the other group's only
 
 
 def test_a_merged_name_is_taken_back_only_by_its_player(client: FlaskClient) -> None:
