@@ -20,9 +20,11 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 from typing import TypeGuard
 
+from pyuca import Collator
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
@@ -501,12 +503,29 @@ def distinct(names: list[str]) -> list[str]:
 #: The zero-width joiners that belong inside names: family and flag emoji (U+200D), Persian and
 #: Indic spellings (U+200C). Every other invisible or control character is refused.
 JOINERS = str.maketrans("", "", "\u200c\u200d")
+#: Characters that join or fill but show nothing: meaningless at either end of a name, where they
+#: would make "Ann" and "Ann" followed by a joiner two players (the joiners and the combining
+#: grapheme joiner); the Hangul fillers are blank letters, taken as spaces.
+INVISIBLE_ENDS = "\u200c\u200d\u034f"
+FILLERS = str.maketrans(dict.fromkeys("\u115f\u1160\u3164\uffa0", " "))
+
+
+def trimmed(raw: str) -> str:
+    """A name without spaces or invisible characters at its ends, its inner spaces made single, in
+    one Unicode form (NFC: "José" typed with a combining accent is "José").
+
+    >>> trimmed("  Ann\u200d  B. \u3164"), trimmed("\u200c Ann")
+    ('Ann\u200d B.', 'Ann')
+    """
+    name = unicodedata.normalize("NFC", raw.translate(FILLERS))
+    while (shorter := " ".join(name.split()).strip(INVISIBLE_ENDS)) != name:
+        name = shorter
+    return name
 
 
 def clean_name(raw: str, who: str) -> str:
-    """One player's name, trimmed (inner spaces made single) and in one Unicode form (NFC: "José"
-    typed with a combining accent is "José"): non-empty, printable, at most 40 characters."""
-    name = unicodedata.normalize("NFC", " ".join(raw.split()))
+    """One player's name, :func:`trimmed`: non-empty, printable, at most 40 characters."""
+    name = trimmed(raw)
     if not name.translate(JOINERS):
         raise BadRequest(_("{who} has no name.", who=who))
     if len(name) > MAX_NAME:
@@ -517,12 +536,29 @@ def clean_name(raw: str, who: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """What makes two names the same player: trimmed and compared case-insensitively (API.md, "Groups").
+    """What makes two names the same player: :func:`trimmed` and compared case-insensitively
+    (API.md, "Groups").
 
-    >>> name_key("  ann  B. ") == name_key("Ann b."), name_key("Jose\u0301") == name_key("JOSÉ")
+    >>> name_key("  ann  B. ") == name_key("Ann b."), name_key("Jose\u0301") == name_key("JOSÉ\u200d")
     (True, True)
     """
-    return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
+    return trimmed(name).casefold()
+
+
+@cache
+def _collator() -> Collator:
+    return Collator()  # the Unicode Collation Algorithm's default order, read once (0.1 s)
+
+
+def alphabetical(name: str) -> tuple[int, ...]:
+    """Where a name comes in alphabetical order, case-insensitive, in every script: É after E and
+    before F, Ё with Е, Belarusian І after И (the Unicode Collation Algorithm; code points would
+    put each of them after Z or Я).
+
+    >>> sorted(["Яна", "Іван", "Ёжик", "Жэня", "Émile", "Zoe", "dan"], key=alphabetical)
+    ['dan', 'Émile', 'Zoe', 'Ёжик', 'Жэня', 'Іван', 'Яна']
+    """
+    return tuple(_collator().sort_key(name.casefold()))
 
 
 def history(game: Game, corrections: Iterable[Any] | None = None) -> list[dict[str, Any]]:

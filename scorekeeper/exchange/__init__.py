@@ -46,6 +46,8 @@ from ..models import utcnow
 
 FORMAT = "bluke-scorekeeper"
 FORMAT_VERSION = 1
+#: A whole group's file (``GET /api/groups/<id>/export.json``): one game's export per entry of its ``games``.
+GROUP_FORMAT = "bluke-scorekeeper-group"
 #: The CSV header, written in the reader's language (the cells keep the API's notation).
 CSV_COLUMNS = (
     N_("hand"),
@@ -193,6 +195,13 @@ def read_header(data: object) -> Mapping[str, Any]:
     """The file must be a JSON object of this format and a version this app reads (else 400)."""
     if not isinstance(data, Mapping):
         raise BadRequest(_("An import must be the JSON object of an export.json file."))
+    if data.get("format") == GROUP_FORMAT:
+        raise BadRequest(
+            _(
+                "This is the export of a whole group: import its games one at a time, each entry of its "
+                "'games' list as a file of its own."
+            )
+        )
     if data.get("format") != FORMAT:
         raise BadRequest(
             _(

@@ -28,6 +28,7 @@ from .. import exchange
 from .. import games
 from .. import limits
 from ..errors import BadRequest
+from ..errors import NotFound
 from ..extensions import csrf
 from ..extensions import db
 from ..figures import minus
@@ -52,7 +53,6 @@ from . import service
 from . import stats
 
 bp = Blueprint("groups_api", __name__, url_prefix="/api/groups")
-GROUP_FORMAT = "bluke-scorekeeper-group"
 csrf.exempt(bp)  # JSON calls carry a bearer token, not a cookie
 
 
@@ -177,10 +177,15 @@ EXPORT_BATCH = 50
 
 def _size(model: Any, per: int) -> Callable[[], int]:
     """What a whole-group file costs of its budget: one, and one more for every ``per`` rows of
-    ``model`` (games, roster players) the request's group holds."""
+    ``model`` (games, roster players) the request's group holds. Without the group's token, one:
+    what a request costs must not tell that a group exists, or how large it is."""
 
     def cost() -> int:
         group_id = (request.view_args or {}).get("group_id", "")
+        try:
+            reader(group_id)
+        except NotFound:
+            return 1
         rows = db.session.scalar(select(func.count()).select_from(model).where(model.group_id == group_id)) or 0
         return 1 + rows // per
 
@@ -201,7 +206,7 @@ def export_json(group_id: str) -> Response:
         played = stats.load(group)
         players = service.player_list(stats.roster(group))
         head = {
-            "format": GROUP_FORMAT,
+            "format": exchange.GROUP_FORMAT,
             "format_version": 1,
             "exported_at": exchange.iso(utcnow()),
             "group": {"id": group.id, "name": group.name, "players": players},

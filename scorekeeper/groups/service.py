@@ -158,13 +158,21 @@ def seat_players(group_id: str, known: object = None, known_names: object = None
 def seat_person(game: Game, seat: int, check_only: bool = False) -> None:
     """A seat of a group's virtual table that a bot held, handed to a person: they join the game's
     players in the group (a roster player of that name, or a new one), as if seated from the start.
-    ``check_only``: refuse (400) as this would, change nothing (a hand-over at the next deal).
+    ``check_only``: refuse as this would, change nothing (a hand-over at the next deal).
 
     :raises BadRequest: when the roster has no room for the name.
+    :raises RulesError: R4 when the name is that of a player already at the game (merged into them,
+        or theirs since a rename).
     """
     if game.group_id is None or db.session.get(GroupSeat, (game.id, seat)) is not None:
         return
     group = _locked(game.group_id)
+    name = game.players[seat]
+    player = names_of(group).get(name_key(name))
+    if player is not None:
+        at = select(GroupSeat.seat).where(GroupSeat.game_id == game.id, GroupSeat.player_id == player.id)
+        if (other := db.session.scalar(at)) is not None:
+            raise _one_player_twice(name, player, game.players[other])
     if check_only:
         _room_for(group, name_key(game.players[seat]) not in names_of(group))
     else:
@@ -194,11 +202,12 @@ def _one_seat_each(group: Group, game: Game, seats: list[int], ids: list[str | N
     """
     by_key, by_id = names_of(group), {p.id: p for p in group.players}
     named = [(names[seat] if names else "") or game.players[seat] for seat in range(len(game.players))]
-    first: dict[str, int] = {}
+    first: dict[str, int] = {}  # by player id
+    first_new: dict[str, int] = {}  # by name key (a name may look like a player id)
     for seat in sorted(seats, key=lambda s: ids[s] not in by_id):  # the seats known by id first
         player = by_id.get(ids[seat] or "") or by_key.get(name_key(named[seat]))
         if player is None:  # a name new to the roster: one seat only
-            if first.setdefault(name_key(named[seat]), seat) != seat:
+            if first_new.setdefault(name_key(named[seat]), seat) != seat:
                 raise RulesError(
                     "Two seats of this game come to {name} in this group: each player holds one seat (R4).",
                     "R4",
@@ -211,22 +220,27 @@ def _one_seat_each(group: Group, game: Game, seats: list[int], ids: list[str | N
         other = first[player.id]
         if ids[other] not in by_id and name_key(named[seat]) == player.key:
             seat, other = other, seat  # the seat under the player's own name is not the merged one
-        if name_key(named[seat]) == player.key:  # renamed to this name since the export
-            raise RulesError(
-                "{name} is the name in this group of the player already at this game as {other}: "
-                "each player holds one seat (R4).",
-                "R4",
-                name=named[seat],
-                other=named[other],
-            )
-        raise RulesError(
-            "{name} is a name merged into {player} in this group, who is already at this game as {other}: "
+        raise _one_player_twice(named[seat], player, named[other])
+
+
+def _one_player_twice(name: str, player: GroupPlayer, other: str) -> RulesError:
+    """R4: the seat named ``name`` would be ``player``, who is already at the game as ``other``."""
+    if name_key(name) == player.key:  # renamed to this name since
+        return RulesError(
+            "{name} is the name in this group of the player already at this game as {other}: "
             "each player holds one seat (R4).",
             "R4",
-            name=named[seat],
-            player=player.name,
-            other=named[other],
+            name=name,
+            other=other,
         )
+    return RulesError(
+        "{name} is a name merged into {player} in this group, who is already at this game as {other}: "
+        "each player holds one seat (R4).",
+        "R4",
+        name=name,
+        player=player.name,
+        other=other,
+    )
 
 
 def _known_ids(known: object, players: int) -> list[str | None]:

@@ -32,6 +32,7 @@ from ..engine import build_scorecard
 from ..engine import PlayerStats
 from ..exchange import spreadsheet_text
 from ..extensions import db
+from ..games import alphabetical
 from ..games import kept_summary
 from ..games import records_from
 from ..games import rules_of
@@ -257,7 +258,13 @@ class Season:
         complete hand last (no rate to compare, not a rate of 0)."""
         return sorted(
             self.tallies,
-            key=lambda t: (not t.hands.hands, -t.wins, -t.hands.made_rate, -t.points_per_hand, t.player.key),
+            key=lambda t: (
+                not t.hands.hands,
+                -t.wins,
+                -t.hands.made_rate,
+                -t.points_per_hand,
+                alphabetical(t.player.key),
+            ),
         )
 
     @property
@@ -318,7 +325,7 @@ class Season:
 
 def roster(group: Group) -> list[GroupPlayer]:
     """The roster in the order every page and answer lists it: alphabetical, case-insensitive."""
-    return sorted(group.players, key=lambda p: (p.key, p.id))
+    return sorted(group.players, key=lambda p: (alphabetical(p.key), p.key, p.id))
 
 
 def absent_seats(table_seats: list[dict[str, Any]]) -> set[int]:
@@ -387,22 +394,26 @@ _adding_up = [threading.Lock() for _ in range(16)]
 def state_of(group_id: str, session: Session | scoped_session[Any]) -> tuple[Any, ...]:
     """What a group's statistics are added up from, in brief, in four small queries: its games
     with their versions (every write to a game's records raises its version, R25), how many seats
-    its players hold, its virtual tables with theirs (a seat handed to a bot raises it) and its
-    roster (names, merges and removals). Equal states, equal seasons."""
+    its players hold, its virtual tables with theirs (a seat handed to a bot raises it) and the
+    seats that count for nobody (a player opening their link changes them, not the version), and
+    its roster (names, merges and removals). Equal states, equal seasons."""
     of_group = select(Game.id).where(Game.group_id == group_id)
     games = session.execute(select(Game.id, Game.version).where(Game.group_id == group_id).order_by(Game.id))
     seats = session.scalar(select(func.count()).where(GroupSeat.game_id.in_(of_group)))
-    tables = session.execute(
-        select(VirtualTable.id, VirtualTable.version)
-        .where(VirtualTable.game_id.in_(of_group))
-        .order_by(VirtualTable.id)
+    tables = (
+        (table_id, version, tuple(sorted(absent_seats(seats))))
+        for table_id, version, seats in session.execute(
+            select(VirtualTable.id, VirtualTable.version, VirtualTable.seats)
+            .where(VirtualTable.game_id.in_(of_group))
+            .order_by(VirtualTable.id)
+        )
     )
     players = session.execute(
         select(GroupPlayer.id, GroupPlayer.name, GroupPlayer.key)
         .where(GroupPlayer.group_id == group_id)
         .order_by(GroupPlayer.id)
     )
-    return tuple(map(tuple, games)), seats, tuple(map(tuple, tables)), tuple(map(tuple, players))
+    return tuple(map(tuple, games)), seats, tuple(tables), tuple(map(tuple, players))
 
 
 def season(group: Group) -> Season:

@@ -268,8 +268,8 @@ def _save(table: VirtualTable, game: Game, log: list[dict[str, Any]]) -> None:
         if info.get("person_from") and (bot_at(info, game.number) is None or game.phase == "finished"):
             try:
                 _hand_over(table, seat)
-            except BadRequest:  # the group's roster filled up since: the person plays, counting for nobody there
-                pass
+            except (BadRequest, RulesError):  # the group's roster filled up, or the name was merged into a
+                pass  # player at this game since: the person plays, counting for nobody there
 
 
 def bot_at(info: dict[str, Any], number: int) -> str | None:
@@ -283,7 +283,8 @@ def bot_at(info: dict[str, Any], number: int) -> str | None:
 
 def _hand_over(table: VirtualTable, seat: int) -> None:
     """A bot's seat goes to its person; then, at a group's table, they join the game's players
-    (:class:`BadRequest` when the roster has no room, the seat already handed over)."""
+    (:class:`BadRequest` when the roster has no room, :class:`RulesError` R4 when the name is that
+    of a player already at the game, the seat already handed over)."""
     table.seats = [_to_bot(s, None) if i == seat else s for i, s in enumerate(table.seats)]
     _seat_person(table, seat)
 

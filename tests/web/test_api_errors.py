@@ -108,6 +108,10 @@ CREATE_CASES = [
     pytest.param({"players": ["José", "Jose\u0301"]}, 400, None, "Two players", id="duplicate-combining-accent"),
     pytest.param({"players": ["Ann", "\u200d"]}, 400, None, "Player 2 has no name", id="joiner-alone"),
     pytest.param({"players": ["Ann", "Be\u200bn"]}, 400, None, "cannot be printed", id="zero-width-space"),
+    pytest.param({"players": ["Ann", "Ann\u200d"]}, 400, None, "Two players", id="duplicate-joiner-at-the-end"),
+    pytest.param({"players": ["Ann", "\u034f\u200cANN"]}, 400, None, "Two players", id="duplicate-joiners-in-front"),
+    pytest.param({"players": ["Ann", "\u3164"]}, 400, None, "Player 2 has no name", id="hangul-filler-alone"),
+    pytest.param({"players": ["Ann", "\u3164Ann\uffa0"]}, 400, None, "Two players", id="duplicate-fillers-at-the-ends"),
     pytest.param(
         {"players": ANN_BEN, "variant": "bogus"},
         422,

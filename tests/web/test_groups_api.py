@@ -161,7 +161,13 @@ def test_a_game_of_the_groups_export_comes_back_to_the_same_players(client: Flas
     ids = roster(group_doc(client, group))
     headers = auth(group["token"])
     client.patch(f"/api/groups/{group['id']}/players/{ids['Ben']}", json={"name": "Benjamin"}, headers=headers)
-    exported = client.get(f"/api/groups/{group['id']}/export.json", headers=headers).get_json()["games"][0]
+    whole = client.get(f"/api/groups/{group['id']}/export.json", headers=headers).get_json()
+    refused = client.post(f"/api/groups/{group['id']}/import", json=whole, headers=headers)
+    assert refused.status_code == 400 and refused.get_json()["error"]["message"] == (
+        "This is the export of a whole group: import its games one at a time, each entry of its 'games' list as a "
+        "file of its own."
+    )
+    exported = whole["games"][0]
     exported["group_players"][2] = ""  # as a bot's seat is written
     again = client.post(f"/api/groups/{group['id']}/import", json=exported, headers=headers)
     assert again.status_code == 201, again.get_json()
@@ -283,6 +289,7 @@ def test_renaming_a_player_changes_the_roster_and_statistics_but_not_recorded_ga
     ("body", "status", "message"),
     [
         ({"name": "ben"}, 400, "'Ben' is already a player of this group"),
+        ({"name": "\u200cBen\u200d"}, 400, "'Ben' is already a player of this group"),
         ({"name": ""}, 400, "The player has no name"),
         ({"name": 3}, 400, "'name' must be the player's new name"),
         ({}, 400, "The body needs 'name'"),
@@ -295,6 +302,16 @@ def test_a_bad_rename_is_refused(client: FlaskClient, body: dict[str, Any], stat
     )
     assert answer.status_code == status and message in answer.get_json()["error"]["message"]
     assert roster(group_doc(client, group)).keys() == {"Ann", "Ben"}
+
+
+def test_the_roster_is_in_alphabetical_order_in_every_script(client: FlaskClient) -> None:
+    """É after E, Ё with Е, Belarusian І after И, not each after Z or Я as code points put them."""
+    names = ["Zoe", "Émile", "ann", "Яна", "Ёжик", "Егор", "Іван", "Жэня", "Ĉiu", "Dan", "Eva"]
+    group = new_group(client, players=names)
+    expected = ["ann", "Ĉiu", "Dan", "Émile", "Eva", "Zoe", "Егор", "Ёжик", "Жэня", "Іван", "Яна"]
+    assert list(roster(group)) == list(roster(group_doc(client, group))) == expected
+    players = client.get(f"/api/groups/{group['id']}/stats", headers=auth(group["token"])).get_json()["players"]
+    assert [p["name"] for p in players] == expected
 
 
 def test_a_rename_that_only_changes_case_is_allowed(client: FlaskClient) -> None:
@@ -390,6 +407,77 @@ def test_a_new_game_may_not_seat_a_player_twice_under_a_merged_name(
     assert group_doc(client, group) == before
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Game)) == 0
+
+
+def test_a_name_that_looks_like_a_player_id_is_a_name(client: FlaskClient) -> None:
+    """A seat's name and a roster player's id were kept in one table: a seat named with Ann's id
+    passed for a second seat of Ann (R4 refused a game any group outside would take)."""
+    group = new_group(client, players=["Ann"])
+    ann = roster(group)["Ann"]
+    for players in (["Ann", ann], [ann, "Ann"]):
+        answer = client.post(
+            f"/api/groups/{group['id']}/games", json={"players": players}, headers=auth(group["token"])
+        )
+        assert answer.status_code == 201, answer.get_json()
+
+
+@pytest.mark.usefixtures("patient_bots")
+@pytest.mark.parametrize("started", [False, True])
+def test_a_bots_seat_is_not_handed_to_a_name_of_a_player_already_at_the_table(
+    app: Flask, client: FlaskClient, started: bool
+) -> None:
+    """Annie was merged into Ann, who holds a seat: handed to a person, Annie's seat counted for
+    nobody without a word. Refused (R4), whether the seat goes back at once or at the next deal."""
+    group = new_group(client, players=["Ann", "Ben", "Annie"])
+    ids = roster(group)
+    merged = client.post(
+        f"/api/groups/{group['id']}/players/{ids['Annie']}/merge",
+        json={"into": ids["Ann"]},
+        headers=auth(group["token"]),
+    )
+    assert merged.status_code == 200
+    table = client.post(
+        f"/api/groups/{group['id']}/tables",
+        headers=auth(group["token"]),
+        json={"seats": [{"name": "Ann"}, {"name": "annie", "bot": "random"}, {"name": "Ben"}], "start": started},
+    ).get_json()
+    before = client.get(f"/api/tables/{table['id']}/view", headers=auth(table["host_token"])).get_json()
+    refused = client.put(f"/api/tables/{table['id']}/seats/1", json={"bot": None}, headers=auth(table["host_token"]))
+    assert refused.status_code == 422, refused.get_json()
+    assert refused.get_json()["error"] == {
+        "code": "rule_violation",
+        "rule": "R4",
+        "message": "Annie is a name merged into Ann in this group, who is already at this game as Ann: "
+        "each player holds one seat (R4).",
+    }
+    assert client.get(f"/api/tables/{table['id']}/view", headers=auth(table["host_token"])).get_json() == before
+
+
+@pytest.mark.usefixtures("patient_bots")
+def test_a_name_merged_into_a_player_at_the_table_before_the_next_deal_leaves_the_table_playing(
+    client: FlaskClient,
+) -> None:
+    """Annie's seat goes to her person at the next deal; meanwhile Annie is merged into Ann, who
+    holds a seat. At the deal the seat counts for nobody, and the table plays on."""
+    group = new_group(client, players=["Ann", "Ben", "Annie"])
+    ids = roster(group)
+    table = client.post(
+        f"/api/groups/{group['id']}/tables",
+        headers=auth(group["token"]),
+        json={"seats": [{"name": "Ann"}, {"name": "Annie", "bot": "random"}, {"name": "Ben"}], "seed": 5},
+    ).get_json()
+    host = auth(table["host_token"])
+    assert client.put(f"/api/tables/{table['id']}/seats/1", json={"bot": None}, headers=host).status_code == 200
+    merged = client.post(
+        f"/api/groups/{group['id']}/players/{ids['Annie']}/merge",
+        json={"into": ids["Ann"]},
+        headers=auth(group["token"]),
+    )
+    assert merged.status_code == 200
+    tokens = {0: table["seats"][0]["token"], 2: table["seats"][1]["token"]}
+    finish(client, table["id"], tokens, until=lambda view: view["hand_number"] == 2)  # the table plays on
+    seats = next(g for g in group_doc(client, group)["games"] if g["id"] == table["game_id"])["players"]
+    assert [seat["player_id"] for seat in seats] == [ids["Ann"], "", ids["Ben"]]
 
 
 def refused_import(app: Flask, client: FlaskClient, group: dict[str, Any], game: dict[str, Any], message: str) -> None:

@@ -52,9 +52,18 @@ def test_every_change_a_season_reads_shows_at_the_next_read(client: FlaskClient)
     host = auth(table["host_token"])
     ann = {0: table["seats"][0]["token"]}
 
-    def hand_over(seat: int, bot: str | None) -> None:
+    def hand_over(seat: int, bot: str | None) -> dict[str, Any]:
         answer = client.put(f"/api/tables/{table['id']}/seats/{seat}", json={"bot": bot}, headers=host)
         assert answer.status_code == 200, answer.get_json()
+        return dict(answer.get_json())
+
+    links: dict[int, str] = {}
+
+    def hand_back(seat: int) -> None:
+        links.update((link["seat"], link["token"]) for link in hand_over(seat, None)["links"])
+
+    def open_link(seat: int) -> None:  # no move: the table's version stays
+        assert client.get(f"/api/tables/{table['id']}/view", headers=auth(links[seat])).status_code == 200
 
     def player(name: str) -> str:
         doc = client.get(base, headers=token).get_json()
@@ -74,7 +83,8 @@ def test_every_change_a_season_reads_shows_at_the_next_read(client: FlaskClient)
         "the last hand undone": lambda: client.delete(f"/api/games/{game['id']}/hands/3", headers=scorer),
         "a game imported": lambda: import_into(client, group, ["Ben", "Cy"], legal_hands(2, 25, seed=5)),
         "a seat handed to a bot, never opened": lambda: hand_over(1, "basic"),
-        "and back to a person": lambda: hand_over(1, None),
+        "and back to a person": lambda: hand_back(1),
+        "who opens the seat's new link": lambda: open_link(1),
         "the table played to its end by bots": lambda: (
             (hand_over(1, "random"), hand_over(2, "random")) and finish(client, table["id"], ann)
         ),

@@ -189,6 +189,14 @@ def test_a_larger_group_file_counts_for_more_of_the_budget(limited: Flask, store
     store.flushdb()  # the window over
     for _ in range(2):  # a small group's counts once
         assert client.get(f"/api/groups/{small['id']}/summary.pdf", headers=auth(small["token"])).status_code == 200
+    store.flushdb()
+    # Without its token the large group is as unknown as no group: each 404 counts once (API.md:
+    # what the budget runs down by must not tell that a group is there, or how large it is).
+    for headers in ({}, auth(small["token"])):
+        for _ in range(2):
+            assert client.get(f"/api/groups/{large['id']}/summary.pdf", headers=headers).status_code == 404
+        assert_limited(client.get(f"/api/groups/{large['id']}/summary.pdf", headers=headers), "Too many")
+        store.flushdb()
 
 
 def auth(token: str) -> dict[str, str]:
