@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from limits import parse_many
 
 #: Optional: where the instance folder lives (the default SQLite file and the generated secret key).
 INSTANCE_ENV = "SCOREKEEPER_INSTANCE_PATH"
@@ -80,6 +81,30 @@ def proxies(text: str | None) -> int:
     return int(value)
 
 
+#: The rate-limit budgets (limits.py) and the variables that set them.
+BUDGETS = {
+    "RATELIMIT_CREATE": "SCOREKEEPER_RATELIMIT_CREATE",
+    "RATELIMIT_IMPORT": "SCOREKEEPER_RATELIMIT_IMPORT",
+    "RATELIMIT_RENDER": "SCOREKEEPER_RATELIMIT_RENDER",
+}
+
+
+def check_budget(name: str, value: str) -> None:
+    """A budget Flask-Limiter can read: it drops one it cannot, and the limit is then off.
+
+    >>> check_budget("RATELIMIT_CREATE", "10 per minute; 200 per hour")
+    >>> check_budget("RATELIMIT_CREATE", "ten per minute")
+    Traceback (most recent call last):
+    ValueError: SCOREKEEPER_RATELIMIT_CREATE must be limits such as '10 per minute; 200 per hour', not 'ten per minute'.
+    """
+    try:
+        parse_many(value)
+    except ValueError:
+        raise ValueError(
+            f"{BUDGETS[name]} must be limits such as '10 per minute; 200 per hour', not {value!r}."
+        ) from None
+
+
 def load_config(app: Flask, overrides: Mapping[str, Any] | None) -> None:
     """Fill ``app.config`` from defaults, the environment, then ``overrides``."""
     instance = Path(app.instance_path)
@@ -96,6 +121,10 @@ def load_config(app: Flask, overrides: Mapping[str, Any] | None) -> None:
         MIGRATIONS_DIR=str(Path(app.root_path).parent / "migrations"),
         # A phone left open for a whole game must still save: CSRF tokens never expire (issue 3).
         WTF_CSRF_TIME_LIMIT=None,
+        # Over HTTPS Flask-WTF also wants a same-origin Referer, which no browser sends here: every
+        # answer says "Referrer-Policy: no-referrer" (web.py), so each cookie write would be refused.
+        # The token, and the session cookie that holds it (SameSite=Lax), are the check.
+        WTF_CSRF_SSL_STRICT=False,
         SESSION_COOKIE_SAMESITE="Lax",
         # The session (its CSRF token) lasts as long as a game cookie may, sent again only when it changes.
         PERMANENT_SESSION_LIFETIME=timedelta(days=180),  # web.COOKIE_AGE
@@ -123,5 +152,7 @@ def load_config(app: Flask, overrides: Mapping[str, Any] | None) -> None:
     if "DATABASE_URL" in overrides:
         overrides["SQLALCHEMY_DATABASE_URI"] = overrides.pop("DATABASE_URL")
     app.config.update(overrides)
+    for name in BUDGETS:
+        check_budget(name, app.config[name])
     if "SECRET_KEY" not in overrides:
         app.config["SECRET_KEY"] = _secret_key(instance)

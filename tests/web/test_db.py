@@ -25,6 +25,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games import scorecard_of
 from scorekeeper.games import summary_of
 from scorekeeper.models import Game
+from scorekeeper.tokens import token_hash
 
 TABLES = {"games", "hands", "corrections", "tables", "alembic_version"}
 
@@ -243,6 +244,51 @@ def test_the_summary_migration_fills_the_summaries_of_stored_games(unmigrated: F
         assert game is not None and game.summary == summary_of(scorecard_of(game), 5)
         assert game.summary["totals"] == [61, 11, -8] and game.summary["version"] == 5
         assert game.summary["seats"][0]["by_cards"] == {"13": [0, 1, 0], "12": [0, 0, 1]}
+
+
+def test_a_virtual_games_hands_stored_without_trump_are_noted_as_having_none(unmigrated: Flask) -> None:
+    """Before the marker for "noted as none" a hand without trump was stored as null, which now
+    reads "not noted". A virtual game knew its trump (null: a Bluke was turned, R12); a table
+    game's scorer may simply not have chosen one, so its null stays."""
+    app, runner = unmigrated, unmigrated.test_cli_runner()
+    assert runner.invoke(args=["db", "upgrade", "17fa8991fcdd"]).exit_code == 0
+    with app.app_context():
+        for game_id, mode in (("virt1", "virtual"), ("table1", "table")):
+            db.session.execute(
+                text(
+                    "INSERT INTO games (id, created_at, updated_at, variant, options, players, first_dealer,"
+                    " scorer_hash, watch_hash, version, mode) VALUES (:id, :now, :now, 'standard', '{}',"
+                    " '[\"Ann\", \"Ben\", \"Cy\"]', 0, 'x', 'y', 3, :mode)"
+                ),
+                {"id": game_id, "now": datetime(2026, 1, 2), "mode": mode},
+            )
+            for number, trump in ((1, None), (2, "H")):
+                db.session.execute(
+                    text("INSERT INTO hands (game_id, number, bids, tricks, trump) VALUES (:g, :n, :b, :t, :trump)"),
+                    {"g": game_id, "n": number, "b": "[4, 5, 3]", "t": "[5, 3, 5]", "trump": trump},
+                )
+        db.session.commit()
+    result = runner.invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0 and result.exception is None, result.output
+    with app.app_context():
+        stored = db.session.execute(text("SELECT game_id, number, trump FROM hands ORDER BY game_id, number")).all()
+    assert [tuple(row) for row in stored] == [
+        ("table1", 1, None),
+        ("table1", 2, "H"),
+        ("virt1", 1, "-"),
+        ("virt1", 2, "H"),
+    ]
+    client = app.test_client()
+    for game_id, no_trump in (("virt1", True), ("table1", False)):
+        with app.app_context():
+            db.session.execute(
+                text("UPDATE games SET watch_hash = :h WHERE id = :id"), {"h": token_hash("w" * 32), "id": game_id}
+            )
+            db.session.commit()
+        hand = client.get(f"/api/games/{game_id}", headers={"Authorization": "Bearer " + "w" * 32}).get_json()["hands"][
+            0
+        ]
+        assert (hand["trump"], hand["no_trump"]) == (None, no_trump)
 
 
 @pytest.mark.parametrize("unmigrated", ["postgresql"], indirect=True)  # SQLite's batch mode needs the live tables

@@ -221,6 +221,38 @@ def test_behind_a_tls_proxy_links_are_https_and_cookies_secure(proxied: FlaskCli
     assert all("Secure" in c for c in cookies_of(form))
 
 
+def test_behind_a_tls_proxy_cookie_writes_pass_without_a_referer(proxied: FlaskClient) -> None:
+    """Over HTTPS Flask-WTF wanted a same-origin Referer, which "Referrer-Policy: no-referrer" keeps
+    browsers from sending: the scorer's saves and every form of a virtual table were refused (400)."""
+    game = proxied.post("/api/games", json=PLAYERS, headers=FORWARDED_HTTPS).get_json()
+    proxied.get(f"/g/{game['id']}/join/{game['scorer_token']}", headers=FORWARDED_HTTPS)
+
+    def token(url: str) -> str:
+        page = proxied.get(url, headers=FORWARDED_HTTPS)
+        assert page.headers["Referrer-Policy"] == "no-referrer"
+        found = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True))
+        assert found
+        return found.group(1)
+
+    saved = proxied.put(
+        f"/api/games/{game['id']}/hands/1/bids",
+        json={"bids": [1, 2, 3], "version": 1},
+        headers={**FORWARDED_HTTPS, "X-CSRFToken": token(f"/g/{game['id']}")},
+    )
+    assert saved.status_code == 200, saved.get_json()
+    seats = {f"name-{i}": name for i, name in enumerate(["Ann", "Robo", "Max", "Cy"])} | {"bot-0": ""}
+    bots = {f"bot-{i}": "random" for i in (1, 2, 3)}
+    table = {"csrf_token": token("/t/new"), "count": "4", "first_dealer": "2", **seats, **bots}
+    created = proxied.post("/t/new", data=table, headers=FORWARDED_HTTPS)
+    assert created.status_code == 303, created.get_data(as_text=True)
+    bid = proxied.post(
+        f"{created.headers['Location']}/bid",
+        data={"csrf_token": token(created.headers["Location"]), "bid": "1"},
+        headers=FORWARDED_HTTPS,
+    )
+    assert bid.status_code == 303, bid.get_data(as_text=True)
+
+
 def test_a_forwarded_port_or_path_prefix_is_never_believed(proxied: FlaskClient) -> None:
     forged = {**FORWARDED_HTTPS, "X-Forwarded-Port": "6666", "X-Forwarded-Prefix": "//evil.example"}
     game = proxied.post("/api/games", json=PLAYERS, headers=forged).get_json()
@@ -259,6 +291,26 @@ def test_without_a_configured_proxy_forwarded_headers_are_not_believed(client: F
 def test_the_proxy_count_must_be_a_small_number(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("SCOREKEEPER_PROXIES", "yes")
     with pytest.raises(ValueError, match="SCOREKEEPER_PROXIES must be a number of proxies from 0 to 5"):
+        create_app({"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path)})
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("SCOREKEEPER_RATELIMIT_CREATE", "ten per minute"),
+        ("SCOREKEEPER_RATELIMIT_IMPORT", "5 every minute"),
+        ("SCOREKEEPER_RATELIMIT_RENDER", "10 per fortnight"),
+    ],
+)
+def test_a_mistyped_budget_stops_the_start(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, variable: str, value: str
+) -> None:
+    """Flask-Limiter drops a limit it cannot read, saying so only in a log nobody reads: the budget
+    was off, and anyone could create, import or print without end."""
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(
+        ValueError, match=f"{variable} must be limits such as '10 per minute; 200 per hour', not '{value}'"
+    ):
         create_app({"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path)})
 
 
