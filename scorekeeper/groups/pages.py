@@ -330,7 +330,10 @@ def player(group_id: str, player_id: str) -> Any:
     return render_player(page_group(group_id), player_id)
 
 
-def render_player(group: Group, player_id: str, alert: str | None = None, status: int = 200) -> Any:
+def render_player(
+    group: Group, player_id: str, alert: str | None = None, status: int = 200, form: PlayerForm | None = None
+) -> Any:
+    """A player's page; ``form``: the one sent and refused, what was typed kept in it."""
     season = stats.season(group)
     tally = season.tally(player_id)
     if tally is None:
@@ -348,7 +351,7 @@ def render_player(group: Group, player_id: str, alert: str | None = None, status
         over_time=charts.outcome_rates([a.stats for a in tally.appearances]),
         by_cards=charts.rate_bars(tally.by_cards),
         margins=charts.margin_bars(tally.margins, stats.MARGIN),
-        form=PlayerForm(formdata=None, name=tally.player.name),
+        form=form or PlayerForm(formdata=None, name=tally.player.name),
         alert=alert,
         links=game_links(group, [a.played for a in (best, worst) if a is not None]),
     ), status
@@ -360,10 +363,10 @@ def change_player(group_id: str, player_id: str) -> Any:
     group = page_group(group_id)
     form = PlayerForm()
     if not form.validate_on_submit():
-        return render_player(group, player_id, _(OUT_OF_DATE), 400)
+        return render_player(group, player_id, _(OUT_OF_DATE), 400, form)
     into = (form.into.data or "").strip()
     if into and not form.confirm.data:
-        return render_player(group, player_id, _(UNTICKED), 400)
+        return render_player(group, player_id, _(UNTICKED), 400, form)
     try:
         if form.remove.data:
             service.remove_player(group.id, player_id)
@@ -373,7 +376,7 @@ def change_player(group_id: str, player_id: str) -> Any:
             service.rename(group.id, player_id, form.name.data or "")
     except (RulesError, ServiceError) as error:
         status = error.status if isinstance(error, ServiceError) else 422
-        return render_player(page_group(group_id), player_id, error_message(error), status)
+        return render_player(page_group(group_id), player_id, error_message(error), status, form)
     if form.remove.data:
         flash(_("Taken off the roster."))
         return redirect(url_for(".home", group_id=group.id), 303)

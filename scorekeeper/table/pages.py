@@ -28,6 +28,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import games
 from .. import limits
 from ..charts import progression
+from ..engine import dealer_of
 from ..engine import draw_for_deal
 from ..engine import Rules
 from ..engine import RulesError
@@ -120,6 +121,7 @@ def helpers() -> dict[str, Any]:
         "outcome_names": screens.OUTCOMES,
         "bidding_order": screens.bidding_order,
         "bid_for": screens.bid_for,
+        "stored_now": screens.stored_now,
         "ago": screens.ago,
         "max_name": games.MAX_NAME,
     }
@@ -317,7 +319,7 @@ def kept_draft(game_id: str) -> screens.Clash | None:
     if request.args.get("drop"):
         session.pop(DRAFT)
         return None
-    return screens.Clash(draft["number"], draft["step"], draft["values"], draft["trump"])
+    return screens.Clash(draft["number"], draft["step"], draft["values"], draft["trump"], draft.get("here", False))
 
 
 def render_game(
@@ -447,8 +449,10 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], Game]
             if past := screens.tricks_past_the_deal(rules, number, form.values(), game.players):
                 return render_hand(opened, number, form, {}, past)
     errors |= missing
-    if errors:
-        return render_hand(opened, number, form, errors, next(iter(errors.values())))
+    if errors:  # the first row in bidding order, as the screen lists them (R13)
+        order = screens.bidding_order(dealer_of(number, game.first_dealer, len(game.players)), len(game.players))
+        first = min(errors, key=lambda seat: (seat in missing, order.index(seat)))
+        return render_hand(opened, number, form, errors, errors[first])
     editing = any(h.number == number and getattr(h, form.step) is not None for h in game.hands)
     try:
         saved = write()
@@ -456,15 +460,15 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], Game]
         stale = isinstance(error, Conflict) or form.version.data != game.version
         if stale and _holds(game, number, form):
             return redirect(url_for(".game", game_id=game.id))  # a double tap: the first one saved this
-        if stale and superseded_here(game):
-            return older_page(game)
         if stale:
             # Another scorer saved first (what they saved may be why this was refused, as an undo
-            # of the bids refuses their tricks, R25). Post/Redirect/Get: this scorer's taps wait in
-            # the session beside what is stored, and the browser lands on the game's own address.
+            # of the bids refuses their tricks, R25), or this phone did, in another tab or on a page
+            # it moved on from. Post/Redirect/Get: this scorer's taps wait in the session beside
+            # what is stored, and the browser lands on the game's own address.
             trump = form.trump_choice() if isinstance(form, BidsBase) else ""
-            draft = {"game": game.id, "number": number, "step": form.step, "values": form.values(), "trump": trump}
-            session[DRAFT] = draft
+            here = superseded_here(game)
+            session[DRAFT] = {"game": game.id, "number": number, "step": form.step, "values": form.values()}
+            session[DRAFT] |= {"trump": trump, "here": here}
             return redirect(url_for(".game", game_id=game.id), 303)
         status = error.status if isinstance(error, ServiceError) else 422
         return render_hand(opened, number, form, message=error_message(error), status=status)

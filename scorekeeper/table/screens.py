@@ -128,12 +128,14 @@ class HandPanel:
 
 @dataclass
 class Clash:
-    """A save refused because another scorer changed the game first (409): this scorer's taps."""
+    """A save refused because another scorer changed the game first (409): this scorer's taps;
+    ``here``: this phone changed it, from another tab or a later page."""
 
     number: int
     step: str  # "bids" or "tricks"
     values: list[Any]
     trump: str = ""
+    here: bool = False
 
     def fits(self, card: Scorecard) -> bool:
         """Whether the taps still have a place: the hand is reached and, for tricks, has its bids (R25)."""
@@ -157,31 +159,34 @@ def saved_first(line: HandLine, names: Sequence[str], here: bool) -> str:
     """What is stored now on the hand being corrected when a save was refused (409) because another
     scorer saved first, or this phone (``here``) from a later page: to read before saving these taps
     again over it, ``Ann 3 · Ben 4 · Cy 3``."""
-
-    def listed(values: Sequence[int]) -> str:
-        return " · ".join(f"{name} {value}" for name, value in zip(names, values))
-
     if here:
         lead = _("This page is older than what you saved since on this phone.")
     else:
         lead = _("Another scorer saved a change first.")
+    return f"{lead} {stored_now(line, names)}"
+
+
+def stored_now(line: HandLine, names: Sequence[str]) -> str:
+    """What hand ``line`` holds now, before these taps are saved over it (:func:`saved_first`)."""
+
+    def listed(values: Sequence[int]) -> str:
+        return " · ".join(f"{name} {value}" for name, value in zip(names, values))
+
     if line.bids is None:
-        now = _("Hand {number} has no bids now. Your taps are below.", number=line.number)
-    elif line.tricks is None:
-        now = _(
+        return _("Hand {number} has no bids now. Your taps are below.", number=line.number)
+    if line.tricks is None:
+        return _(
             "Hand {number} now holds the bids {bids}. Your taps are below: save them to replace these.",
             number=line.number,
             bids=listed(line.bids),
         )
-    else:
-        now = _(
-            "Hand {number} now holds the bids {bids} and the tricks {tricks}. Your taps are below: save them to "
-            "replace these.",
-            number=line.number,
-            bids=listed(line.bids),
-            tricks=listed(line.tricks),
-        )
-    return f"{lead} {now}"
+    return _(
+        "Hand {number} now holds the bids {bids} and the tricks {tricks}. Your taps are below: save them to "
+        "replace these.",
+        number=line.number,
+        bids=listed(line.bids),
+        tricks=listed(line.tricks),
+    )
 
 
 def bid_for(total: int, cards: int) -> str:

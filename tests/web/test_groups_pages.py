@@ -378,9 +378,10 @@ def test_a_player_is_renamed_and_merged_from_their_page(client: FlaskClient) -> 
     ids = {p["name"]: p["id"] for p in group["players"]}
     import_into(client, group, ["Ann", "Ben"], legal_hands(2, 2, seed=1))
     url = f"/groups/{group['id']}/players/{ids['Anne']}"
-    answer = client.post(url, data={"csrf_token": csrf(client, url), "name": "Ann", "into": ""})
+    answer = client.post(url, data={"csrf_token": csrf(client, url), "name": "ann ", "into": ""})
     assert answer.status_code == 400 and "already a player of this group" in text(answer)
     assert text(answer).count('role="alert"') == 1
+    assert 'value="ann "' in text(answer)  # what was typed stays in the field, to mend
     answer = client.post(
         f"/groups/{group['id']}/players/{ids['Ben']}",
         data={"csrf_token": csrf(client, url), "into": ids["Ann"], "confirm": "y"},

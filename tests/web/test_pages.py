@@ -271,6 +271,20 @@ def test_bad_bids_are_explained_beside_the_row_and_store_nothing(
     assert doc["hands"][0]["bids"] is None and doc["version"] == 1
 
 
+@pytest.mark.parametrize("step", ["bids", "tricks"])
+def test_the_status_names_the_first_row_without_a_tap_in_bidding_order(
+    app: Flask, client: FlaskClient, step: str
+) -> None:
+    """Ann deals: the rows run Ben, Cy, Dee, Ann, and the first without a tap gets the focus. The
+    status named the last one in seat order (the dealer) instead."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy", "Dee"])
+    if step == "tricks":
+        post_hand(client, game_id, 1, "bids", [4, 5, 3, 2], 1)
+    answer = post_hand(client, game_id, 1, step, [None, 5, 3, None], current_version(app, game_id))
+    first = "Tap a bid for Dee." if step == "bids" else "Tap a number of tricks taken for Dee."
+    assert answer.status_code == 422 and re.search(rf'<p class="status bad"[^>]*>{re.escape(first)}</p>', text(answer))
+
+
 @pytest.mark.parametrize(
     ("tricks", "message", "beside"),
     [
@@ -345,6 +359,22 @@ def test_tricks_from_a_page_older_than_an_undo_of_the_bids_are_said_to_be_the_ot
     assert document(app, game_id)["hands"][0]["bids"] is None
 
 
+def test_a_different_entry_from_a_second_tab_of_this_phone_is_kept_beside_what_is_stored(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Tab A recorded the tricks; tab B, opened before, tapped others and recorded them: B was told
+    only that nothing changed and moved on to the next hand, its taps gone and the stored ones unseen."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    post_hand(client, game_id, 1, "bids", [4, 5, 3], 1)
+    assert post_hand(client, game_id, 1, "tricks", [5, 3, 5], 2).status_code == 302  # tab A
+    assert post_hand(client, game_id, 1, "tricks", [2, 6, 5], 2).status_code == 303  # tab B
+    page = text(client.get(f"/g/{game_id}"))
+    assert "This page is older than what you saved since on this phone." in page
+    assert "now holds the bids Ann 4 · Ben 5 · Cy 3 and the tricks Ann 5 · Ben 3 · Cy 5" in page
+    assert set(re.findall(r'id="(tricks\d-\d+)"[^>]*checked', page)) == {"tricks0-2", "tricks1-6", "tricks2-5"}
+    assert document(app, game_id)["hands"][0]["tricks"] == [5, 3, 5]
+
+
 def test_a_form_sent_again_from_a_page_this_phone_moved_on_from_changes_nothing(
     app: Flask, client: FlaskClient
 ) -> None:
@@ -357,9 +387,11 @@ def test_a_form_sent_again_from_a_page_this_phone_moved_on_from_changes_nothing(
     again = post_hand(client, game_id, 1, "tricks", [5, 3, 4], 2)  # the refused form, sent again
     assert again.status_code == 303 and again.headers["Location"] == f"/g/{game_id}"
     page = text(client.get(f"/g/{game_id}"))
-    assert "That page was older than what you saved since on this phone, so nothing was changed." in page
-    assert "Another scorer saved first" not in page
+    assert "This page is older than what you saved since on this phone." in page
+    assert "Hand 1 now holds the bids Ann 4 · Ben 5 · Cy 3 and the tricks Ann 5 · Ben 3 · Cy 5." in page
+    assert "Another scorer saved first" not in page and "Drop these taps" in page
     assert document(app, game_id)["hands"][0]["tricks"] == [5, 3, 5]
+    assert "Drop these taps" not in text(client.get(f"/g/{game_id}?drop=1"))
     # the same stale form from another phone is a clash to settle, as before
     other = second_phone(app, client, game_id)
     assert post_hand(other, game_id, 1, "tricks", [5, 3, 4], 2).status_code == 303

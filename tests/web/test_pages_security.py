@@ -13,6 +13,8 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.table import service
 
+from .groups_kit import export_file
+from .groups_kit import legal_hands
 from .pages_kit import csrf
 from .pages_kit import current_version
 from .pages_kit import document
@@ -163,6 +165,17 @@ def test_forgetting_a_game_removes_it_from_this_phone_only(app: Flask, client: F
 
 
 # -- watching: polling ---------------------------------------------------------------------------
+def test_without_javascript_a_finished_games_watch_page_stops_reloading(app: Flask, client: FlaskClient) -> None:
+    """Every five seconds for good, once nothing more was to come (the virtual seat's page stopped)."""
+    refresh = 'http-equiv="refresh"'
+    playing = client.post("/api/games/import", json=export_file(["Ann", "Ben"], legal_hands(2, 24))).get_json()
+    done = client.post("/api/games/import", json=export_file(["Ann", "Ben"], legal_hands(2))).get_json()
+    watcher = app.test_client()
+    for game, reloads in ((playing, True), (done, False)):
+        watcher.get(game["watch_url"])
+        assert (refresh in text(watcher.get(f"/g/{game['id']}"))) is reloads, game["status"]
+
+
 def test_htmx_polling_answers_204_until_the_version_changes(app: Flask, client: FlaskClient) -> None:
     created = api_game(client, ["Ann", "Ben", "Cy"])
     game_id, headers = created["id"], {"HX-Request": "true"}
