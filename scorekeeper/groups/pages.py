@@ -33,6 +33,7 @@ from ..errors import ServiceError
 from ..extensions import csrf
 from ..games import Attach
 from ..games import name_key
+from ..games import trimmed
 from ..i18n import _
 from ..i18n import error_message
 from ..i18n import N_
@@ -71,7 +72,7 @@ class NewGroupForm(FlaskForm):  # type: ignore[misc]
 
     def roster(self) -> list[str]:
         text = self.players.data or ""
-        return [n for n in (part.strip() for line in text.splitlines() for part in line.split(",")) if n]
+        return [n for n in (trimmed(part) for line in text.splitlines() for part in line.split(",")) if n]
 
 
 class PlayerForm(FlaskForm):  # type: ignore[misc]
@@ -170,13 +171,16 @@ def pick_chip(form: Any, group: Group | None) -> bool:
         for i in typed:
             rows[i].data = ""
         return True
-    empty = next((i for i, entry in enumerate(rows) if not (entry.data or "").strip()), None)
+    empty = next((i for i, entry in enumerate(rows) if not trimmed(entry.data or "")), None)
     if empty is None and len(rows) < 15:
         rows.append_entry("")
         empty = len(rows) - 1
     if empty is not None:
         rows[empty].data = player.name
     return True
+
+
+bp.add_app_template_filter(stats.roster, "roster")  # in alphabetical order, as every page lists it
 
 
 @bp.app_context_processor
@@ -333,7 +337,8 @@ def player(group_id: str, player_id: str) -> Any:
 def render_player(
     group: Group, player_id: str, alert: str | None = None, status: int = 200, form: PlayerForm | None = None
 ) -> Any:
-    """A player's page; ``form``: the one sent and refused, what was typed kept in it."""
+    """A player's page; ``form``: a rename sent and refused, what was typed kept in it (the merge
+    and removal forms send no name: the field shows the player's)."""
     season = stats.season(group)
     tally = season.tally(player_id)
     if tally is None:
@@ -351,7 +356,7 @@ def render_player(
         over_time=charts.outcome_rates([a.stats for a in tally.appearances]),
         by_cards=charts.rate_bars(tally.by_cards),
         margins=charts.margin_bars(tally.margins, stats.MARGIN),
-        form=form or PlayerForm(formdata=None, name=tally.player.name),
+        form=form if form and form.name.data is not None else PlayerForm(formdata=None, name=tally.player.name),
         alert=alert,
         links=game_links(group, [a.played for a in (best, worst) if a is not None]),
     ), status

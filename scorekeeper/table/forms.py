@@ -22,6 +22,7 @@ from wtforms.widgets import HiddenInput
 
 from ..engine.rules import MAX_PLAYERS
 from ..games import clean_name
+from ..games import trimmed
 from ..i18n import _
 from ..i18n import N_
 from ..web import whole_number
@@ -217,18 +218,18 @@ class NewGameForm(FlaskForm):
         """
         rows = [entry.data or "" for entry in self.names]
         # Checked here by row, so that a message names the row it is about (its "Player n" placeholder).
-        names = [clean_name(name, _("Player {seat}", seat=row)) for row, name in enumerate(rows, 1) if name.strip()]
+        names = [clean_name(name, _("Player {seat}", seat=row)) for row, name in enumerate(rows, 1) if trimmed(name)]
         choice = (self.first_dealer.data or "draw").strip()
         if choice == "draw":
             return names, None
         row = whole_number(choice)
         if row is None or row >= len(rows):
             raise ValueError(_("Choose who deals first, or let the app draw cards for it (R6)."))
-        if not rows[row].strip():
+        if not trimmed(rows[row]):
             raise ValueError(
                 _("The first dealer's row {row} has no name: type one or choose another dealer (R6).", row=row + 1)
             )
-        return names, sum(1 for name in rows[:row] if name.strip())
+        return names, sum(1 for name in rows[:row] if trimmed(name))
 
     def rows_sent(self) -> int:
         """How many name rows the request sent: more than :data:`MAX_ROWS` only by hand, and kept to that many."""
@@ -246,7 +247,7 @@ class NewGameForm(FlaskForm):
             self.focus = len(self.names) - 1
             return True
         if action == "enter":
-            self.focus = next((i for i, r in enumerate(rows) if not r.strip()), None)
+            self.focus = next((i for i, r in enumerate(rows) if not trimmed(r)), None)
             self.focus_start = self.focus is None
             return True
         move = re.fullmatch(r"up-([0-9]{1,2})", action)

@@ -42,6 +42,7 @@ from ..extensions import db
 from ..figures import minus
 from ..figures import signed
 from ..games import Access
+from ..games import trimmed
 from ..groups import pages as groups
 from ..i18n import _
 from ..i18n import error_message
@@ -188,7 +189,7 @@ def again(game: Any) -> NewGameForm:
 
 
 def render_new(form: NewGameForm, message: str | None = None, status: int = 200) -> Any:
-    named = [name for name in (entry.data or "" for entry in form.names) if name.strip()]
+    named = [name for name in (entry.data or "" for entry in form.names) if trimmed(name)]
     sheet = url_for("printing.blank_pdf", players=named if len(named) >= 2 else len(form.names))
     return render_template(
         "new.html", form=form, alert=message, limits=screens.option_limits(), blank_sheet=sheet
@@ -448,11 +449,10 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], Game]
         if missing and errors == {} and form.step == "tricks":
             if past := screens.tricks_past_the_deal(rules, number, form.values(), game.players):
                 return render_hand(opened, number, form, {}, past)
-    errors |= missing
-    if errors:  # the first row in bidding order, as the screen lists them (R13)
-        order = screens.bidding_order(dealer_of(number, game.first_dealer, len(game.players)), len(game.players))
-        first = min(errors, key=lambda seat: (seat in missing, order.index(seat)))
-        return render_hand(opened, number, form, errors, errors[first])
+    if errors or missing:
+        dealer = dealer_of(number, game.first_dealer, len(game.players))
+        first = screens.first_row(dealer, len(game.players), errors, missing)
+        return render_hand(opened, number, form, errors | missing, first)
     editing = any(h.number == number and getattr(h, form.step) is not None for h in game.hands)
     try:
         saved = write()
@@ -698,7 +698,8 @@ def save_hand(game_id: str, number: int) -> Any:
             "tricks", rules, number, form.tricks_values(), names
         )
     if bid_errors or trick_errors:
-        return again(next(iter((bid_errors | trick_errors).values())), 422, bid_errors, trick_errors)
+        first = screens.first_row(line.dealer, len(names), bid_errors, trick_errors)
+        return again(first, 422, bid_errors, trick_errors)
     before = game.version
     try:
         if with_tricks:

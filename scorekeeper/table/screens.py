@@ -233,6 +233,14 @@ def bidding_order(dealer: int, players: int) -> list[int]:
     return seats[1:] + seats[:1]
 
 
+def first_row(dealer: int, players: int, *messages: dict[int, str]) -> str:
+    """The status of a refused hand: the message of the first row in bidding order (as the screen
+    lists the rows, R13) among the first of ``messages`` that has any (wrong values before blanks)."""
+    order = bidding_order(dealer, players)
+    rows = next(m for m in messages if m)
+    return rows[min(rows, key=order.index)]
+
+
 def totals_before(card: Scorecard, number: int) -> list[int]:
     """Running totals when hand ``number`` starts."""
     previous = card.hands[number - 2].totals if number > 1 else None

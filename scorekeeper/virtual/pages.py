@@ -26,6 +26,7 @@ from ..errors import BadRequest
 from ..errors import Forbidden
 from ..errors import NotFound
 from ..errors import ServiceError
+from ..games import trimmed
 from ..groups import pages as groups
 from ..i18n import _
 from ..i18n import N_
@@ -424,7 +425,7 @@ def tables_on_this_phone() -> list[dict[str, Any]]:
 def _form_rows(count: int) -> list[dict[str, str]]:
     rows = []
     for i in range(count):
-        rows.append({"name": (request.form.get(f"name-{i}") or "").strip(), "bot": request.form.get(f"bot-{i}", "")})
+        rows.append({"name": trimmed(request.form.get(f"name-{i}") or ""), "bot": request.form.get(f"bot-{i}", "")})
     return rows
 
 

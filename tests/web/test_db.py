@@ -291,6 +291,52 @@ def test_a_virtual_games_hands_stored_without_trump_are_noted_as_having_none(unm
         assert (hand["trump"], hand["no_trump"]) == (None, no_trump)
 
 
+def test_roster_names_stored_with_invisible_ends_are_trimmed(unmigrated: Flask) -> None:
+    """Names stored before their invisible ends were dropped kept keys no name typed now matches:
+    "Zoe" started a second Zoe. Trimmed, unless another row of the group holds the trimmed key."""
+    app, runner = unmigrated, unmigrated.test_cli_runner()
+    assert runner.invoke(args=["db", "upgrade", "5c1d0e7a9b21"]).exit_code == 0
+    players = [
+        ("p1", "Zoe\u200d", "zoe\u200d"),
+        ("p2", "Ann", "ann"),
+        ("p3", "\u3164Ann", "\u3164ann"),
+        ("p4", "\u3164", "\u3164"),
+    ]
+    with app.app_context():
+        db.session.execute(
+            text("INSERT INTO groups (id, name, token_hash, created_at) VALUES ('g1', 'Fridays', :h, :now)"),
+            {"h": token_hash("g" * 32), "now": datetime(2026, 1, 2)},
+        )
+        for player_id, name, key in players:
+            db.session.execute(
+                text("INSERT INTO group_players (id, group_id, name, key) VALUES (:id, 'g1', :name, :key)"),
+                {"id": player_id, "name": name, "key": key},
+            )
+        for key in ("bob\u200c", "ann\u200d"):
+            db.session.execute(
+                text("INSERT INTO group_aliases (group_id, key, player_id) VALUES ('g1', :key, 'p2')"), {"key": key}
+            )
+        db.session.execute(text("INSERT INTO group_aliases (group_id, key, player_id) VALUES ('g1', 'ann', 'p2')"))
+        db.session.commit()
+    result = runner.invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0 and result.exception is None, result.output
+    with app.app_context():
+        stored = db.session.execute(text("SELECT id, name, key FROM group_players ORDER BY id")).all()
+        aliases = db.session.execute(text("SELECT key FROM group_aliases ORDER BY key")).scalars().all()
+    assert [tuple(row) for row in stored] == [
+        ("p1", "Zoe", "zoe"),
+        ("p2", "Ann", "ann"),
+        ("p3", "\u3164Ann", "\u3164ann"),  # "ann" is Ann's: one person twice, for the group to merge
+        ("p4", "\u3164", "\u3164"),  # nothing left once trimmed
+    ]
+    assert aliases == ["ann", "ann\u200d", "bob"]
+    client, group = app.test_client(), {"Authorization": "Bearer " + "g" * 32}
+    game = client.post("/api/groups/g1/games", json={"players": ["Zoe", "Bob"]}, headers=group)
+    assert game.status_code == 201, game.get_json()
+    (seated,) = client.get("/api/groups/g1", headers=group).get_json()["games"]
+    assert [p["player_id"] for p in seated["players"]] == ["p1", "p2"]  # no second Zoe; Bob is Ann
+
+
 @pytest.mark.parametrize("unmigrated", ["postgresql"], indirect=True)  # SQLite's batch mode needs the live tables
 def test_the_sql_script_of_the_migrations_builds_the_same_schema(unmigrated: Flask) -> None:
     """``flask db upgrade --sql`` writes the migrations out for a database administrator to run;

@@ -71,10 +71,10 @@ def test_group_pages_are_404_without_the_groups_cookie(client: FlaskClient) -> N
 
 def test_the_home_page_lists_the_groups_this_phone_opened_and_forgets_them(client: FlaskClient) -> None:
     assert "Groups" in text(client.get("/")) and "New group" in text(client.get("/"))
-    group = joined(client, ["Ann", "Ben"])
+    group = joined(client, ["Zoe", "Émile", "Ben"])
     new_group(client, "Not opened here")
     home = text(client.get("/"))
-    assert "Friday night" in home and "Ann, Ben" in home and "Not opened here" not in home
+    assert "Friday night" in home and "Ben, Émile, Zoe" in home and "Not opened here" not in home  # alphabetical
     answer = client.post(f"/groups/{group['id']}/forget", data={"csrf_token": csrf(client, "/")})
     assert answer.status_code == 302
     assert "Friday night" not in text(client.get("/"))
@@ -387,6 +387,7 @@ def test_a_player_is_renamed_and_merged_from_their_page(client: FlaskClient) -> 
         data={"csrf_token": csrf(client, url), "into": ids["Ann"], "confirm": "y"},
     )
     assert answer.status_code == 422 and "sat at the same game" in text(answer) and "(R4)" in text(answer)
+    assert 'name="name" value="Ben"' in text(answer)  # the merge form sends no name: Ben's stays
     answer = client.post(url, data={"csrf_token": csrf(client, url), "name": "Anne M.", "into": ""})
     assert answer.status_code == 303
     assert "Anne M." in text(client.get(answer.headers["Location"]))

@@ -59,7 +59,7 @@ def test_a_new_game_makes_this_browser_the_scorer_and_shows_both_links(client: F
             "csrf_token": csrf(client),
             "names-0": "Ann",
             "names-1": " Ben ",
-            "names-2": "",
+            "names-2": "\u3164 ",  # a Hangul filler is a blank letter: a blank row, skipped
             "names-3": "Cy",
             "first_dealer": "3",
             "action": "start",
@@ -283,6 +283,19 @@ def test_the_status_names_the_first_row_without_a_tap_in_bidding_order(
     answer = post_hand(client, game_id, 1, step, [None, 5, 3, None], current_version(app, game_id))
     first = "Tap a bid for Dee." if step == "bids" else "Tap a number of tricks taken for Dee."
     assert answer.status_code == 422 and re.search(rf'<p class="status bad"[^>]*>{re.escape(first)}</p>', text(answer))
+
+
+def test_the_correction_pages_status_names_the_first_row_without_a_tap_in_bidding_order(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = new_game(client, ["Ann", "Ben", "Cy", "Dee"])  # Ann deals hand 1: rows Ben, Cy, Dee, Ann
+    play(client, app, game_id, 1, [4, 5, 3, 2], [4, 5, 3, 1])
+    url = f"/g/{game_id}/hands/1"
+    tricks = {f"tricks_{seat}": str(taken) for seat, taken in enumerate([4, 5, 3, 1])}
+    data = {"csrf_token": csrf(client, url), "version": str(current_version(app, game_id)), "bid_1": "5", "bid_2": "3"}
+    answer = client.post(url, data=data | tricks)
+    assert answer.status_code == 422
+    assert '<p class="alert" role="alert">Tap a bid for Dee.</p>' in text(answer)
 
 
 @pytest.mark.parametrize(
