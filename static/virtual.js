@@ -329,7 +329,10 @@
         busy = false;
         if (res.status === 403) return gone();
         if (res.ok && move) { sent(by); return sync(); }  // our move, then the bots' answers
-        if (!swap(screenOf(html))) toast(say("play_failed"));
+        if (swap(screenOf(html))) return;
+        // A gateway's error or timeout is no answer from the table: the move may have been played.
+        if (res.status >= 500 || res.status === 408) throw res;
+        toast(say("play_failed"));
       });
     }).catch(function () {  // it may have arrived: no tap until the next poll has drawn the table
       unsure = move;

@@ -69,7 +69,11 @@ function page(request) {
   var timer;
   var answer = fetch(request).then(function (response) {
     clearTimeout(timer);
-    if (response.status >= 500) return kept(request).then(function (hit) { return hit || response; });
+    /* A server in trouble: the page kept, else for a gateway's error (502-504: the app restarting
+       behind its proxy) the offline page, which loads the page asked for once it answers. */
+    if (response.status >= 500) return kept(request).then(function (hit) {
+      return hit || (response.status > 501 && caches.match(OFFLINE).then(function (off) { return off || response; })) || response;
+    });
     keepPage(request.url, response);
     /* A language just chosen (?lang=xx, remembered by the server): the page's plain address, where
        the home page links, is kept in it too, not left in the language before. */

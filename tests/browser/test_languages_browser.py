@@ -210,4 +210,21 @@ def test_the_phone_tells_the_server_its_time_zone_for_the_dates(browser: Any, se
     page.goto(server + "/")
     expect(page.locator("main")).to_be_visible()
     assert {(c["name"], c["value"]) for c in context.cookies()} >= {("tz", "America/New_York")}
+    assert not next(c for c in context.cookies() if c["name"] == "tz")["secure"]  # plain HTTP keeps it
+    context.close()
+
+
+def test_over_https_the_time_zone_cookie_is_secure_as_every_other(browser: Any, server: str) -> None:
+    """Every cookie the server sets over HTTPS is Secure; the page's own time-zone cookie was not.
+    The pages are served under an https address here (intercepted, answered by the test server)."""
+    context = phone(browser, "360", timezone_id="Europe/Minsk")
+    page = context.new_page()
+    page.route(
+        "https://bluke.test/**",
+        lambda route: route.fulfill(response=route.fetch(url=route.request.url.replace("https://bluke.test", server))),
+    )
+    page.goto("https://bluke.test/")
+    expect(page.locator("main")).to_be_visible()
+    page.wait_for_function("document.cookie.indexOf('tz=') >= 0")
+    assert [c["secure"] for c in context.cookies() if c["name"] == "tz"] == [True]
     context.close()

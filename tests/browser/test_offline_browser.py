@@ -241,6 +241,17 @@ def test_the_offline_page_waits_out_a_server_in_trouble(browser: Any, live: Live
     assert live.pages_unavailable == 0
 
 
+def test_a_page_not_kept_shows_the_offline_page_while_the_server_is_in_trouble(browser: Any, live: LiveServer) -> None:
+    """Online, with the app restarting behind its proxy (503), a page the phone never kept showed the
+    proxy's error page, which never comes back by itself: the offline page does, once it answers."""
+    context, page = scorer_phone(browser, new_game(live))
+    live.pages_unavailable = 2
+    page.goto(live.url + "/new")
+    expect(page.locator("h1")).to_have_text("No connection")
+    expect(page.locator("form.setup")).to_be_attached(timeout=30_000)
+    assert live.pages_unavailable == 0
+
+
 def test_the_offline_page_lists_the_games_with_entries_waiting(browser: Any, live: LiveServer) -> None:
     """A scorer who opens an unknown page offline sees that the entries are kept, and where."""
     game = new_game(live, ("Ann", "Ben", "Cy"))

@@ -715,9 +715,13 @@ def one_against_bots(server: str) -> dict[str, Any]:
     return dict(answer.json())
 
 
-def test_a_bid_whose_answer_is_lost_is_shown_once_the_table_answers(browser: Any, seeded_server: str) -> None:
-    """The bid reaches the table but its answer never reaches the phone: the phone does not claim
-    that nothing was sent, and its next look at the table shows the bid (made once)."""
+@pytest.mark.parametrize("lost", ["no answer", "a proxy's 504"])
+def test_a_bid_whose_answer_is_lost_is_shown_once_the_table_answers(
+    browser: Any, seeded_server: str, lost: str
+) -> None:
+    """The bid reaches the table but its answer never reaches the phone (or a proxy that gave up
+    waiting answers instead): the phone does not claim that nothing was sent, and its next look
+    at the table shows the bid (made once)."""
     table = one_against_bots(seeded_server)
     context = phone(browser, "light")
     page = context.new_page()
@@ -726,7 +730,10 @@ def test_a_bid_whose_answer_is_lost_is_shown_once_the_table_answers(browser: Any
 
     def arrives_but_the_answer_is_lost(route: Any) -> None:
         route.fetch()  # the table gets the bid …
-        route.abort()  # … and the phone hears nothing back
+        if lost == "no answer":
+            route.abort()  # … and the phone hears nothing back
+        else:
+            route.fulfill(status=504, content_type="text/html", body="<h1>504 Gateway Time-out</h1>")
 
     page.route(f"**/t/{table['id']}/bid", arrives_but_the_answer_is_lost)
     page.locator(".vt-bids button").first.tap()
