@@ -174,7 +174,7 @@ def seat_person(game: Game, seat: int, check_only: bool = False) -> None:
         if (other := db.session.scalar(at)) is not None:
             raise _one_player_twice(name, player, game.players[other])
     if check_only:
-        _room_for(group, name_key(game.players[seat]) not in names_of(group))
+        _room_for(group, player is None)  # a name new to the roster
     else:
         _seat(group, game, [seat])
 

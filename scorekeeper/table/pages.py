@@ -466,9 +466,14 @@ def _save(opened: Access, number: int, form: HandForm, write: Callable[[], Game]
             # it moved on from. Post/Redirect/Get: this scorer's taps wait in the session beside
             # what is stored, and the browser lands on the game's own address.
             trump = form.trump_choice() if isinstance(form, BidsBase) else ""
-            here = superseded_here(game)
-            session[DRAFT] = {"game": game.id, "number": number, "step": form.step, "values": form.values()}
-            session[DRAFT] |= {"trump": trump, "here": here}
+            session[DRAFT] = {
+                "game": game.id,
+                "number": number,
+                "step": form.step,
+                "values": form.values(),
+                "trump": trump,
+                "here": superseded_here(game),
+            }
             return redirect(url_for(".game", game_id=game.id), 303)
         status = error.status if isinstance(error, ServiceError) else 422
         return render_hand(opened, number, form, message=error_message(error), status=status)

@@ -23,6 +23,17 @@ def new_group(client: FlaskClient, name: str = "Friday night", players: Sequence
     return answer.get_json()
 
 
+def group_table(
+    client: FlaskClient, group: dict[str, Any], seats: list[dict[str, Any]], **fields: Any
+) -> dict[str, Any]:
+    """A virtual table started in ``group`` (``POST /api/groups/<id>/tables``) and its answer."""
+    answer = client.post(
+        f"/api/groups/{group['id']}/tables", headers=auth(group["token"]), json={"seats": seats, **fields}
+    )
+    assert answer.status_code == 201, answer.get_json()
+    return dict(answer.get_json())
+
+
 def schedule(players: int) -> list[int]:
     """R7 (2–4 players: 13 … 1 … 13) and R8 (m = floor(53 / players), m … 1 … m)."""
     top = 13 if players <= 4 else 53 // players

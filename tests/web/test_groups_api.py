@@ -20,6 +20,7 @@ from scorekeeper.models import GroupSeat
 
 from .groups_kit import auth
 from .groups_kit import export_file
+from .groups_kit import group_table
 from .groups_kit import import_into
 from .groups_kit import legal_hands
 from .groups_kit import new_group
@@ -436,11 +437,9 @@ def test_a_bots_seat_is_not_handed_to_a_name_of_a_player_already_at_the_table(
         headers=auth(group["token"]),
     )
     assert merged.status_code == 200
-    table = client.post(
-        f"/api/groups/{group['id']}/tables",
-        headers=auth(group["token"]),
-        json={"seats": [{"name": "Ann"}, {"name": "annie", "bot": "random"}, {"name": "Ben"}], "start": started},
-    ).get_json()
+    table = group_table(
+        client, group, [{"name": "Ann"}, {"name": "annie", "bot": "random"}, {"name": "Ben"}], start=started
+    )
     before = client.get(f"/api/tables/{table['id']}/view", headers=auth(table["host_token"])).get_json()
     refused = client.put(f"/api/tables/{table['id']}/seats/1", json={"bot": None}, headers=auth(table["host_token"]))
     assert refused.status_code == 422, refused.get_json()
@@ -461,11 +460,7 @@ def test_a_name_merged_into_a_player_at_the_table_before_the_next_deal_leaves_th
     holds a seat. At the deal the seat counts for nobody, and the table plays on."""
     group = new_group(client, players=["Ann", "Ben", "Annie"])
     ids = roster(group)
-    table = client.post(
-        f"/api/groups/{group['id']}/tables",
-        headers=auth(group["token"]),
-        json={"seats": [{"name": "Ann"}, {"name": "Annie", "bot": "random"}, {"name": "Ben"}], "seed": 5},
-    ).get_json()
+    table = group_table(client, group, [{"name": "Ann"}, {"name": "Annie", "bot": "random"}, {"name": "Ben"}], seed=5)
     host = auth(table["host_token"])
     assert client.put(f"/api/tables/{table['id']}/seats/1", json={"bot": None}, headers=host).status_code == 200
     merged = client.post(
@@ -882,11 +877,9 @@ def test_a_full_roster_refuses_a_bots_seat_handed_on_at_the_next_deal_and_the_ta
     """Handed to a person mid-hand, the seat's name was to join the roster at the next deal: with the
     roster full, that deal answered 400 to every move and look, and the table stood still for good."""
     group = new_group(client, players=[f"P{i}" for i in range(299)])
-    table = client.post(
-        f"/api/groups/{group['id']}/tables",
-        headers=auth(group["token"]),
-        json={"seats": [{"name": "P1"}, {"name": "Robo", "bot": "random"}, {"name": "Newcomer"}], "seed": 5},
-    ).get_json()
+    table = group_table(
+        client, group, [{"name": "P1"}, {"name": "Robo", "bot": "random"}, {"name": "Newcomer"}], seed=5
+    )
     host = auth(table["host_token"])
     refused = client.put(f"/api/tables/{table['id']}/seats/1", json={"bot": None}, headers=host)
     assert (
