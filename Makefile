@@ -30,9 +30,10 @@ serve: $(STAMP) compile-catalogs
 # the rate-limit tests start a private redis-server when none runs on 127.0.0.1:6379.
 system-packages:
 	@command -v chromium >/dev/null && command -v pdftoppm >/dev/null && ldconfig -p | grep -q libharfbuzz-subset \
-	  && command -v redis-server >/dev/null && fc-list | grep -q "Droid Sans Fallback" || \
+	  && command -v redis-server >/dev/null && fc-list | grep -q "Droid Sans Fallback" \
+	  && fc-list | grep -q NanumGothic && fc-list | grep -q Symbola || \
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils \
-	      libharfbuzz-subset0 redis-server fonts-droid-fallback >/dev/null; }
+	      libharfbuzz-subset0 redis-server fonts-droid-fallback fonts-nanum fonts-symbola >/dev/null; }
 	@command -v msgfmt >/dev/null || \
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; }
 

@@ -76,6 +76,8 @@ BOT_MOVE_FLOOR_SECONDS = 0.04
 #: The levels whose moves take that floor: the strong bot's work varies with what it holds; the
 #: others' microseconds do not show on a network (nor, in a batch, one move's time).
 FLOORED_LEVELS = frozenset({"strong"})
+#: The bot that finishes a hand for a seat the host gave a new link during it (:func:`reissue`).
+RELINK_BOT = "strong"
 #: The clock of :data:`BOT_BUDGET_SECONDS` (benchmarks/virtual_bot_work.py compares the wall clock).
 work_clock = time.thread_time
 
@@ -698,6 +700,14 @@ def _playing(game: Game | None) -> Game:
 
 def _human(table: VirtualTable, seat: int) -> None:
     info = table.seats[seat]
+    if info.get("relinked_in"):
+        raise OrderError(
+            "This link was made during hand {hand}, so it shows none of its cards: a bot finishes that hand "
+            "for your seat, and you play from hand {number} (R25).",
+            "R25",
+            hand=info["relinked_in"],
+            number=info["person_from"],
+        )
     if info.get("person_from"):
         raise OrderError(
             "A bot finishes this hand for your seat, whose cards it was dealt; you play from hand {number} (R25).",
@@ -814,7 +824,7 @@ def set_bot(access: TableAccess, seat: object, level: object, version: object = 
 
     def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game | None:
         held = table.seats[number]
-        hand = game.number if game is not None and game.phase in ("bidding", "playing") else None
+        hand = _hand_in_play(game)
         if bot is None and held.get("person_from"):
             return game  # already handed on at the next deal
         info = _to_bot(held, bot)
@@ -838,12 +848,17 @@ def set_bot(access: TableAccess, seat: object, level: object, version: object = 
     _run(access.table.id, version, change)
 
 
+def _hand_in_play(game: Game | None) -> int | None:
+    """The number of the hand being bid or played, if one is."""
+    return game.number if game is not None and game.phase in ("bidding", "playing") else None
+
+
 def _to_bot(info: dict[str, Any], bot: str | None) -> dict[str, Any]:
     """The seat ``info`` handed to ``bot`` (``None``: back to its person). A link nobody has opened
     stops working when a bot takes the seat: its holder (the host, until it is handed on) is told
     to ask the host, who hands the seat back. An opened link goes on showing its player the table,
     without the cards, which are the bot's while it plays (``views.seat_view``)."""
-    gone = ("person_from", "bot_from") if bot is None else ("person_from",)
+    gone = ("person_from", "relinked_in", "bot_from") if bot is None else ("person_from", "relinked_in")
     info = {key: value for key, value in info.items() if key not in gone} | {"bot": bot}
     if bot is not None and info.get("token_hash") and not info.get("joined"):
         info["revoked"] = [*(info.get("revoked") or ()), info["token_hash"]][-REVOKED_KEPT:]
@@ -855,7 +870,11 @@ def reissue(access: TableAccess, seat: object) -> str:
     """The host gives a human seat a new link (a player lost theirs); the old one stops working.
 
     The seat's screen says that this happened (``relinked`` in the view), so a player whose link
-    was handed to someone else finds out. Returns the new token (the host page shows its link).
+    was handed to someone else finds out. A link made during a hand for a seat whose player has
+    opened theirs shows none of that hand's cards: it goes through the host, who may hold a seat
+    too. A :data:`RELINK_BOT` bot finishes the hand (``relinked_in``) and the new link plays from
+    the next deal, as when a bot's seat goes back to a person (:func:`set_bot`). Returns the new
+    token (the host page shows its link).
     """
     number = _seat_number(access, seat)
     tokens: list[str] = []
@@ -867,11 +886,14 @@ def reissue(access: TableAccess, seat: object) -> str:
         fresh, token = _issue(info, access.token, table.id, number)
         fresh["relinked"] = int(info.get("relinked") or 0) + 1
         fresh["host_linked"] = True
+        hand = _hand_in_play(game)
+        if hand is not None and info.get("joined") and not info.get("bot"):
+            fresh.update(bot=RELINK_BOT, person_from=hand + 1, relinked_in=hand)
         table.seats = [fresh if i == number else s for i, s in enumerate(table.seats)]
         tokens.append(token)
-        return None
+        return game
 
-    _run(access.table.id, None, change, bump=False)
+    _run(access.table.id, None, change)
     return tokens[0]
 
 

@@ -227,6 +227,8 @@ def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -
                 "bot": s.get("bot"),
                 # a person takes the seat at this hand: its bot finishes the one it was dealt
                 "person_from": s.get("person_from"),
+                # ... or the host made a new link for it during this hand, which shows none of its cards
+                "relinked_in": s.get("relinked_in"),
                 "joined": bool(s.get("joined")),
                 "relinked": int(s.get("relinked") or 0),
                 # the draw for first dealer (R6): its cards went back before the deal, so only the lobby shows them

@@ -73,9 +73,15 @@ def test_compose_passes_every_optional_setting_of_the_example_to_the_app() -> No
 
 def test_the_image_has_the_fonts_the_printed_card_asks_for() -> None:
     """print.css asks for DejaVu Sans Condensed first (fonts-dejavu-extra); without it the card is
-    set wider than the one the tests read back. Names in Chinese, Japanese or Korean take Droid Sans
-    Fallback (fonts-droid-fallback), which ``make test`` installs too."""
+    set wider than the one the tests read back. Names in Chinese or Japanese take Droid Sans Fallback
+    (fonts-droid-fallback), in Korean NanumGothic (fonts-nanum), emoji Symbola (fonts-symbola), which
+    ``make test`` installs too."""
     assert "DejaVu Sans Condensed" in read("static/print.css")
     assert "fonts-dejavu-extra" in read("deploy/Dockerfile")
-    assert "Droid Sans Fallback" in read("static/print.css")
-    assert "fonts-droid-fallback" in read("deploy/Dockerfile") and "fonts-droid-fallback" in read("Makefile")
+    for font, package in (
+        ("Droid Sans Fallback", "fonts-droid-fallback"),
+        ("NanumGothic", "fonts-nanum"),
+        ("Symbola", "fonts-symbola"),
+    ):
+        assert font in read("static/print.css")
+        assert package in read("deploy/Dockerfile") and package in read("Makefile")

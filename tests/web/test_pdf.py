@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from scorekeeper import i18n
 from scorekeeper import printing
 from scorekeeper.engine import build_scorecard
 from scorekeeper.engine import HandRecord
@@ -91,19 +92,29 @@ class Games:
         if key == "unbroken":  # 40 letters without a space: the first dealer and the winner
             game = new_game(c, ["W" * 40, "Ann"], options={"extended": True, "all_cards_hand": True})
             return game, play_out(c, game, seed=28)
+        if key == "fifteen-unbroken":  # the seating line takes seven lines of the header
+            game = new_game(c, ["W" * 38 + f"{n:02d}" for n in range(15)])
+            return game, play_out(c, game, seed=5)
+        if key == "all-cards-unbroken":  # 26 rows (R10) under a header that long names grow
+            game = new_game(c, ["Ш" * 40, "W" * 40], variant="new-jersey", options={"all_cards_hand": True})
+            return game, play_out(c, game, seed=5)
         if key == "hostile":
             game = new_game(c, HOSTILE)
             return game, play_out(c, game, hands=3, seed=2)
         raise KeyError(key)
 
-    def pdf(self, key: str, query: str = "") -> bytes:
-        if (key, query) not in self.pdfs:
+    def pdf(self, key: str, query: str = "", lang: str = "en") -> bytes:
+        """The PDF of a named game; the language asked by header (``?lang=`` would stay in a cookie)."""
+        if (key, query + lang) not in self.pdfs:
             game, _ = self.game(key)
-            answer = self.client.get(f"/api/games/{game['id']}/scorecard.pdf{query}", headers=auth(game["watch_token"]))
+            answer = self.client.get(
+                f"/api/games/{game['id']}/scorecard.pdf{query}",
+                headers={**auth(game["watch_token"]), "Accept-Language": lang},
+            )
             assert answer.status_code == 200, answer.get_data(as_text=True)
             assert answer.mimetype == "application/pdf"
-            self.pdfs[key, query] = answer.data
-        return self.pdfs[key, query]
+            self.pdfs[key, query + lang] = answer.data
+        return self.pdfs[key, query + lang]
 
 
 @pytest.fixture(scope="module")
@@ -237,7 +248,7 @@ def test_the_chart_adds_a_score_progression_page_with_every_final_total(games: G
     first, chart = page_texts(pdf)
     assert "Score progression" in chart and "Score progression" not in first
     for player, total in zip(doc["players"], doc["totals"]):
-        assert f"{player['name']} {points(total)}" in chart
+        assert f"{points(total)} {player['name']}" in chart
     assert "page 2 of 2" in chart and "page 1 of 2" in first
     assert "<svg" not in chart  # drawn, not printed as text
 
@@ -245,21 +256,32 @@ def test_the_chart_adds_a_score_progression_page_with_every_final_total(games: G
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_names_of_forty_characters_keep_the_card_and_its_legend_on_one_page(games: Games, lang: str) -> None:
     """The header they grow pushed the legend onto a page of its own: the card is set tighter."""
-    game, doc = games.game("long-names")
-
-    def printed(query: str = "") -> bytes:  # the language asked by header: ?lang= would stay in a cookie
-        answer = games.client.get(
-            f"/api/games/{game['id']}/scorecard.pdf{query}",
-            headers={**auth(game["watch_token"]), "Accept-Language": lang},
-        )
-        assert answer.status_code == 200
-        return answer.data
-
-    (text,) = page_texts(printed())
+    _, doc = games.game("long-names")
+    (text,) = page_texts(games.pdf("long-names", lang=lang))
     assert "t/b: tricks taken / bid" in text if lang == "en" else "в/з: взято / заказ" in text
     if lang == "en":  # every row whole (the dealer's button reads "D" in English)
-        assert all(row_of(lines(printed()), n) == expected_row(doc, n) for n in range(1, len(doc["hands"]) + 1))
-    assert len(page_texts(printed("?chart=1"))) == 2
+        printed = lines(games.pdf("long-names"))
+        assert all(row_of(printed, n) == expected_row(doc, n) for n in range(1, len(doc["hands"]) + 1))
+    assert len(page_texts(games.pdf("long-names", "?chart=1", lang))) == 2
+
+
+@pytest.mark.parametrize("query", ["", "?paper=letter"])
+@pytest.mark.parametrize("lang", ["en", "ru", "be", "eo"])
+def test_twenty_six_hands_under_names_of_forty_letters_fit_one_page(games: Games, lang: str, query: str) -> None:
+    """In Belarusian, Esperanto and Russian the longer header pushed the card's last sum and its
+    legend onto a second page, even set tighter."""
+    _, doc = games.game("all-cards-unbroken")
+    assert len(doc["hands"]) == 26 and doc["status"] == "finished"
+    (text,) = page_texts(games.pdf("all-cards-unbroken", query, lang))
+    assert f"{doc['stats'][0]['taken']}/{doc['stats'][0]['bid']}" in text  # the Σ row, the last of the card
+    assert "26" in text.split()
+
+
+def test_fifteen_long_names_keep_the_chart_on_the_page_after_the_card(games: Games) -> None:
+    """Their header left the chart no room: a page held the header alone and the chart went on a third."""
+    for paper in ("a4", "letter"):
+        texts = page_texts(games.pdf("fifteen-unbroken", f"?chart=1&paper={paper}"))
+        assert len(texts) == 2 and "Score progression" in texts[1], paper
 
 
 def test_fifteen_players_fit_the_width_and_every_page_repeats_the_header(games: Games) -> None:
@@ -531,29 +553,52 @@ def test_a_right_to_left_winners_name_keeps_its_total_after_it(games: Games) -> 
         assert re.search(r"★\s*\S*דוד\S*\s*·\s*211\b", line), line
 
 
-def test_chinese_and_japanese_names_print_in_a_font_that_has_them(games: Games) -> None:
-    """The blank sheet printed 王小明 and 佐藤 as empty boxes: no font asked for had them."""
-    answer = games.client.get("/scorecards/blank.pdf?players=王小明,佐藤,Ann")
+@pytest.mark.parametrize(
+    ("names", "font"),
+    [(["王小明", "佐藤"], "Droid"), (["김민준", "박지성"], "Nanum"), (["Zoë 🎉", "Bo ♛"], "Symbola")],
+)
+def test_chinese_japanese_korean_and_emoji_names_print_in_a_font_that_has_them(
+    games: Games, names: list[str], font: str
+) -> None:
+    """The blank sheet printed 王小明 and 佐藤, then 김민준 and 🎉, as empty boxes: no font asked for had them."""
+    answer = games.client.get(f"/scorecards/blank.pdf?players={','.join(names)},Ann")
     assert answer.status_code == 200
     fonts = {
-        str(font["/BaseFont"]).split("+")[-1]
+        str(face["/BaseFont"]).split("+")[-1]
         for page in pages(answer.data)
-        for font in page["/Resources"]["/Font"].values()
+        for face in page["/Resources"]["/Font"].values()
     }
-    assert any("Droid" in font for font in fonts), fonts
-    assert "王小明" in "".join(page_texts(answer.data)) and "佐藤" in "".join(page_texts(answer.data))
+    assert any(font in face for face in fonts), fonts
+    assert all(name in "".join(page_texts(answer.data)) for name in names)
 
 
-@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler's pdftotext is not installed")
+def words(pdf: bytes, folder: Path) -> tuple[float, list[tuple[float, float, str]]]:
+    """The page width and every word of the PDF's pages as (left, right, text), read by pdftotext."""
+    path = folder / "words.pdf"
+    path.write_bytes(pdf)
+    html = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    width = float(re.search(r'<page width="([\d.]+)"', html).group(1))  # type: ignore[union-attr]
+    found = re.findall(r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>', html)
+    return width, [(float(left), float(right), text) for left, right, text in found]
+
+
+@pytest.mark.parametrize("lang", ["ru", "be", "eo", "it", "id"])
+def test_the_tally_labels_stay_in_their_column_in_every_language(games: Games, tmp_path: Path, lang: str) -> None:
+    """ "П перебор (+взятки)" ran across the first player's column (ru, be); in Esperanto it was cut."""
+    with games.app.test_request_context(headers={"Accept-Language": lang}):
+        label = i18n._("over (+tricks)")
+    _, printed = words(games.pdf("worked-finished", lang=lang), tmp_path)
+    column = min(left for left, _, text in printed if text == "Ann")  # the first player's name
+    last = label.split()[-1]
+    assert [right for _, right, text in printed if text == last][0] < column - 1, (last, printed[:40])
+
+
 def test_a_name_without_spaces_stays_on_the_page(games: Games, tmp_path: Path) -> None:
     """Forty letters without a space ran past the page's right edge in the header (first dealer,
-    winner) on A4 and letter paper."""
+    winner) on A4 and letter paper, then in the chart's key."""
     _, doc = games.game("unbroken")
     assert doc["status"] == "finished"
-    for paper in ("a4", "letter"):
-        pdf = tmp_path / f"{paper}.pdf"
-        pdf.write_bytes(games.pdf("unbroken", f"?paper={paper}"))
-        html = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
-        width = float(re.search(r'<page width="([\d.]+)"', html).group(1))  # type: ignore[union-attr]
-        right = max(float(x) for x in re.findall(r'<word xMin="[\d.]+" yMin="[\d.]+" xMax="([\d.]+)"', html))
-        assert right <= width - 10, f"{paper}: a word ends at {right} of {width} pt"
+    for query in ("?paper=a4", "?paper=letter", "?chart=1", "?chart=1&paper=letter", "?chart=1&style=plain"):
+        width, printed = words(games.pdf("unbroken", query), tmp_path)
+        right = max(right for _, right, _ in printed)
+        assert right <= width - 10, f"{query}: a word ends at {right} of {width} pt"

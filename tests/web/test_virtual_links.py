@@ -150,6 +150,61 @@ def test_a_bot_seat_handed_to_a_person_mid_hand_shows_its_cards_only_from_the_ne
     assert set(now["hand"]) == held(app, table, 1) and len(now["hand"]) == now["cards"]
 
 
+def test_a_new_link_made_during_a_hand_shows_none_of_its_cards(app: Flask, client: FlaskClient) -> None:
+    """The host, who may hold a seat too, made a new link for a player's seat mid-hand and opened it:
+    it showed that player's hand and played their card. A bot finishes the hand; the new link plays
+    the seat from the next deal. A link nobody had opened (the host holds it anyway) works at once."""
+    import random
+
+    from .test_virtual_api import act
+
+    created = create(client, seats("Host", "Ann", "Ben"), seed=9)
+    table, host = created["id"], created["host_token"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    ann = app.test_client()
+    assert ann.get(f"/t/{table}/join/{tokens[1]}").status_code == 302  # Ann opened hers
+    cards = held(app, table, 1)
+    relinked = client.post(f"/api/tables/{table}/seats/1/link", headers=auth(host))
+    assert relinked.status_code == 200, relinked.get_json()
+    tokens[1] = relinked.get_json()["token"]
+    answer = view(client, table, tokens[1])
+    seen = answer.get_json()
+    assert seen["hand"] == [] and seen["legal"] == [] and seen["blocked"] == {} and not seen["your_turn"]
+    ann_seat = seen["players"][1]
+    assert (ann_seat["bot"], ann_seat["person_from"], ann_seat["relinked_in"], ann_seat["relinked"]) == (
+        "strong",
+        2,
+        1,
+        1,
+    )
+    assert not cards & set(re.findall(r'"([2-9TJQKA][SHDC]|[HL]B)"', answer.get_data(as_text=True)))
+    refused = client.post(f"/api/tables/{table}/bid", json={"bid": 1}, headers=auth(tokens[1])).get_json()["error"]
+    assert refused["rule"] == "R25" and "made during hand 1" in refused["message"], refused
+    phone = app.test_client()
+    assert phone.get(f"/t/{table}/join/{tokens[1]}").status_code == 302
+    page = phone.get(f"/t/{table}").get_data(as_text=True)
+    assert "This link was made during hand 1, so it shows none of its cards" in page
+    assert not cards & set(re.findall(r"\b([2-9TJQKA][SHDC]|[HL]B)\b", page))
+    hosting = app.test_client()
+    assert hosting.get(f"/t/{table}/join/{host}").status_code == 302
+    assert "The new link plays this seat from hand 2" in hosting.get(f"/t/{table}/host").get_data(as_text=True)
+    # Ben never opened his link: the host holds it anyway, and a new one works at once
+    tokens[2] = client.post(f"/api/tables/{table}/seats/2/link", headers=auth(host)).get_json()["token"]
+    ben = view(client, table, tokens[2]).get_json()
+    assert ben["players"][2]["bot"] is None and set(ben["hand"]) == held(app, table, 2)
+    rng = random.Random(3)
+    for _ in range(60):  # the people play hand 1 out; the bot plays Ann's seat
+        now = view(client, table, tokens[1]).get_json()
+        if now["hand_number"] == 2:
+            break
+        assert now["hand"] == []
+        turn = now["to_act"]
+        assert turn in (0, 2), now
+        assert act(client, table, tokens[turn], view(client, table, tokens[turn]).get_json(), rng).status_code == 200
+    assert now["hand_number"] == 2 and now["players"][1]["bot"] is None and now["players"][1]["relinked_in"] is None
+    assert set(now["hand"]) == held(app, table, 1) and len(now["hand"]) == now["cards"]
+
+
 def test_a_link_nobody_opened_stops_working_when_a_bot_takes_the_seat(app: Flask, client: FlaskClient) -> None:
     """Whoever holds an unopened link (the host, until handing it on) never sees a bot's cards:
     filled with bots, or handed to a bot one seat at a time, the link is refused and says why;
