@@ -215,19 +215,30 @@ def load_game(game_id: str, hands: bool = True) -> Game | None:
 
 
 def open_game(game_id: str, token: str | None, hands: bool = True) -> Access:
-    """Find a game by id and token; a wrong token looks exactly like a missing game (404)."""
-    game = load_game(game_id, hands) if game_id and "\x00" not in game_id else None  # no id holds NUL (?again=)
-    if game is not None and token:
-        if matches(token, game.scorer_hash):
-            return Access(game, "scorer")
-        if matches(token, game.watch_hash):
-            return Access(game, "watch")
-        table = db.session.execute(select(VirtualTable).filter_by(game_id=game.id)).scalar_one_or_none()
-        if table is not None and (
-            matches(token, table.host_hash) or any(matches(token, s.get("token_hash") or "") for s in table.seats)
-        ):
-            return Access(game, "host" if matches(token, table.host_hash) else "watch")
-    raise NotFound(_(NO_GAME))
+    """Find a game by id and token; a wrong token looks exactly like a missing game (404), and takes
+    as long: the game's row and its virtual table, if any, are looked up either way, and the hands
+    are loaded only once the token matched (API.md: existence is not revealed)."""
+    game = load_game(game_id, hands=False) if game_id and "\x00" not in game_id else None  # no id holds NUL (?again=)
+    role = _role(game, game_id, token) if token else None
+    if game is None or role is None:
+        raise NotFound(_(NO_GAME))
+    if hands:
+        game.hands  # noqa: B018 (loaded now, in the request's one session, as selectinload would)
+    return Access(game, role)
+
+
+def _role(game: Game | None, game_id: str, token: str) -> str | None:
+    """What ``token`` may do with the game: its scorer's, its watchers', or a virtual table's host or seat."""
+    if game is not None and matches(token, game.scorer_hash):
+        return "scorer"
+    if game is not None and matches(token, game.watch_hash):
+        return "watch"
+    table = db.session.execute(select(VirtualTable).filter_by(game_id=game_id)).scalar_one_or_none()
+    if game is None or table is None:
+        return None
+    if matches(token, table.host_hash):
+        return "host"
+    return "watch" if any(matches(token, s.get("token_hash") or "") for s in table.seats) else None
 
 
 def bot_seats(game: Game) -> dict[int, str]:
