@@ -96,6 +96,7 @@ window.BlukeQueueRare = function (Q) {
     return Q.request("GET", "").then(function (answer) {
       /* Stored already (sent before, its answer lost): a stale version is refused all the same (API.md). */
       if (!refused && holds(entry, answer.data)) return Q.took(entry, answer.data.version);
+      noteOthers(answer.data);
       if (!refused && untouched(entry, answer.data)) return rebase(entry.base, answer.data);
       var theirs = answer.data.hands[entry.number - 1] || {};
       var step = entry.step === "bids" ? words.step_bids : words.step_tricks;
@@ -111,6 +112,9 @@ window.BlukeQueueRare = function (Q) {
        el("div", { "class": "dock-buttons" }, [keepServer, refused ? null : usePhone])].forEach(function (c) { if (c) conflictBox.appendChild(c); });
       conflictBox.hidden = false;
       Q.show(title, true);  /* the server's sentence is in the box, where the choice is */
+      /* the form whose save this was, still on screen, no longer says "Saving the bids…" */
+      var saving = document.querySelector("form.hand[data-queued] .dock .status");
+      if (saving) { saving.textContent = title; saving.className = "status bad"; }
       conflictBox.scrollIntoView({ block: "start" });
       conflictBox.focus({ preventScroll: true });  /* a screen reader reads the choice first */
       /* The choice is for this entry only. The entries behind it were made on the same old game:
@@ -172,27 +176,44 @@ window.BlukeQueueRare = function (Q) {
 
   /* -- entries already saved that another scorer changed or took back: told once, when their save
         reloaded this page (static/app.js keeps the game document as it was, at App.before; `now`
-        is the one this page was drawn with). A place they filled shows on the page as it is and
-        needs no word. ------------------------------------------------------------------------------ */
-  function told(now) {
-    var before = null, note = document.getElementById("others-changed");
-    try { before = JSON.parse(sessionStorage.getItem(App.before) || "null"); sessionStorage.removeItem(App.before); } catch (e) { /* storage off */ }
-    if (!note || !before || before.id !== now.id || !(now.version > before.version)) return;  /* not a page drawn since */
-    note.textContent = "";
+        is the one this page was drawn with), or when a clash showed the server's game (noteOthers).
+        A place they filled shows on the page as it is and needs no word. ------------------------ */
+  function changes(before, now, trump) {
+    var lines = [];
     now.hands.forEach(function (hand, i) {
       var was = before.hands[i];
       ["bids", "tricks"].forEach(function (step) {
         if (!was || !was[step]) return;
-        var then = values(was, step, was[step], was.trump), there = values(hand, step, hand[step], hand.trump);
+        var then = values(was, step, was[step], was.trump), there = values(hand, step, hand[step], trump(hand));
         if (then === there) return;
         var key = (hand[step] ? "changed_" : "taken_back_") + step;
-        if (note.firstChild) note.appendChild(el("br"));
-        note.appendChild(document.createTextNode(App.say(words[key], { number: hand.number, was: then, now: there })));
+        lines.push(App.say(words[key], { number: hand.number, was: then, now: there }));
       });
     });
-    note.hidden = !note.firstChild;
+    return lines;
+  }
+  function tell(lines) {
+    var note = document.getElementById("others-changed");
+    if (!note || !lines.length) return false;
+    note.textContent = "";
+    lines.forEach(function (line, i) { if (i) note.appendChild(el("br")); note.appendChild(document.createTextNode(line)); });
+    return !(note.hidden = false);
+  }
+  function told(now) {
+    var before = null;
+    try { before = JSON.parse(sessionStorage.getItem(App.before) || "null"); sessionStorage.removeItem(App.before); } catch (e) { /* storage off */ }
+    if (!before) return;
+    var lines = before.said;  /* told at a clash already, and kept for this page */
+    if (!lines && before.id === now.id && now.version > before.version) lines = changes(before, now, function (hand) { return hand.trump; });
     /* first in the page: in sight, not pushed above it by the browser keeping the hand form in place */
-    if (!note.hidden) requestAnimationFrame(function () { window.scrollTo(0, 0); });
+    if (lines && tell(lines)) requestAnimationFrame(function () { window.scrollTo(0, 0); });
+  }
+  /* The server's game, fetched at a clash, holds another phone's changes to entries this phone had
+     saved: told now, and kept for the page the queue loads once everything is sent. */
+  function noteOthers(server) {
+    var lines = changes(confirmed, server, trumpOf);
+    if (!tell(lines)) return;
+    try { sessionStorage.setItem(App.before, JSON.stringify({ said: lines })); } catch (e) { /* storage off */ }
   }
 
   return { refused: refused, told: told };

@@ -691,6 +691,8 @@ def test_a_clash_with_another_scorer_keeps_the_choice_in_sight_and_nothing_goes_
     expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")
     expect(box).to_be_in_viewport()
     expect(page.locator("#sync")).to_have_text("Another phone changed this game meanwhile")
+    # the bids' own line said "Saving the bids…" until the choice
+    expect(page.locator("form.hand .dock .status")).to_have_text("Another phone changed this game meanwhile")
     page.locator("form.hand button[type=submit].primary").dispatch_event("click")
     page.clock.run_for(2000)
     assert page.evaluate("document.querySelector('#conflict').hidden") is False
@@ -721,6 +723,34 @@ def test_keeping_the_servers_version_drops_the_phones_entries(browser: Any, live
                               g.onsuccess = () => ok(g.result.length); }; })""")
         == 0
     )
+
+
+def test_a_clash_also_tells_which_saved_entries_the_other_phone_changed(browser: Any, live: LiveServer) -> None:
+    """Hand 1 saved; offline, hand 2's bids tapped here while another phone corrected hand 1's tricks
+    and saved other bids for hand 2. The box asked about hand 2's bids only, and the page came back
+    with hand 1's totals changed and nothing said about it."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    other_scorer(live, game, [4, 5, 3], [4, 5, 4])
+    context, page = scorer_phone(browser, game)
+    expect(page.locator(".hand-title h1")).to_have_text("Hand 2 of 25")
+    go_offline(context, live)
+    tap(page, "bid2-3", "bid0-4", "bid1-4")  # Ben deals hand 2: Cy bids first
+    expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+    live.plug()
+    url = f"{live.url}/api/games/{game['id']}/hands"
+    assert requests.put(url + "/1/tricks", json={"tricks": [5, 4, 4]}, headers=bearer(game), timeout=10).ok
+    assert requests.put(url + "/2/bids", json={"bids": [2, 2, 2]}, headers=bearer(game), timeout=10).ok
+    context.set_offline(False)
+    box, note = page.locator("#conflict"), page.locator("#others-changed")
+    expect(box).to_be_visible(timeout=15_000)
+    said = "Hand 1 tricks were changed on another phone: Ann 4 · Ben 5 · Cy 4 → Ann 5 · Ben 4 · Cy 4"
+    expect(note).to_have_text(said)
+    with page.expect_navigation(timeout=15_000):  # sent, then the server's page
+        box.get_by_role("button", name="Use this phone's").tap()
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks", timeout=15_000)
+    expect(note).to_have_text(said)  # told again on the page the queue loaded
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][1]["bids"] == [4, 4, 3] and doc["hands"][0]["tricks"] == [5, 4, 4]
 
 
 def queued(page: Any) -> int:
