@@ -4,7 +4,8 @@
    - When the table moved, fetches the moves since the last one this screen showed and replays
      them on the table card by card: each card ~¾ s apart, a finished trick stays with its winner
      marked before it is gathered, and the last trick of a hand stays longer. Then the fresh
-     partial is swapped in. The last move shown is kept per tab, so a reload replays what it missed.
+     partial is swapped in. The last move shown is kept per tab, so a reload replays what it missed
+     (after a long absence, the latest trick only).
    - Your turn: the title changes, and (if chosen in Settings) the phone vibrates or beeps.
    - Posts the forms in the background; explains dimmed cards; "tap to pick, tap again to play". */
 (function () {
@@ -124,9 +125,19 @@
     }).then(gather);
   }
 
+  // A screen that missed more than about two tricks (a phone that slept through a hand) replays the
+  // latest trick and what followed it only: the table is not kept waiting a minute for it.
+  function recent(moves) {
+    var seats = document.querySelectorAll("#vt .vt-spot").length || 1, ends = [];
+    if (moves.length <= 2 * seats) return moves;
+    moves.forEach(function (m, i) { if (m.won_by !== undefined && m.won_by !== null) ends.push(i); });
+    var last = ends.length ? ends[ends.length - 1] : -1;
+    if (last < moves.length - 1) return moves.slice(last + 1);  // the trick or the bids under way
+    return moves.slice(ends.length > 1 ? ends[ends.length - 2] + 1 : 0);  // the trick just taken
+  }
   function replay(moves, me, labels) {
     if (!document.querySelector("#vt .vt-ring") || document.hidden) return Promise.resolve();
-    return moves.reduce(function (chain, move) {
+    return recent(moves).reduce(function (chain, move) {
       return chain.then(function () { return show(move, me, labels || {}); });
     }, Promise.resolve());
   }

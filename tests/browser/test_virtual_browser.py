@@ -296,6 +296,35 @@ def test_two_phones_see_every_card_of_every_trick_in_order(browser: Any, seeded_
         context.close()
 
 
+def test_a_phone_that_slept_through_hands_shows_the_latest_trick_only(browser: Any, seeded_server: str) -> None:
+    """A seat's phone asleep while hands 1 and 2 were played replayed every one of their moves at the
+    table's pace when it woke, a minute at a full table, and held its player's tap until the end:
+    the table waited for it. It replays the latest trick (or the bids under way) only."""
+    table = Table(seeded_server, 11)
+    context = phone(browser, "light")
+    context.add_init_script(RECORD)
+    page = context.new_page()
+    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    expect(page.locator("#vt")).to_have_count(1)
+    asleep = context.new_cdp_session(page)
+    asleep.send("Page.setWebLifecycleState", {"state": "frozen"})
+    for _ in range(40):  # Ben and Ann, through the API, while the bots answer: hands 1 and 2
+        seat, v = table.to_act()
+        if v["hand_number"] == 3:
+            break
+        table.act(seat, v)
+    else:
+        raise AssertionError("hand 3 never came")
+    host = {"Authorization": f"Bearer {table.data['host_token']}"}
+    now = requests.get(f"{seeded_server}/api/tables/{table.id}/view", headers=host, timeout=10).json()
+    asleep.send("Page.setWebLifecycleState", {"state": "active"})
+    expect(page.locator("#vt")).to_have_attribute("data-seq", str(now["seq"]), timeout=20_000)
+    seen = page.evaluate("window.__seen")
+    assert not [k for k in seen if k.startswith("1:")], seen  # hand 1 is not replayed
+    assert len([k for k in seen if k.startswith("2:")]) <= 4, seen  # of hand 2, its last trick at most
+    context.close()
+
+
 # -- play you can follow: picking, your turn in the background, the hand's end, small screens ------
 def to_my_play(table: Table) -> dict[str, Any]:
     """Bid for both humans through the API until Ann (seat 0) is to play; returns her view."""
