@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import requests
 from playwright.sync_api import expect
 
 from .phone_kit import api_game
@@ -237,3 +238,33 @@ def test_the_steps_of_a_hand_hold_their_words_and_numbers(browser: Any, server: 
         where = f"{lang} {percent}% {step}"
         assert not page.evaluate(STEPS_CUT), f"{where}: steps cut at the hand's edge: {page.evaluate(STEPS_CUT)}"
         assert not page.evaluate(STEPNO_SPILLED), f"{where}: numbers out of their circles"
+
+
+def test_with_large_text_a_groups_figures_keep_every_word_whole(browser: Any, server: str) -> None:
+    """At 200% text on a 360 px phone the leaderboard and the head-to-head squeezed the players'
+    names letter by letter ("B/e/n") and a player's tiles split their figures ("−2" over "7.7"):
+    a name now keeps seven letters a line (the figures scroll beside it) and the tiles reflow."""
+    group = requests.post(
+        server + "/api/groups", json={"name": "Fridays", "players": ["Ann", "Ben", "Deirdre"]}, timeout=10
+    ).json()
+    auth = {"Authorization": f"Bearer {group['token']}"}
+    names = ["Ann", "Ben", "Deirdre", *(f"P{n}" for n in range(11))]  # fourteen: five hands (R8)
+    game = requests.post(
+        f"{server}/api/groups/{group['id']}/games", json={"players": names}, headers=auth, timeout=10
+    ).json()
+    scorer = {"Authorization": f"Bearer {game['scorer_token']}"}
+    for number, cards in enumerate(game["schedule"], start=1):
+        url = f"{server}/api/games/{game['id']}/hands/{number}"
+        requests.put(url + "/bids", json={"bids": [1] * 14}, headers=scorer, timeout=10).raise_for_status()
+        tricks = [1] * cards + [0] * (14 - cards)
+        requests.put(url + "/tricks", json={"tricks": tricks}, headers=scorer, timeout=10).raise_for_status()
+    context = phone(browser, "short")
+    page = context.new_page()
+    larger_text(page, 200)
+    page.goto(group["url"].replace("http://localhost", server))
+    expect(page.locator("table.leaders")).to_be_visible()
+    assert page.evaluate(BROKEN_WORDS, "main") == [], "the group's page"
+    page.locator("table.leaders a", has_text="Deirdre").click()
+    expect(page.locator("table.h2h")).to_be_visible()
+    assert page.evaluate(BROKEN_WORDS, "main") == [], "a player's page"
+    context.close()
