@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -18,6 +19,7 @@ from scorekeeper.virtual.service import load_state
 from scorekeeper.virtual.views import seat_view
 from scorekeeper.virtual.views import status_line
 
+from .test_virtual_api import act
 from .virtual_support import auth  # noqa: F401 (a fixture)
 from .virtual_support import create  # noqa: F401 (a fixture)
 from .virtual_support import patient_bots  # noqa: F401 (a fixture)
@@ -101,10 +103,6 @@ def test_a_bot_seat_handed_to_a_person_mid_hand_shows_its_cards_only_from_the_ne
     """The host, who plays a seat too, handed a bot's seat to a person mid-hand and opened the new
     link: it held the bot's whole hand, and handing the seat back to the bot left no trace. The bot
     finishes the hand it was dealt; the person plays the seat from the next deal."""
-    import random
-
-    from .test_virtual_api import act
-
     created = create(client, seats("Host", "bot", "Ben"), seed=9)
     table, host = created["id"], created["host_token"]
     tokens = {0: created["seats"][0]["token"], 2: created["seats"][1]["token"]}
@@ -137,27 +135,14 @@ def test_a_bot_seat_handed_to_a_person_mid_hand_shows_its_cards_only_from_the_ne
     tokens[1] = relinked.get_json()["token"]
     early = client.post(f"/api/tables/{table}/bid", json={"bid": 1}, headers=auth(tokens[1])).get_json()["error"]
     assert early["rule"] == "R25" and "you play from hand 2" in early["message"]
-    rng = random.Random(3)
-    for _ in range(60):  # the people play hand 1 out; the bot plays seat 1
-        now = view(client, table, tokens[1]).get_json()
-        if now["hand_number"] == 2:
-            break
-        assert now["hand"] == []
-        turn = now["to_act"]
-        assert turn in (0, 2), now
-        assert act(client, table, tokens[turn], view(client, table, tokens[turn]).get_json(), rng).status_code == 200
-    assert now["hand_number"] == 2 and now["players"][1]["bot"] is None and now["players"][1]["person_from"] is None
-    assert set(now["hand"]) == held(app, table, 1) and len(now["hand"]) == now["cards"]
+    now = bot_finishes_hand_1(app, client, table, tokens)
+    assert now["players"][1]["person_from"] is None
 
 
 def test_a_new_link_made_during_a_hand_shows_none_of_its_cards(app: Flask, client: FlaskClient) -> None:
     """The host, who may hold a seat too, made a new link for a player's seat mid-hand and opened it:
     it showed that player's hand and played their card. A bot finishes the hand; the new link plays
     the seat from the next deal. A link nobody had opened (the host holds it anyway) works at once."""
-    import random
-
-    from .test_virtual_api import act
-
     created = create(client, seats("Host", "Ann", "Ben"), seed=9)
     table, host = created["id"], created["host_token"]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
@@ -192,17 +177,8 @@ def test_a_new_link_made_during_a_hand_shows_none_of_its_cards(app: Flask, clien
     tokens[2] = client.post(f"/api/tables/{table}/seats/2/link", headers=auth(host)).get_json()["token"]
     ben = view(client, table, tokens[2]).get_json()
     assert ben["players"][2]["bot"] is None and set(ben["hand"]) == held(app, table, 2)
-    rng = random.Random(3)
-    for _ in range(60):  # the people play hand 1 out; the bot plays Ann's seat
-        now = view(client, table, tokens[1]).get_json()
-        if now["hand_number"] == 2:
-            break
-        assert now["hand"] == []
-        turn = now["to_act"]
-        assert turn in (0, 2), now
-        assert act(client, table, tokens[turn], view(client, table, tokens[turn]).get_json(), rng).status_code == 200
-    assert now["hand_number"] == 2 and now["players"][1]["bot"] is None and now["players"][1]["relinked_in"] is None
-    assert set(now["hand"]) == held(app, table, 1) and len(now["hand"]) == now["cards"]
+    now = bot_finishes_hand_1(app, client, table, tokens)
+    assert now["players"][1]["relinked_in"] is None
 
 
 def test_a_link_nobody_opened_stops_working_when_a_bot_takes_the_seat(app: Flask, client: FlaskClient) -> None:
@@ -292,6 +268,23 @@ def test_nobody_sees_the_cards_of_a_seat_a_bot_plays(client: FlaskClient) -> Non
     followed = client.post(f"/api/tables/{table}/rematch/seat", headers=auth(peek)).get_json()["token"]
     seen = view(client, rematch["id"], followed).get_json()
     assert seen["seat"] == 1 and seen["players"][1]["bot"] and seen["hand"] == []
+
+
+def bot_finishes_hand_1(app: Flask, client: FlaskClient, table: str, tokens: dict[int, str]) -> dict[str, Any]:
+    """The people at seats 0 and 2 play hand 1 out while a bot plays seat 1, whose link shows no card
+    of it; then seat 1's link holds its hand 2 (its view then, returned)."""
+    rng = random.Random(3)
+    for _ in range(60):
+        now = view(client, table, tokens[1]).get_json()
+        if now["hand_number"] == 2:
+            break
+        assert now["hand"] == []
+        turn = now["to_act"]
+        assert turn in (0, 2), now
+        assert act(client, table, tokens[turn], view(client, table, tokens[turn]).get_json(), rng).status_code == 200
+    assert now["hand_number"] == 2 and now["players"][1]["bot"] is None
+    assert set(now["hand"]) == held(app, table, 1) and len(now["hand"]) == now["cards"]
+    return dict(now)
 
 
 def held(app: Flask, table: str, seat: int) -> set[str]:
