@@ -229,10 +229,11 @@ def open_game(game_id: str, token: str | None, hands: bool = True) -> Access:
 
 def _role(game: Game | None, game_id: str, token: str) -> str | None:
     """What ``token`` may do with the game: its scorer's, its watchers', or a virtual table's host or seat."""
-    if game is not None and matches(token, game.scorer_hash):
-        return "scorer"
-    if game is not None and matches(token, game.watch_hash):
-        return "watch"
+    if game is not None:
+        if matches(token, game.scorer_hash):
+            return "scorer"
+        if matches(token, game.watch_hash):
+            return "watch"
     table = db.session.execute(select(VirtualTable).filter_by(game_id=game_id)).scalar_one_or_none()
     if game is None or table is None:
         return None

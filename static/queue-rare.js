@@ -197,7 +197,8 @@ window.BlukeQueueRare = function (Q) {
     if (!note || !lines.length) return false;
     note.textContent = "";
     lines.forEach(function (line, i) { if (i) note.appendChild(el("br")); note.appendChild(document.createTextNode(line)); });
-    return !(note.hidden = false);
+    note.hidden = false;
+    return true;
   }
   function told(now) {
     var before = null;
