@@ -65,6 +65,10 @@ def cache_static(response: Response) -> Response:
     filename = (request.view_args or {}).get("filename", "")
     if response.mimetype in COMPRESSIBLE and response.is_streamed:
         pack(response, filename)
+    # The version sent, whatever the address asked: the service worker keeps a file under its
+    # versioned address only when they agree (templates/sw.js, genuine). During a rolling deploy an
+    # older server answers a newer page's address with its own, older file.
+    response.headers["X-Bluke-Version"] = digest(filename)
     if request.args.get("v") and request.args.get("v") == digest(filename):
         response.cache_control.public = True
         response.cache_control.max_age = YEAR
@@ -73,6 +77,8 @@ def cache_static(response: Response) -> Response:
     else:
         response.cache_control.max_age = None
         response.cache_control.no_cache = True
+        if request.args.get("v"):  # another version's address: no cache keeps this file under it
+            response.cache_control.no_store = True
     return response
 
 

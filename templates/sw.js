@@ -8,8 +8,16 @@
 var SHELL = {{ shell|tojson }}, CACHE = {{ cache|tojson }}, PAGES = "bluke-pages", OFFLINE = {{ offline|tojson }};
 
 self.addEventListener("install", function (event) {
-  event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(SHELL.concat([OFFLINE])); })
-    .then(function () { return self.skipWaiting(); }));
+  /* Every file must be the version its address names: during a rolling deploy an older server may
+     answer with its own; the install then fails, and is tried again at the next visit. */
+  event.waitUntil(caches.open(CACHE).then(function (cache) {
+    return Promise.all(SHELL.concat([OFFLINE]).map(function (url) {
+      return fetch(url, { cache: "no-cache" }).then(function (response) {
+        if (!keepable(response) || !genuine(url, response)) throw new Error("not this release's " + url);
+        return cache.put(url, response);
+      });
+    }));
+  }).then(function () { return self.skipWaiting(); }));
 });
 
 self.addEventListener("activate", function (event) {
@@ -24,10 +32,16 @@ function keepable(response) {
     && !/no-store/.test(response.headers.get("Cache-Control") || "");
 }
 
+/* A static file is the version its address names (?v=, scorekeeper/assets.py sends X-Bluke-Version). */
+function genuine(url, response) {
+  var asked = new URL(url, self.location).searchParams.get("v");
+  return !asked || response.headers.get("X-Bluke-Version") === asked;
+}
+
 function fromStatic(request) {
   return caches.match(request).then(function (hit) {
     return hit || fetch(request).then(function (response) {
-      if (keepable(response)) {
+      if (keepable(response) && genuine(request.url, response)) {
         var copy = response.clone();
         caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
       }

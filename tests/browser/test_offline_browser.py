@@ -1818,3 +1818,35 @@ def test_a_scorer_is_told_once_which_saved_entries_another_phone_changed(browser
     expect(note).to_be_in_viewport()
     no_sideways_scroll(page, "a note of tricks taken back on another phone")
     assert_accessible(page, "a note of tricks taken back on another phone")
+
+
+#: What the worker's caches hold at addresses of ``app.css``, by address.
+CACHED_STYLES = """async () => {
+  const found = {};
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      if (request.url.includes("/static/app.css")) found[request.url] = await (await cache.match(request)).text();
+    }
+  }
+  return found;
+}"""
+
+
+def test_a_file_an_older_server_sends_during_a_deploy_is_not_kept_as_the_new_one(
+    browser: Any, live: LiveServer
+) -> None:
+    """While a release is rolled out an older server may answer the new page's ``?v=`` address with
+    its own file: the shell is served from the cache until the next release, so the worker keeps
+    nothing until every file is the version its address names, and installs at the next visit."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = phone(browser)
+    older = {"status": 200, "content_type": "text/css", "body": "/* the older release */"}
+    context.route("**/static/app.css?v=*", lambda route: route.fulfill(**older))
+    page.goto(game["scorer_url"])
+    assert not page.evaluate(WORKER_READY.replace("15000", "3000")), "a worker installed the older release's file"
+    assert "/* the older release */" not in page.evaluate(CACHED_STYLES).values()
+    context.unroute("**/static/app.css?v=*")
+    open_as_scorer(page, game)
+    styles = page.evaluate(CACHED_STYLES)
+    assert styles and all(css == requests.get(url, timeout=10).text for url, css in styles.items()), styles

@@ -115,3 +115,15 @@ def test_pages_styles_and_scripts_are_compressed(client: FlaskClient, path: str,
 def test_icons_are_not_compressed_twice(client: FlaskClient) -> None:
     answer = get(client, "/static/icons/icon-512.png", headers={"Accept-Encoding": "gzip, br"})
     assert "Content-Encoding" not in answer.headers
+
+
+def test_a_static_file_says_its_version_and_one_at_another_versions_address_is_never_kept(client: FlaskClient) -> None:
+    """During a rolling deploy an older server answers the newer page's ``?v=`` with its own file:
+    the service worker keeps a file only under the address of the version it is (X-Bluke-Version;
+    tests/browser/test_offline_browser.py), and no cache may keep one sent under another version's
+    address."""
+    current = next(u for u in static_urls(client.get("/").get_data(as_text=True)) if "app.css" in u)
+    answer = get(client, current)
+    assert answer.headers["X-Bluke-Version"] == current.split("?v=")[1] and not answer.cache_control.no_store
+    other = get(client, "/static/app.css?v=000000000000")
+    assert other.headers["X-Bluke-Version"] == current.split("?v=")[1] and other.cache_control.no_store
