@@ -530,9 +530,10 @@ def trimmed(raw: str) -> str:
     ('Ann\u200d B.', 'Ann')
     """
     name = unicodedata.normalize("NFC", raw.translate(FILLERS))
-    while (shorter := " ".join(name.split()).strip(INVISIBLE_ENDS)) != name:
-        name = shorter
-    return name
+    # One pass, in time linear in the name: taking the spaces and the invisible characters off
+    # by turns until neither was left took a pass per layer ("A" and 30,000 " \u200d" pairs: 20 s
+    # of CPU for one refused request).
+    return " ".join(name.split()).strip(" " + INVISIBLE_ENDS)
 
 
 def clean_name(raw: str, who: str) -> str:

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import unicodedata
 from typing import Any
 
 import pytest
 from flask import Flask
+from hypothesis import given
+from hypothesis import strategies as st
 from flask.testing import FlaskClient
 from sqlalchemy import text
 
 from scorekeeper.extensions import db
+from scorekeeper.games import FILLERS
+from scorekeeper.games import INVISIBLE_ENDS
+from scorekeeper.games import trimmed
 
 
 def auth(token: str) -> dict[str, str]:
@@ -168,3 +174,25 @@ def test_a_join_link_with_a_wrong_token_is_a_404_and_sets_no_cookie(client: Flas
     assert response.status_code == 404 and "Set-Cookie" not in response.headers
     response = client.get(f"/g/{'0' * 16}/join/{created['scorer_token']}")
     assert response.status_code == 404 and "Set-Cookie" not in response.headers
+
+
+def by_layers(name: str) -> str:
+    """A name trimmed as the definition reads: spaces, then invisible ends, then spaces again, until
+    neither is left (a pass per layer)."""
+    name = name.translate(FILLERS)
+    while (shorter := " ".join(name.split()).strip(INVISIBLE_ENDS)) != name:
+        name = shorter
+    return name
+
+
+@given(st.text(alphabet=" \t\u3000\u200c\u200d\u034f\u3164Ab\u0301", max_size=16))
+def test_a_name_is_trimmed_in_one_pass_as_by_layers(raw: str) -> None:
+    assert trimmed(raw) == unicodedata.normalize("NFC", by_layers(raw)) == trimmed(trimmed(raw))
+
+
+@pytest.mark.timeout(30)
+def test_a_name_padded_with_layer_upon_layer_of_spaces_and_joiners_is_trimmed_at_once(client: FlaskClient) -> None:
+    """Taken off a layer a pass, "Ann" and 200,000 " \u200d" pairs (800 KB, under the body limit)
+    held a thread for hours, and a refused game is not counted by the rate limit."""
+    doc = create(client, players=["Ann" + " \u200d" * 200_000, "Ben", "Cy"])
+    assert doc["players"][0]["name"] == "Ann"
