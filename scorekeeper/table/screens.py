@@ -36,6 +36,7 @@ from ..i18n import _
 from ..i18n import _n
 from ..i18n import error_message
 from ..i18n import N_
+from ..i18n import percent
 from ..i18n import plural_forms
 from ..models import Correction
 from ..models import Game
@@ -481,9 +482,10 @@ class Standing:
     behind: int = 0  # points short of the leader (0 for the leaders)
 
     def rate(self, count: int) -> str:
-        """A share of the hands played, as a whole percentage."""
+        """A share of the hands played, as a whole percentage written as the language writes one
+        (``60 %`` in Russian, as on the group's pages and the season summary), or a dash."""
         played = self.stats.played
-        return f"{round(100 * count / played)}%" if played else "–"
+        return percent(count / played if played else 0, played)
 
 
 def standings(card: Scorecard, names: Sequence[str]) -> list[Standing]:

@@ -657,6 +657,20 @@ def test_the_finished_game_shows_winners_standings_and_the_chart(app: Flask, cli
     assert "data-awake" not in page
 
 
+@pytest.mark.parametrize(("lang", "made"), [("en", "made&nbsp;100%"), ("ru", "выполнено&nbsp;100\u202f%")])
+def test_the_final_standings_write_rates_as_the_language_does(
+    app: Flask, client: FlaskClient, lang: str, made: str
+) -> None:
+    """The same made rate reads the same on the game's page as on the group's pages and in print."""
+    game_id = new_game(client, ["Ann", "Ben"])
+    with app.app_context():
+        schedule = games.rules_of(db.session.get(Game, game_id)).schedule
+        for number, cards in enumerate(schedule, start=1):
+            service.record_bids(game_id, number, [1, 1])
+            service.record_tricks(game_id, number, [cards, 0])
+    assert made in text(client.get(f"/g/{game_id}?lang={lang}"))
+
+
 def test_a_watcher_follows_the_score_curve_during_the_game(app: Flask) -> None:
     """The curve came only once the game was over (UX.md lists it with the standings). The watch
     page has it after each hand, live too; the scorer's hand screen leaves it out (its first load)."""
