@@ -41,7 +41,7 @@ system-packages:
 # it into the catalogs; `make catalogs` checks them with msgfmt (no untranslated or fuzzy entry,
 # placeholders intact) and compiles them for the app.
 CATALOGS := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
-KEYWORDS := -k _n:1,2 -k plural_forms:1,2 -k Phrase -k RulesError:1 -k ConfigError:1 -k ScheduleError:1 -k BidError:1 \
+KEYWORDS := -k _n:1,2 -k plural_forms:1,2 -k Counted:1,2 -k Phrase -k RulesError:1 -k ConfigError:1 -k ScheduleError:1 -k BidError:1 \
             -k TrickError:1 -k PlayError:1 -k OrderError:1
 
 messages: $(STAMP)

@@ -33,6 +33,7 @@ from flask_babel import pgettext
 from .engine import Card
 from .engine import RulesError
 from .engine.cards import HI_BLUKE_RANK
+from .engine.errors import Counted
 from .engine.errors import Phrase
 from .figures import MINUS
 
@@ -208,8 +209,12 @@ def _n(singular: str, plural: str, n: int, /, **params: Any) -> str:
 
 
 def rules_message(error: RulesError) -> str:
-    """An engine error's sentence in the request's language, with the same rule number."""
-    return _(error.template, **error.params)
+    """An engine error's sentence in the request's language, with the same rule number (a sentence
+    about a count in the language's form for it: "1 card", "2 карты")."""
+    template = error.template
+    if isinstance(template, Counted):
+        return _n(template.one, template.many, template.n, **error.params)
+    return _(template, **error.params)
 
 
 def error_message(error: Exception) -> str:
@@ -291,8 +296,9 @@ def suit_name(letter: str | None) -> str:
 
 
 # -- what the page scripts say -------------------------------------------------------------------------
-def plural_forms(singular: str, plural: str) -> dict[str, str]:
-    """A plural message for the page's scripts: its translation for each CLDR plural category.
+def plural_forms(singular: str, plural: str) -> str | dict[str, str]:
+    """A plural message for the page's scripts: its translation for each CLDR plural category, or
+    the one sentence when the language says it alike for every count ("сдано карт: {cards}").
 
     The script picks the category with ``Intl.PluralRules`` (the same CLDR rules Babel uses here).
     """
@@ -300,7 +306,7 @@ def plural_forms(singular: str, plural: str) -> dict[str, str]:
     forms: dict[str, str] = {}
     for n in range(200):  # every category of our six languages shows up below 200
         forms.setdefault(rule(n), get_translations().ngettext(singular, plural, n))
-    return forms
+    return forms if len(set(forms.values())) > 1 else forms[rule(1)]
 
 
 def script_messages(virtual: bool = False) -> dict[str, str | dict[str, str]]:

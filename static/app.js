@@ -20,18 +20,16 @@
   var messages = JSON.parse((document.getElementById("messages") || {}).textContent || "{}");
   var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(document.documentElement.lang || "en") : null;
   function say(key, values) { return format(messages[key], values); }
+  function plural(n) { return plurals ? plurals.select(n) : n === 1 ? "one" : "other"; }
   /* A message (or one of its plural forms, by `values.n`) with its {name} / %(name)s filled in. */
   function format(text, values) {
-    var n = values ? values.n : undefined;
-    if (text && typeof text === "object") {
-      text = text[plurals ? plurals.select(n) : (n === 1 ? "one" : "other")] || text.other;
-    }
+    if (text && typeof text === "object") text = text[plural(values && values.n)] || text.other;
     return String(text || "").replace(/\{(\w+)\}|%\((\w+)\)[sd]/g, function (whole, a, b) {
       var name = a || b;
       return values && name in values ? values[name] : whole;
     });
   }
-  window.bluke = { say: say };
+  window.bluke = { say: say, plural: plural };
   /* A score as read, with a true minus sign (scorekeeper/figures.py). */
   function minus(n) { return n < 0 ? "\u2212" + (-n) : String(n); }
   function signed(n) { return n > 0 ? "+" + n : minus(n); }

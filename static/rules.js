@@ -7,8 +7,11 @@
   "use strict";
   var DECK = 54;
 
+  /* A sentence about the cards dealt has a form for each plural category ("1 card", "2 cards"). */
   function say(words, key, values) {
-    return words[key].replace(/\{(\w+)\}/g, function (all, name) { return String(values[name]); });
+    var text = words[key];
+    if (typeof text === "object") text = text[root.bluke.plural(values.cards)] || text.other;
+    return text.replace(/\{(\w+)\}/g, function (all, name) { return String(values[name]); });
   }
 
   /* R7–R9: 13 for 2–4 players, floor(53 / players) from five players or in the extended game. */

@@ -14,6 +14,24 @@ class Phrase(str):
     __slots__ = ()
 
 
+class Counted(str):
+    """An English sentence about a count ``n``: the form for it (``one`` for 1, else ``many``), and
+    both forms for the web layer, which says it with the plural forms of the player's language.
+
+    >>> Counted("{cards} card was dealt.", "{cards} cards were dealt.", 1).format(cards=1)
+    '1 card was dealt.'
+    """
+
+    one: str
+    many: str
+    n: int
+
+    def __new__(cls, one: str, many: str, n: int) -> Counted:
+        sentence = super().__new__(cls, one if n == 1 else many)
+        sentence.one, sentence.many, sentence.n = one, many, n
+        return sentence
+
+
 class RulesError(ValueError):
     """A rule of the game (R1–R28) was broken; ``str()`` is a sentence a player understands.
 

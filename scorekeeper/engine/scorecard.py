@@ -10,6 +10,7 @@ from typing import Any
 
 from .cards import Suit
 from .errors import BidError
+from .errors import Counted
 from .errors import OrderError
 from .errors import ScheduleError
 from .errors import TrickError
@@ -81,7 +82,11 @@ def check_bid(rules: Rules, number: int, bid: object, who: str) -> None:
     assert isinstance(bid, int)
     if bid > cards:
         raise BidError(
-            "{who} bid {bid}, but only {cards} cards were dealt in hand {number} (R22).",
+            Counted(
+                "{who} bid {bid}, but only {cards} card was dealt in hand {number} (R22).",
+                "{who} bid {bid}, but only {cards} cards were dealt in hand {number} (R22).",
+                cards,
+            ),
             "R22",
             who=who,
             bid=bid,
@@ -121,7 +126,11 @@ def check_tricks(
     total = sum(tricks)  # type: ignore[arg-type]
     if total != cards:
         raise TrickError(
-            "Tricks add up to {total}, but {cards} cards were dealt in hand {number} (R23).",
+            Counted(
+                "Tricks add up to {total}, but {cards} card was dealt in hand {number} (R23).",
+                "Tricks add up to {total}, but {cards} cards were dealt in hand {number} (R23).",
+                cards,
+            ),
             "R23",
             total=total,
             cards=cards,
@@ -138,7 +147,11 @@ def check_taken(rules: Rules, number: int, taken: object, who: str) -> None:
     assert isinstance(taken, int)
     if not 0 <= taken <= cards:
         raise TrickError(
-            "{who} took {taken} tricks, but hand {number} had {cards} cards dealt (R23).",
+            Counted(
+                "{who} took {taken} tricks, but hand {number} had {cards} card dealt (R23).",
+                "{who} took {taken} tricks, but hand {number} had {cards} cards dealt (R23).",
+                cards,
+            ),
             "R23",
             who=who,
             taken=taken,
@@ -195,7 +208,11 @@ def check_records(
         cards = rules.cards_in_hand(number)
         if record.cards is not None and record.cards != cards:
             raise ScheduleError(
-                "Hand {number} must deal {cards} cards, not {given} (R24).",
+                Counted(
+                    "Hand {number} must deal {cards} card, not {given} (R24).",
+                    "Hand {number} must deal {cards} cards, not {given} (R24).",
+                    cards,
+                ),
                 "R24",
                 number=number,
                 cards=cards,

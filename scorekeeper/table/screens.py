@@ -423,11 +423,20 @@ def offline_words() -> dict[str, Any]:
     the engine's and the forms' own (``tests/vectors.py`` checks them word for word in the browser);
     a plural has one form per plural category (``i18n.plural_forms``)."""
     return {
-        "bid_high": _("{who} bid {bid}, but only {cards} cards were dealt in hand {number} (R22)."),
+        "bid_high": plural_forms(
+            "{who} bid {bid}, but only {cards} card was dealt in hand {number} (R22).",
+            "{who} bid {bid}, but only {cards} cards were dealt in hand {number} (R22).",
+        ),
         "bid_low_one": _("{who} bid {bid}, but every bid is at least 1 (zero bids are off) (R13, R22)."),
         "bid_low_zero": _("{who} bid {bid}, but bids start at 0 (R13, R22)."),
-        "taken_range": _("{who} took {taken} tricks, but hand {number} had {cards} cards dealt (R23)."),
-        "tricks_total": _("Tricks add up to {total}, but {cards} cards were dealt in hand {number} (R23)."),
+        "taken_range": plural_forms(
+            "{who} took {taken} tricks, but hand {number} had {cards} card dealt (R23).",
+            "{who} took {taken} tricks, but hand {number} had {cards} cards dealt (R23).",
+        ),
+        "tricks_total": plural_forms(
+            "Tricks add up to {total}, but {cards} card was dealt in hand {number} (R23).",
+            "Tricks add up to {total}, but {cards} cards were dealt in hand {number} (R23).",
+        ),
         "order_bids": _("Hand {number} is not complete yet: record its bids and tricks first (R25)."),
         "order_tricks": _("Record the bids of hand {number} before its tricks (R25)."),
         "missing_bid": _("Tap a bid for {name}."),

@@ -386,7 +386,7 @@ def test_the_first_load_stays_within_its_budget(browser: Any, live: LiveServer, 
     context.new_page().goto(f"{live.url}/g/{game['id']}", wait_until="load")
     hits = [h for h in live.since(mark) if not h.query.startswith("since=")]
     assert all(h.encoding in ("br", "gzip") for h in hits if not h.path.endswith(".png")), hits
-    assert sum(h.sent for h in hits) < budget, hits
+    assert sum(h.sent for h in hits) < budget, (sum(h.sent for h in hits), [(h.path, h.sent) for h in hits])
 
 
 # -- the phone's rules: the engine's vectors, in the browser ---------------------------------------

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 from hypothesis import given
 from hypothesis import strategies as st
-from flask.testing import FlaskClient
 from sqlalchemy import text
 
 from scorekeeper.extensions import db

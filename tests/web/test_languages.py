@@ -168,6 +168,27 @@ def test_an_engine_check_speaks_the_accept_language_and_stores_nothing(client: F
     assert stored["hands"][0]["tricks"] is None
 
 
+#: A bid over the one card of hand 1 of a New Jersey game (R11, R22): a count in each language's form.
+ONE_CARD = {
+    "en": "Ann bid 2, but only 1 card was dealt in hand 1 (R22).",
+    "ru": "Ann: заказ 2, но в раздаче 1 сдано всего карт: 1 (R22).",
+    "it": "Ann ha dichiarato 2, ma nella mano 1 è stata distribuita solo 1 carta (R22).",
+    "eo": "Ann anoncis 2, sed en rondo 1 oni donis nur 1 karton (R22).",
+    "id": "Ann menawar 2, padahal di babak 1 hanya dibagikan 1 kartu (R22).",
+}
+
+
+@pytest.mark.parametrize("lang", ONE_CARD)
+def test_a_check_about_one_card_dealt_says_card_not_cards(client: FlaskClient, lang: str) -> None:
+    game = client.post("/api/games", json={"players": ["Ann", "Ben", "Cy"], "variant": "new-jersey"}).get_json()
+    answer = client.put(
+        f"/api/games/{game['id']}/hands/1/bids?lang={lang}",
+        json={"bids": [2, 1, 1]},
+        headers=auth(game["scorer_token"]),
+    )
+    assert answer.status_code == 422 and answer.get_json()["error"]["message"] == ONE_CARD[lang]
+
+
 @pytest.mark.parametrize(
     "lang, expected",
     [
