@@ -642,13 +642,19 @@ def test_undoing_bids_recorded_without_a_trump_says_nothing_of_one(app: Flask, c
 
 
 # -- game over ---------------------------------------------------------------------------------
-def test_the_finished_game_shows_winners_standings_and_the_chart(app: Flask, client: FlaskClient) -> None:
+def game_ann_made_hand_by_hand(app: Flask, client: FlaskClient) -> str:
+    """A finished game of Ann and Ben in which every hand Ann bid 1 and took every trick."""
     game_id = new_game(client, ["Ann", "Ben"])
     with app.app_context():
         schedule = games.rules_of(db.session.get(Game, game_id)).schedule
         for number, cards in enumerate(schedule, start=1):
             service.record_bids(game_id, number, [1, 1])
             service.record_tricks(game_id, number, [cards, 0])
+    return game_id
+
+
+def test_the_finished_game_shows_winners_standings_and_the_chart(app: Flask, client: FlaskClient) -> None:
+    game_id = game_ann_made_hand_by_hand(app, client)
     page = text(client.get(f"/g/{game_id}"))
     assert "Game over · 25 hands" in page and "Ann" in page and "wins" in page
     assert '<svg class="chart"' in page and "<polyline" in page
@@ -662,12 +668,7 @@ def test_the_final_standings_write_rates_as_the_language_does(
     app: Flask, client: FlaskClient, lang: str, made: str
 ) -> None:
     """The same made rate reads the same on the game's page as on the group's pages and in print."""
-    game_id = new_game(client, ["Ann", "Ben"])
-    with app.app_context():
-        schedule = games.rules_of(db.session.get(Game, game_id)).schedule
-        for number, cards in enumerate(schedule, start=1):
-            service.record_bids(game_id, number, [1, 1])
-            service.record_tricks(game_id, number, [cards, 0])
+    game_id = game_ann_made_hand_by_hand(app, client)
     assert made in text(client.get(f"/g/{game_id}?lang={lang}"))
 
 
