@@ -18,6 +18,7 @@ from .. import limits
 from ..extensions import csrf
 from ..table.api import created
 from ..web import body
+from ..web import csv_download
 from ..web import download
 from ..web import reader
 
@@ -37,7 +38,7 @@ def export_json(game_id: str) -> Response:
 def export_csv(game_id: str) -> Response:
     """One row per hand per player; either token."""
     game = reader(game_id).game
-    return download(exchange.export_csv(game), "text/csv", f"bluke-{game.id}.csv")
+    return csv_download(exchange.export_csv(game), f"bluke-{game.id}.csv")
 
 
 @bp.post("/api/games/import")

@@ -48,6 +48,7 @@ from ..table.api import created
 from ..virtual.api import create_from
 from ..web import bearer
 from ..web import body
+from ..web import csv_download
 from ..web import download
 from . import service
 from . import stats
@@ -264,7 +265,7 @@ def game_pdf(group_id: str, game_id: str) -> Response:
 def stats_csv(group_id: str) -> Response:
     """One row per player: the statistics answer's figures, for a spreadsheet."""
     season = stats.season(reader(group_id))
-    return download(stats.csv_text(season), "text/csv", f"bluke-group-{season.group.id}-stats.csv")
+    return csv_download(stats.csv_text(season), f"bluke-group-{season.group.id}-stats.csv")
 
 
 @bp.get("/<group_id>/summary.pdf")

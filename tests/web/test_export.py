@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import csv
 import doctest
+import html
 import io
 import json
 import re
@@ -128,6 +129,18 @@ def test_export_csv_keeps_spreadsheets_from_running_a_name_as_a_formula(client: 
     assert [row[4] for row in rows[1:4]] == ['\'=HYPERLINK("http://x")', "'+Bo", "Cy"]
     assert rows[1][2] == '\'=HYPERLINK("http://x")'  # the dealer column too
     assert rows[2][7] == "-50"  # numbers stay numbers
+
+
+def test_the_pages_csv_link_asks_for_the_byte_order_mark_excel_needs(client: FlaskClient) -> None:
+    """Excel reads a CSV without a UTF-8 byte-order mark in the computer's code page ("Ð°Ð½Ñ" for
+    "Аня"); scripts read the API's file as it always was."""
+    game = new_game(client, ["Аня", "Ben", "Cy"])
+    page = client.get(f"/g/{game['id']}/join/{game['scorer_token']}", follow_redirects=True).get_data(as_text=True)
+    link = re.search(r'href="([^"]*export\.csv[^"]*)"', page)
+    assert link, "no CSV link on the game page"
+    marked = client.get(html.unescape(link.group(1))).get_data()
+    plain = export(client, game["id"], game["scorer_token"], "csv").get_data()
+    assert marked == "\ufeff".encode() + plain and plain.startswith(b"hand,")
 
 
 # -- import ----------------------------------------------------------------------------------------

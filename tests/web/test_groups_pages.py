@@ -4,6 +4,7 @@ new-game screen, the group's home and a player's page, sharing, and the season f
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import re
@@ -474,6 +475,9 @@ def test_stats_csv_has_one_row_per_player_with_the_statistics(client: FlaskClien
             e.points,
         )
         assert float(row["made_rate"]) == round((e.over + e.perfect) / e.hands, 3)
+    home = client.get(f"/groups/{group['id']}").get_data(as_text=True)
+    link = re.search(r'href="([^"]*stats\.csv[^"]*)"', home)
+    assert link and client.get(html.unescape(link.group(1))).get_data() == "\ufeff".encode() + answer.get_data()
 
 
 def test_the_export_reads_each_batch_of_games_in_a_fixed_number_of_queries(app: Flask, client: FlaskClient) -> None:
