@@ -420,6 +420,11 @@ def remove_game(group_id: str, game_id: str) -> None:
     """Take a game out of the group (a test, a game begun by mistake): it no longer counts in the
     group's statistics, and stays a game of its own, opened by its own links as before."""
     with transaction():
+        # The game's row before the group's, in the order of a virtual table's move, which holds
+        # its game row when it seats a person in the group (seat_person): the other way round, the
+        # two would deadlock on PostgreSQL and one of them fail.
+        if len(game_id) <= 16:
+            db.session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
         game = group_game(_locked(group_id), game_id)
         db.session.execute(delete(GroupSeat).where(GroupSeat.game_id == game.id))
         game.group_id = None
