@@ -29,6 +29,7 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import delete
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 
 from .. import games
 from ..bots import decide
@@ -529,6 +530,9 @@ def _settle(table_id: str) -> None:
             _save(locked, game, log)
     except Conflict:
         pass  # a move came first (above)
+    except OperationalError as error:  # the database busy past its timeout, or a deadlock broken: a
+        # move that came first, stored already, must not be answered as lost; the next look moves the bots
+        current_app.logger.warning("The bots' moves at table %s were not stored: %s", table_id, error.orig)
 
 
 def reread(access: TableAccess) -> TableAccess:

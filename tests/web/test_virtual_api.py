@@ -617,3 +617,46 @@ def test_bots_think_without_holding_the_database(app: Flask, monkeypatch: pytest
         assert write.status_code == 200 and decided == ["random"]  # stored while the bot still thinks
     v = view(client, bots["id"], bots["seats"][0]["token"])
     assert v["bids"][1] is not None  # the bot's bid, stored after its thinking
+
+
+def test_a_move_stored_is_answered_as_stored_when_the_bots_after_it_cannot_be(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ann's bid is stored; the bots' bids after it wait for the database past its timeout (another
+    writer, or on PostgreSQL a deadlock broken). The answer said 503 "nothing was saved", and a phone
+    sending the bid again was told the table had moved on. Now it is the bid stored, and the next
+    look moves the bots."""
+    import sqlite3
+
+    from scorekeeper import extensions
+    from scorekeeper.virtual import service
+
+    monkeypatch.setattr(extensions, "BUSY_TIMEOUT_MS", 200)
+    path = tmp_path / "held.sqlite"
+    app = fresh_app(f"sqlite:///{path}", create=True)
+    client = app.test_client()
+    created = create(client, seats("Ann", "bot", "bot"), seed=6, first_dealer=2)
+    ann = created["seats"][0]["token"]
+    v = view(client, created["id"], ann)
+    assert v["your_turn"] and v["phase"] == "bidding"
+    holder = sqlite3.connect(path, isolation_level=None)
+    thinking = service.decide
+
+    def another_writer_meanwhile(*args: Any) -> Any:
+        if not holder.in_transaction:
+            holder.execute("BEGIN IMMEDIATE")  # holds the lock while the bots' moves wait to be stored
+        return thinking(*args)
+
+    monkeypatch.setattr(service, "decide", another_writer_meanwhile)
+    try:
+        answer = client.post(f"/api/tables/{created['id']}/bid", json={"bid": v["legal"][0]}, headers=auth(ann))
+    finally:
+        if holder.in_transaction:
+            holder.execute("ROLLBACK")
+        holder.close()
+        monkeypatch.setattr(service, "decide", thinking)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["bids"][0] == v["legal"][0] and answer.get_json()["bids"][1] is None
+    after = view(client, created["id"], ann)
+    assert None not in after["bids"]  # the next look moved the bots
+    dispose(app)
