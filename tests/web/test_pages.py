@@ -708,7 +708,7 @@ def test_the_game_page_links_to_the_print_and_export_files_this_cookie_opens(app
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
     page = text(client.get(f"/g/{game_id}"))
-    csv_link = re.search(r'href="(/api/games/[^"]+/export\.csv)"', page).group(1)
+    csv_link = re.search(r'href="(/api/games/[^"]+/export\.csv\?bom=1)"', page).group(1)
     assert f"/api/games/{game_id}/scorecard.pdf?style=creative" in page
     answer = client.get(csv_link)
     assert answer.status_code == 200 and "Ann" in text(answer)
