@@ -309,18 +309,19 @@ def plural_forms(singular: str, plural: str) -> str | dict[str, str]:
     return forms if len(set(forms.values())) > 1 else forms[rule(1)]
 
 
-def script_messages(virtual: bool = False) -> dict[str, str | dict[str, str]]:
-    """Everything static/app.js writes on a page, in the page's language, and on a virtual table's
-    pages (``virtual``) what static/virtual.js writes too.
+def script_messages(virtual: bool = False, setup: bool = False) -> dict[str, str | dict[str, str]]:
+    """Everything static/app.js writes on a page, in the page's language, on a virtual table's
+    pages (``virtual``) what static/virtual.js writes too, and on the new-game form (``setup``)
+    what static/setup.js writes (not sent with the scorer's hand screen, whose first load counts).
 
     Templates use ``{name}`` (Python) or ``%(name)s`` (templates); the scripts fill either. Built
     once per language and process: every page carries it, and the catalogs do not change.
     """
-    return _script_messages(current(), virtual)
+    return _script_messages(current(), virtual, setup)
 
 
 @functools.cache
-def _script_messages(lang: str, virtual: bool) -> dict[str, str | dict[str, str]]:
+def _script_messages(lang: str, virtual: bool, setup: bool) -> dict[str, str | dict[str, str]]:
     """:func:`script_messages` for ``lang``, the language of the request that first asks for it."""
     words: dict[str, str | dict[str, str]] = {
         "bid_for": plural_forms("{total} bid for {n} card", "{total} bid for {n} cards"),
@@ -334,13 +335,14 @@ def _script_messages(lang: str, virtual: bool) -> dict[str, str | dict[str, str]
         "placed": plural_forms("The {n} trick is placed", "All {n} tricks are placed"),
         "placed_auto": _("{placed} — {name} gets the rest: {t}"),
         "saving": _("Saving the bids…"),
-        "player": get_translations().gettext("Player %(n)s"),
-        "deals_first": get_translations().gettext("Player %(n)s deals first"),
-        "move_up": get_translations().gettext("Move player %(n)s up"),
-        "move_down": get_translations().gettext("Move player %(n)s down"),
         "copied": _("Copied"),
         "bid_chip": get_translations().gettext("bid %(bid)s"),  # static/edit.js and static/virtual.js
     }
+    if setup:  # the names as templates/_players.html writes them
+        words |= {
+            "player": get_translations().gettext("Player %(n)s"),
+            "move_up": get_translations().gettext("Move player %(n)s up a seat"),
+        }
     if not virtual:
         return words
     return words | {

@@ -29,7 +29,13 @@
       return values && name in values ? values[name] : whole;
     });
   }
-  window.bluke = { say: say, plural: plural };
+  /* Into sight, smoothly unless the player asked for less motion (a script's "smooth" overrides the
+     stylesheet's scroll-behavior). */
+  function glide(element) {
+    var still = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
+    element.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
+  }
+  window.bluke = { say: say, plural: plural, glide: glide };
   /* A score as read, with a true minus sign (scorekeeper/figures.py). */
   function minus(n) { return n < 0 ? "\u2212" + (-n) : String(n); }
   function signed(n) { return n > 0 ? "+" + n : minus(n); }
@@ -173,7 +179,7 @@
           return;
         }
         var next = input.checked && nextOpen(row);
-        if (next) next.scrollIntoView({ block: "nearest", behavior: "smooth" });
+        if (next) glide(next);
       });
     });
     window.addEventListener("pageshow", function (event) {

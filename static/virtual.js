@@ -256,8 +256,7 @@
     if (mine && !wasMyTurn) {
       // The choices in sight (a short screen, large text: the round table above pushed them below it).
       var choices = r.querySelector(".vt-bid, .vt-hand");
-      var still = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
-      if (choices) choices.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
+      if (choices) window.bluke.glide(choices);
       if (alertOn("vibrate") && navigator.vibrate) navigator.vibrate([120, 80, 120]);
       if (alertOn("sound")) beep();
       if (alertOn("notify") && document.hidden && window.Notification && Notification.permission === "granted") {
