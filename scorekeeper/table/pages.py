@@ -402,6 +402,7 @@ def game(game_id: str) -> Any:
             change_count=len(opened.game.corrections),
             standings=screens.standings(card, opened.game.players),
             chart=progression(opened.game.players, card) if card.current is None or not opened.can_write else None,
+            said=True,
         )
     return render_game(opened)
 

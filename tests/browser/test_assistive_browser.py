@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import requests
+from playwright.sync_api import expect
 
 from .phone_kit import api_game
 from .phone_kit import phone
@@ -84,4 +86,24 @@ def test_a_row_the_page_adds_is_labelled_as_the_form_labels_its_rows(browser: An
     added = page.locator(".name-row").nth(count)
     assert added.locator("button.move").get_attribute("aria-label") == f"Move player {count + 1} up a seat"
     assert added.locator("input[type=text]").get_attribute("placeholder") == f"Player {count + 1}"
+    context.close()
+
+
+def test_a_watcher_hears_each_change_from_a_live_region_that_stays_on_the_page(browser: Any, server: str) -> None:
+    """The watch page's live region was inside the block htmx draws anew with each change: a new
+    region each time, which screen readers do not read. The one that stays says the hand's line."""
+    made = api_game(server, ["Ann", "Ben", "Cy"])
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(made["watch_url"])
+    said = page.locator("#live-said")
+    expect(said).to_have_text("")  # nothing said on opening
+    page.evaluate("() => { window.region = document.getElementById('live-said'); }")
+    auth = {"Authorization": f"Bearer {made['scorer_token']}"}
+    requests.put(
+        f"{server}/api/games/{made['id']}/hands/1/bids", json={"bids": [4, 5, 3]}, headers=auth, timeout=10
+    ).raise_for_status()
+    expect(said).to_have_text("Hand 1 of 25. Playing · 12 bid for 13 cards")
+    assert page.evaluate("() => window.region === document.getElementById('live-said')"), "the region was replaced"
+    assert page.locator("#live [aria-live], #live [role=status]").count() == 0
     context.close()
