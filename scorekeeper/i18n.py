@@ -356,6 +356,7 @@ def _script_messages(lang: str, virtual: bool, setup: bool) -> dict[str, str | d
         "seat": _("Seat {seat}"),
         "hand": get_translations().gettext("Hand %(number)s"),
         "bid_by": _("{name} bid {bid}"),
+        "plays": _("{name} plays {card}"),
         "you_take": _("You take the trick"),
         "takes": _("{name} takes the trick"),
         "you_take_last": _("You take the trick: the last of hand {number}"),

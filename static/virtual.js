@@ -111,6 +111,7 @@
     }
     var slot = s.querySelector("[data-slot]");
     if (slot) { slot.textContent = ""; slot.appendChild(face(move.card, labels[move.card])); }
+    if (!own) center(say("plays", { name: nameOf(move.seat), card: labels[move.card] }));  // heard, not only seen
     if (move.won_by === undefined || move.won_by === null) return wait(own ? PACE.own : PACE.card);
     return wait(PACE.card).then(function () {
       var w = spot(move.won_by);

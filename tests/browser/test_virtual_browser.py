@@ -854,3 +854,32 @@ def test_a_seat_screen_whose_link_was_replaced_says_so_by_itself(browser: Any, s
     assert relinked.status_code == 200, relinked.text
     expect(page.locator("body")).to_contain_text("This link no longer works: the seat has a newer link", timeout=10_000)
     context.close()
+
+
+#: Every text the table's centre (a live region) has said, in order.
+CENTRE = """
+window.__said = [];
+new MutationObserver(function () {
+  var centre = document.querySelector("#vt [data-center]"), text = centre && centre.textContent;
+  if (text && window.__said[window.__said.length - 1] !== text) window.__said.push(text);
+}).observe(document, {childList: true, subtree: true, characterData: true});
+"""
+
+
+def test_a_card_another_seat_plays_is_said_in_the_tables_live_region(browser: Any, seeded_server: str) -> None:
+    """Bids and tricks taken were said, a card played only drawn: a player who listens did not know
+    what to follow."""
+    table = one_against_bots(seeded_server)
+    context = phone(browser, "light")
+    context.add_init_script(CENTRE)
+    page = context.new_page()
+    page.goto(table["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.locator(".vt-bids button").first.tap()  # Ann bids, the bots bid, Ann leads
+    expect(page.locator("#vt.vt-myturn .vt-card.vt-legal").first).to_be_visible(timeout=30_000)
+    page.locator(".vt-card.vt-legal").first.tap()
+    page.wait_for_function("() => window.__said.some(t => /^Dot plays /.test(t))", timeout=30_000)
+    said = page.evaluate("window.__said")
+    robo = next(t for t in said if t.startswith("Robo plays "))
+    assert re.fullmatch(r"Robo plays (\w+ of \w+|\w+ Bluke)", robo), said
+    assert not any(t.startswith("Ann plays") for t in said), said  # her own card: she knows it
+    context.close()
