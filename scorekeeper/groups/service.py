@@ -118,7 +118,13 @@ def _locked(group_id: str) -> Group:
 def _player(group: Group, player_id: object) -> GroupPlayer:
     found = next((p for p in group.players if p.id == player_id), None)
     if found is None:
-        raise NotFound(_("This group has no player {player_id}.", player_id=shown(player_id)))
+        raise NotFound(  # most often merged or taken off the roster on another phone a moment ago
+            _(
+                "This group has no player {player_id}: merged into another or taken off the roster, perhaps on "
+                "another phone just now. Nothing was changed; reload the group to see its players.",
+                player_id=shown(player_id),
+            )
+        )
     return found
 
 

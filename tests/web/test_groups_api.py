@@ -346,6 +346,22 @@ def test_merging_a_typo_moves_its_games_and_statistics_to_the_player_kept(app: F
         assert db.session.get(GroupPlayer, ids["Anne"]) is None
 
 
+def test_a_player_merged_on_another_phone_is_named_as_merged_not_as_an_unknown_id(client: FlaskClient) -> None:
+    """Two phones merge at once, or one renames a player another just merged: the second was told
+    'This group has no player 2675bab71a2c60a4.', an id a member does not know."""
+    group = new_group(client)
+    headers = auth(group["token"])
+    import_into(client, group, ["Ann", "Annie", "Ben"], legal_hands(3, 2))
+    import_into(client, group, ["Ann", "Ben", "Cy"], legal_hands(3, 2))
+    ids = roster(group_doc(client, group))
+    url = f"/api/groups/{group['id']}/players/{ids['Cy']}"
+    assert client.post(url + "/merge", json={"into": ids["Annie"]}, headers=headers).status_code == 200
+    late = client.patch(url, json={"name": "Cyrus"}, headers=headers)
+    assert late.status_code == 404
+    assert "merged into another" in late.get_json()["error"]["message"]
+    assert sorted(roster(group_doc(client, group))) == ["Ann", "Annie", "Ben"]
+
+
 def test_a_merged_name_seats_the_player_kept_in_later_games(client: FlaskClient) -> None:
     """A merge is for good: the next game that names "Anne" (any case) seats Ann, no new "Anne"."""
     group = new_group(client, players=["Ann", "Ben"])
