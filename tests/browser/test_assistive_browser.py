@@ -107,3 +107,17 @@ def test_a_watcher_hears_each_change_from_a_live_region_that_stays_on_the_page(b
     assert page.evaluate("() => window.region === document.getElementById('live-said')"), "the region was replaced"
     assert page.locator("#live [aria-live], #live [role=status]").count() == 0
     context.close()
+
+
+def test_a_row_of_chips_is_named_by_its_player_and_its_step(browser: Any, server: str) -> None:
+    """A chip was read as "3" in a group named "Ann": nothing said bid or tricks, and the correction
+    page has both steps of a hand, each with a group named "Ann"."""
+    made = api_game(server, ["Ann", "Ben", "Cy"], 0, [([4, 5, 3], [5, 3, 5])])
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(made["scorer_url"])
+    expect(page.get_by_role("radiogroup", name="Ann Bids", exact=True)).to_have_count(1)
+    page.goto(f"{server}/g/{made['id']}/hands/1")  # the correction page: both steps of hand 1
+    for step in ("Bids", "Tricks"):
+        expect(page.get_by_role("radiogroup", name=f"Ann {step}", exact=True)).to_have_count(1)
+    context.close()
