@@ -60,15 +60,18 @@ def versioned(endpoint: str, values: dict[str, Any]) -> None:
 
 def cache_static(response: Response) -> Response:
     """A static file under its current digest never changes: a year, ``immutable``; else revalidate."""
-    if request.endpoint != "static" or response.status_code != 200:
+    if request.endpoint != "static" or response.status_code not in (200, 304):
         return response
     filename = (request.view_args or {}).get("filename", "")
-    if response.mimetype in COMPRESSIBLE and response.is_streamed:
-        pack(response, filename)
     # The version sent, whatever the address asked: the service worker keeps a file under its
     # versioned address only when they agree (templates/sw.js, genuine). During a rolling deploy an
-    # older server answers a newer page's address with its own, older file.
+    # older server answers a newer page's address with its own, older file. A 304 says it too: the
+    # browser hands the worker its stored copy with the 304's headers.
     response.headers["X-Bluke-Version"] = digest(filename)
+    if response.status_code == 304:
+        return response
+    if response.mimetype in COMPRESSIBLE and response.is_streamed:
+        pack(response, filename)
     if request.args.get("v") and request.args.get("v") == digest(filename):
         response.cache_control.public = True
         response.cache_control.max_age = YEAR

@@ -83,6 +83,17 @@ CODES = {
 }
 
 
+#: PostgreSQL's codes for a transaction rolled back because others held what it needed: a
+#: serialisation failure, a deadlock broken, a lock not granted.
+LOST_TURN = frozenset({"40001", "40P01", "55P03"})
+
+
+def contended(error: OperationalError) -> bool:
+    """Whether a write stored nothing only because others were writing: SQLite's lock held past the
+    busy timeout, or one of :data:`LOST_TURN` (anything else, such as a missing table, is a fault)."""
+    return "database is locked" in str(error.orig) or getattr(error.orig, "sqlstate", None) in LOST_TURN
+
+
 def error_body(status: int, message: str, rule: str | None = None, code: str | None = None) -> dict[str, Any]:
     """``{"error": {"code", "rule", "message"}}``."""
     return {"error": {"code": code or CODES.get(status, "server_error"), "rule": rule, "message": message}}
@@ -146,9 +157,9 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(OperationalError)
     def database_busy(error: OperationalError) -> Any:
-        """SQLite's write lock held past the busy timeout (many phones writing at once on a home
-        server): nothing was written, so the answer says to try again, as the scorer's queue does."""
-        if "database is locked" not in str(error.orig):
+        """A write that lost its turn (:func:`contended`: many phones writing at once): nothing was
+        written, so the answer says to try again, as the scorer's queue does."""
+        if not contended(error):
             raise error
         answer = make_response(_answer(503, _("The server is busy with other phones; nothing was saved. Try again.")))
         answer.headers["Retry-After"] = "1"

@@ -428,9 +428,11 @@ def remove_game(group_id: str, game_id: str) -> None:
     with transaction():
         # The game's row before the group's, in the order of a virtual table's move, which holds
         # its game row when it seats a person in the group (seat_person): the other way round, the
-        # two would deadlock on PostgreSQL and one of them fail.
+        # two would deadlock on PostgreSQL and one of them fail. FOR NO KEY UPDATE, as an update of
+        # the row takes: a seat handed over outside a move (the group's row locked first) checks its
+        # foreign key to the game with a KEY SHARE lock, which FOR UPDATE would block.
         if len(game_id) <= 16:
-            db.session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
+            db.session.execute(select(Game.id).where(Game.id == game_id).with_for_update(key_share=True))
         game = group_game(_locked(group_id), game_id)
         db.session.execute(delete(GroupSeat).where(GroupSeat.game_id == game.id))
         game.group_id = None

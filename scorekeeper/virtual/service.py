@@ -47,6 +47,7 @@ from ..engine.errors import OrderError
 from ..engine.tricks import trick_winner
 from ..errors import BadRequest
 from ..errors import Conflict
+from ..errors import contended
 from ..errors import Forbidden
 from ..errors import NotFound
 from ..extensions import db
@@ -531,7 +532,8 @@ def _settle(table_id: str) -> None:
     except Conflict:
         pass  # a move came first (above)
     except OperationalError as error:  # the database busy past its timeout, or a deadlock broken: a
-        # move that came first, stored already, must not be answered as lost; the next look moves the bots
+        if not contended(error):  # move that came first, stored already, must not be answered as lost;
+            raise  # the next look moves the bots
         current_app.logger.warning("The bots' moves at table %s were not stored: %s", table_id, error.orig)
 
 

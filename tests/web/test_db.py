@@ -410,3 +410,35 @@ def test_a_connection_the_database_dropped_is_replaced_not_answered_with_a_500(a
     answer = client.get(f"/api/games/{made['id']}", headers=headers)
     assert answer.status_code == 200, answer.get_json()
     assert [p["name"] for p in answer.get_json()["players"]] == ["Ann", "Ben", "Cy"]
+
+
+def test_only_a_write_that_lost_its_turn_is_answered_busy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A missing table (a migration not run) is a fault, not a busy database: the bots' write after a
+    move gives way only to others' writes (virtual/service.py), and only those are 503."""
+    from sqlalchemy import text as sql
+    from sqlalchemy.exc import OperationalError
+
+    from scorekeeper.errors import contended
+
+    monkeypatch.setattr(extensions, "BUSY_TIMEOUT_MS", 100)
+    url = f"sqlite:///{tmp_path / 'turns.sqlite'}"
+    app = build(url, tmp_path)
+    try:
+        with app.app_context():
+            db.create_all()
+            with pytest.raises(OperationalError) as missing:
+                db.session.execute(sql("SELECT * FROM no_such_table"))
+            db.session.rollback()
+            holder = sqlite3.connect(tmp_path / "turns.sqlite", isolation_level=None)
+            holder.execute("BEGIN IMMEDIATE")
+            try:
+                with pytest.raises(OperationalError) as locked:
+                    db.session.execute(sql("CREATE TABLE t (x INTEGER)"))
+            finally:
+                holder.execute("ROLLBACK")
+                holder.close()
+            db.session.rollback()
+        assert contended(locked.value) and not contended(missing.value)
+    finally:
+        with app.app_context():
+            db.engine.dispose()

@@ -14,7 +14,10 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from scorekeeper.extensions import db
+from scorekeeper.games import transaction
 from scorekeeper.groups import service as groups_service
+from scorekeeper.models import Game
 
 from .groups_kit import auth
 from .groups_kit import group_table
@@ -88,3 +91,50 @@ def test_a_game_leaving_the_group_while_its_table_seats_a_person_fails_neither(
     document = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
     assert document["games"] == []
     assert api_view(client, table["id"], ann)["hand_number"] == 2
+
+
+@pytest.mark.usefixtures("patient_bots")
+def test_a_game_leaving_the_group_while_the_host_hands_a_seat_to_its_person_fails_neither(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Handed over outside a move (the host's seat change, no hand under way), a seat locks the
+    group's row, then its new row in the group checks the game's with a KEY SHARE lock; the removal
+    locks the game's row first. FOR UPDATE there would block that check: a deadlock."""
+    client = app.test_client()
+    group = new_group(client, players=[])
+    table = group_table(client, group, [{"name": "Ann"}, {"name": "Robo", "bot": "basic"}], seed=3)
+    in_group = threading.Event()
+    names_of = groups_service.names_of
+
+    def slow_names_of(*args: Any) -> Any:  # called right after seat_person locks the group's row
+        in_group.set()
+        time.sleep(0.5)  # the removal starts meanwhile and locks the game's row
+        return names_of(*args)
+
+    monkeypatch.setattr(groups_service, "names_of", slow_names_of)
+    results: dict[str, Any] = {}
+
+    def hand_over() -> None:
+        with app.app_context():
+            try:
+                with transaction():
+                    groups_service.seat_person(db.session.get(Game, table["game_id"]), 1)
+                results["seat"] = "ok"
+            except Exception as error:  # noqa: BLE001 - reported below
+                results["seat"] = repr(error)
+
+    def remove() -> None:
+        in_group.wait(10)
+        with app.app_context():
+            try:
+                groups_service.remove_game(group["id"], table["game_id"])
+                results["remove"] = "ok"
+            except Exception as error:  # noqa: BLE001
+                results["remove"] = repr(error)
+
+    threads = [threading.Thread(target=hand_over), threading.Thread(target=remove)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert results == {"seat": "ok", "remove": "ok"}

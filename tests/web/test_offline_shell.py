@@ -127,3 +127,7 @@ def test_a_static_file_says_its_version_and_one_at_another_versions_address_is_n
     assert answer.headers["X-Bluke-Version"] == current.split("?v=")[1] and not answer.cache_control.no_store
     other = get(client, "/static/app.css?v=000000000000")
     assert other.headers["X-Bluke-Version"] == current.split("?v=")[1] and other.cache_control.no_store
+    # The worker installs with revalidation: a browser holding the file gets a 304, and hands the
+    # worker its stored copy with the 304's headers (without the version, the install failed forever).
+    again = get(client, current, headers={"If-None-Match": answer.headers["ETag"]})
+    assert again.status_code == 304 and again.headers["X-Bluke-Version"] == current.split("?v=")[1]
