@@ -531,9 +531,11 @@ def _settle(table_id: str) -> None:
             _save(locked, game, log)
     except Conflict:
         pass  # a move came first (above)
-    except OperationalError as error:  # the database busy past its timeout, or a deadlock broken: a
-        if not contended(error):  # move that came first, stored already, must not be answered as lost;
-            raise  # the next look moves the bots
+    except OperationalError as error:
+        # The database busy past its timeout, or a deadlock broken: the move before, stored already,
+        # must not be answered as lost; the next look moves the bots. Any other fault stays one.
+        if not contended(error):
+            raise
         current_app.logger.warning("The bots' moves at table %s were not stored: %s", table_id, error.orig)
 
 

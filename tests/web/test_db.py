@@ -7,6 +7,7 @@ import logging
 import os
 import sqlite3
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -18,9 +19,11 @@ from sqlalchemy import create_engine
 from sqlalchemy import inspect
 from sqlalchemy import MetaData
 from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
 
 from scorekeeper import create_app
 from scorekeeper import extensions
+from scorekeeper.errors import contended
 from scorekeeper.extensions import db
 from scorekeeper.games import scorecard_of
 from scorekeeper.games import summary_of
@@ -170,34 +173,45 @@ def test_sqlite_connections_use_wal_a_busy_timeout_and_foreign_keys(tmp_path: Pa
             db.engine.dispose()
 
 
-def test_a_write_that_waits_out_the_lock_is_a_503_that_stores_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Another writer holding SQLite's lock past the busy timeout gave a bare 500."""
+PATH = "busy.sqlite"
+
+
+@pytest.fixture
+def busy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
+    """An app on an SQLite file (``PATH`` in ``tmp_path``) that waits 0.2 s for another writer's lock."""
     monkeypatch.setattr(extensions, "BUSY_TIMEOUT_MS", 200)
-    url = f"sqlite:///{tmp_path / 'busy.sqlite'}"
-    app = build(url, tmp_path)
+    app = build(f"sqlite:///{tmp_path / PATH}", tmp_path)
+    with app.app_context():
+        db.create_all()
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+@contextmanager
+def another_writer(path: Path) -> Iterator[None]:
+    """Another phone's write holding SQLite's lock until the block ends."""
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
     try:
-        with app.app_context():
-            db.create_all()
-        client = app.test_client()
-        game = client.post("/api/games", json={"players": ["Ann", "Ben"]}).get_json()
-        holder = sqlite3.connect(tmp_path / "busy.sqlite", isolation_level=None)
-        holder.execute("BEGIN IMMEDIATE")  # another phone's write, holding the lock
-        try:
-            answer = client.put(
-                f"/api/games/{game['id']}/hands/1/bids", json={"bids": [4, 5]}, headers=bearer(game["scorer_token"])
-            )
-        finally:
-            holder.execute("ROLLBACK")
-            holder.close()
-        assert answer.status_code == 503 and answer.headers["Retry-After"] == "1"
-        assert "busy" in answer.get_json()["error"]["message"]
-        doc = client.get(f"/api/games/{game['id']}", headers=bearer(game["scorer_token"])).get_json()
-        assert doc["hands"][0]["bids"] is None and doc["version"] == game["version"]
+        yield
     finally:
-        with app.app_context():
-            db.engine.dispose()
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+def test_a_write_that_waits_out_the_lock_is_a_503_that_stores_nothing(busy: Flask, tmp_path: Path) -> None:
+    """Another writer holding SQLite's lock past the busy timeout gave a bare 500."""
+    client = busy.test_client()
+    game = client.post("/api/games", json={"players": ["Ann", "Ben"]}).get_json()
+    with another_writer(tmp_path / PATH):
+        answer = client.put(
+            f"/api/games/{game['id']}/hands/1/bids", json={"bids": [4, 5]}, headers=bearer(game["scorer_token"])
+        )
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "1"
+    assert "busy" in answer.get_json()["error"]["message"]
+    doc = client.get(f"/api/games/{game['id']}", headers=bearer(game["scorer_token"])).get_json()
+    assert doc["hands"][0]["bids"] is None and doc["version"] == game["version"]
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -412,33 +426,14 @@ def test_a_connection_the_database_dropped_is_replaced_not_answered_with_a_500(a
     assert [p["name"] for p in answer.get_json()["players"]] == ["Ann", "Ben", "Cy"]
 
 
-def test_only_a_write_that_lost_its_turn_is_answered_busy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_only_a_write_that_lost_its_turn_is_answered_busy(busy: Flask, tmp_path: Path) -> None:
     """A missing table (a migration not run) is a fault, not a busy database: the bots' write after a
     move gives way only to others' writes (virtual/service.py), and only those are 503."""
-    from sqlalchemy import text as sql
-    from sqlalchemy.exc import OperationalError
-
-    from scorekeeper.errors import contended
-
-    monkeypatch.setattr(extensions, "BUSY_TIMEOUT_MS", 100)
-    url = f"sqlite:///{tmp_path / 'turns.sqlite'}"
-    app = build(url, tmp_path)
-    try:
-        with app.app_context():
-            db.create_all()
-            with pytest.raises(OperationalError) as missing:
-                db.session.execute(sql("SELECT * FROM no_such_table"))
-            db.session.rollback()
-            holder = sqlite3.connect(tmp_path / "turns.sqlite", isolation_level=None)
-            holder.execute("BEGIN IMMEDIATE")
-            try:
-                with pytest.raises(OperationalError) as locked:
-                    db.session.execute(sql("CREATE TABLE t (x INTEGER)"))
-            finally:
-                holder.execute("ROLLBACK")
-                holder.close()
-            db.session.rollback()
-        assert contended(locked.value) and not contended(missing.value)
-    finally:
-        with app.app_context():
-            db.engine.dispose()
+    with busy.app_context():
+        with pytest.raises(OperationalError) as missing:
+            db.session.execute(text("SELECT * FROM no_such_table"))
+        db.session.rollback()
+        with another_writer(tmp_path / PATH), pytest.raises(OperationalError) as locked:
+            db.session.execute(text("CREATE TABLE t (x INTEGER)"))
+        db.session.rollback()
+    assert contended(locked.value) and not contended(missing.value)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,6 +25,25 @@ from .groups_kit import group_table
 from .groups_kit import new_group
 from .virtual_support import api_view
 from .virtual_support import patient_bots  # noqa: F401 (a fixture)
+
+
+def at_once(**calls: Callable[[], Any]) -> dict[str, Any]:
+    """Each call in a thread of its own, all started together: what each returned, or the error it
+    raised (a 500 under TESTING), by name."""
+    results: dict[str, Any] = {}
+
+    def run(name: str, call: Callable[[], Any]) -> None:
+        try:
+            results[name] = call()
+        except Exception as error:  # noqa: BLE001 - reported by the test's assertions
+            results[name] = repr(error)
+
+    threads = [threading.Thread(target=run, args=item) for item in calls.items()]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results
 
 
 @pytest.mark.usefixtures("patient_bots")
@@ -62,30 +82,19 @@ def test_a_game_leaving_the_group_while_its_table_seats_a_person_fails_neither(
         original(*args, **kwargs)
 
     monkeypatch.setattr(groups_service, "seat_person", slow_seat_person)
-    results: dict[str, Any] = {}
 
-    def play() -> None:
-        try:
-            answer = app.test_client().post(f"/api/tables/{table['id']}/play", json={"card": card}, headers=auth(ann))
-            results["play"] = answer.status_code, answer.get_json()
-        except Exception as error:  # noqa: BLE001 - a 500 under TESTING: reported below
-            results["play"] = 500, repr(error)
+    def play() -> tuple[int, Any]:
+        answer = app.test_client().post(f"/api/tables/{table['id']}/play", json={"card": card}, headers=auth(ann))
+        return answer.status_code, answer.get_json()
 
-    def remove() -> None:
+    def remove() -> tuple[int, Any]:
         seating.wait(10)
-        try:
-            answer = app.test_client().delete(
-                f"/api/groups/{group['id']}/games/{table['game_id']}", headers=auth(group["token"])
-            )
-            results["remove"] = answer.status_code, answer.get_json()
-        except Exception as error:  # noqa: BLE001
-            results["remove"] = 500, repr(error)
+        answer = app.test_client().delete(
+            f"/api/groups/{group['id']}/games/{table['game_id']}", headers=auth(group["token"])
+        )
+        return answer.status_code, answer.get_json()
 
-    threads = [threading.Thread(target=play), threading.Thread(target=remove)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    results = at_once(play=play, remove=remove)
     assert results["play"][0] == 200, results["play"]
     assert results["remove"][0] == 200, results["remove"]
     document = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
@@ -112,29 +121,17 @@ def test_a_game_leaving_the_group_while_the_host_hands_a_seat_to_its_person_fail
         return names_of(*args)
 
     monkeypatch.setattr(groups_service, "names_of", slow_names_of)
-    results: dict[str, Any] = {}
 
-    def hand_over() -> None:
-        with app.app_context():
-            try:
-                with transaction():
-                    groups_service.seat_person(db.session.get(Game, table["game_id"]), 1)
-                results["seat"] = "ok"
-            except Exception as error:  # noqa: BLE001 - reported below
-                results["seat"] = repr(error)
+    def hand_over() -> str:
+        with app.app_context(), transaction():
+            groups_service.seat_person(db.session.get(Game, table["game_id"]), 1)
+        return "ok"
 
-    def remove() -> None:
+    def remove() -> str:
         in_group.wait(10)
         with app.app_context():
-            try:
-                groups_service.remove_game(group["id"], table["game_id"])
-                results["remove"] = "ok"
-            except Exception as error:  # noqa: BLE001
-                results["remove"] = repr(error)
+            groups_service.remove_game(group["id"], table["game_id"])
+        return "ok"
 
-    threads = [threading.Thread(target=hand_over), threading.Thread(target=remove)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    results = at_once(seat=hand_over, remove=remove)
     assert results == {"seat": "ok", "remove": "ok"}

@@ -626,10 +626,12 @@ def test_a_move_stored_is_answered_as_stored_when_the_bots_after_it_cannot_be(
     writer, or on PostgreSQL a deadlock broken). The answer said 503 "nothing was saved", and a phone
     sending the bid again was told the table had moved on. Now it is the bid stored, and the next
     look moves the bots."""
-    import sqlite3
+    from contextlib import ExitStack
 
     from scorekeeper import extensions
     from scorekeeper.virtual import service
+
+    from .test_db import another_writer
 
     monkeypatch.setattr(extensions, "BUSY_TIMEOUT_MS", 200)
     path = tmp_path / "held.sqlite"
@@ -639,22 +641,17 @@ def test_a_move_stored_is_answered_as_stored_when_the_bots_after_it_cannot_be(
     ann = created["seats"][0]["token"]
     v = view(client, created["id"], ann)
     assert v["your_turn"] and v["phase"] == "bidding"
-    holder = sqlite3.connect(path, isolation_level=None)
-    thinking = service.decide
+    thinking, holding = service.decide, []
+    with ExitStack() as meanwhile:
 
-    def another_writer_meanwhile(*args: Any) -> Any:
-        if not holder.in_transaction:
-            holder.execute("BEGIN IMMEDIATE")  # holds the lock while the bots' moves wait to be stored
-        return thinking(*args)
+        def another_writer_meanwhile(*args: Any) -> Any:
+            if not holding:  # holds the lock while the bots' moves wait to be stored
+                holding.append(meanwhile.enter_context(another_writer(path)))
+            return thinking(*args)
 
-    monkeypatch.setattr(service, "decide", another_writer_meanwhile)
-    try:
+        monkeypatch.setattr(service, "decide", another_writer_meanwhile)
         answer = client.post(f"/api/tables/{created['id']}/bid", json={"bid": v["legal"][0]}, headers=auth(ann))
-    finally:
-        if holder.in_transaction:
-            holder.execute("ROLLBACK")
-        holder.close()
-        monkeypatch.setattr(service, "decide", thinking)
+    monkeypatch.setattr(service, "decide", thinking)
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["bids"][0] == v["legal"][0] and answer.get_json()["bids"][1] is None
     after = view(client, created["id"], ann)
