@@ -29,6 +29,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from .engine import build_scorecard
+from .engine import check_players
 from .engine import check_records
 from .engine import HandRecord
 from .engine import Rules
@@ -391,6 +392,10 @@ def locked(game_id: str, version: object = None) -> Iterator[Game]:
         yield write.change()
 
 
+#: Seeds are stored in a 32-bit integer column (PostgreSQL ``integer``).
+MAX_SEED = 2**31 - 1
+
+
 def check_seed(data: Mapping[str, Any], allowed: bool) -> int | None:
     """A request body's ``seed``: refused (400) unless the app allows seeding (API.md).
 
@@ -406,9 +411,9 @@ def check_seed(data: Mapping[str, Any], allowed: bool) -> int | None:
             )
         )
     seed = data["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise BadRequest(
-            _("'seed' must be a whole number from 0 to {most}, not {seed}.", most=2**31 - 1, seed=shown(seed))
+            _("'seed' must be a whole number from 0 to {most}, not {seed}.", most=MAX_SEED, seed=shown(seed))
         )
     return seed
 
@@ -497,8 +502,7 @@ def clean_names(players: object) -> list[str]:
     """2–15 distinct, non-empty, printable names of at most 40 characters, trimmed (R4)."""
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise BadRequest(_('\'players\' must be a list of names, such as ["Ann", "Ben", "Cy"].'))
-    if not 2 <= len(players) <= 15:
-        raise RulesError("Bluke is played by 2 to 15 players, not {count} (R4).", "R4", count=len(players))
+    check_players(len(players))
     return distinct([clean_name(name, _("Player {seat}", seat=seat)) for seat, name in enumerate(players, start=1)])
 
 

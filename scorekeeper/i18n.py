@@ -400,7 +400,6 @@ def init_app(app: Flask) -> None:
         card_label=card_label,
         suit_name=suit_name,
         say=_,
-        say_n=_n,
         script_messages=script_messages,
         bot_level=bot_level,
         format_date=format_date,

@@ -21,7 +21,7 @@ def worth(card: Card, trump: Suit | None) -> int:
     return power(card, trump, card.suit)
 
 
-def estimate_tricks(hand: list[Card], trump: Suit | None, players: int, blukes_out: int = 0) -> float:
+def estimate_tricks(hand: list[Card], trump: Suit | None, players: int) -> float:
     """Expected tricks of a hand, card by card (a rough count a human bidder makes).
 
     >>> round(estimate_tricks([Card.parse("HB"), Card.parse("AS"), Card.parse("2H")], Suit.SPADES, 4), 2)

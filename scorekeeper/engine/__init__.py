@@ -20,6 +20,7 @@ from .errors import ScheduleError
 from .errors import TrickError
 from .game import Game
 from .game import sort_hand
+from .rules import check_players
 from .rules import dealer_of
 from .rules import order_from
 from .rules import Rules
@@ -68,6 +69,7 @@ __all__ = [
     "check_bid",
     "check_bids",
     "check_order",
+    "check_players",
     "check_records",
     "check_taken",
     "check_tricks",

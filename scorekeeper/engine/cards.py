@@ -127,8 +127,3 @@ def parse_cards(codes: list[str] | str) -> list[Card]:
     if isinstance(codes, str):
         codes = codes.split()
     return [Card.parse(code) for code in codes]
-
-
-def draw_rank(card: Card) -> int:
-    """Rank for the draw for first dealer (R6): Hi Bluke > Lo Bluke > A > … > 2, suits equal."""
-    return card.rank

@@ -7,9 +7,7 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .cards import DECK
-from .errors import ConfigError
-from .rules import MAX_PLAYERS
-from .rules import MIN_PLAYERS
+from .rules import check_players
 
 
 @dataclass(frozen=True)
@@ -41,8 +39,7 @@ def draw_for_deal(players: int, rng: random.Random) -> DrawResult:
     >>> result.dealer != result.scorer
     True
     """
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ConfigError("Bluke is played by 2 to 15 players, not {players} (R4).", "R4", players=players)
+    check_players(players)
     rounds: list[dict[int, Card]] = []
     seats = list(range(players))
     dealer = _settle(seats, rng, rounds, high=True)

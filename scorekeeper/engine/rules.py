@@ -14,6 +14,15 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 15
 DECK_SIZE = 54
 
 
+def check_players(players: int) -> None:
+    """Bluke is played by 2 to 15 players (R4).
+
+    :raises ConfigError: for any other number.
+    """
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ConfigError("Bluke is played by 2 to 15 players, not {players} (R4).", "R4", players=players)
+
+
 class Variant(enum.Enum):
     """The two rule sets: standard, and New Jersey (R18)."""
 
@@ -53,8 +62,7 @@ class Rules:
             raise ConfigError(
                 "The number of players must be a whole number, not {players!r} (R4).", "R4", players=self.players
             )
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ConfigError("Bluke is played by 2 to 15 players, not {players} (R4).", "R4", players=self.players)
+        check_players(self.players)
         if self.extended and self.players > 3:
             raise ConfigError(
                 "The extended game is only for 2 or 3 players, not {players} (R9).", "R9", players=self.players

@@ -230,7 +230,10 @@ def check_records(
         check_trump(rules, number, record.trump)
         if record.no_trump and record.trump is not None:
             raise ScheduleError(
-                f"Hand {number} cannot have trump {record.trump.symbol} and no trump at once (R12).", "R12"
+                "Hand {number} cannot have trump {trump} and no trump at once (R12).",
+                "R12",
+                number=number,
+                trump=record.trump.symbol,
             )
         if record.tricks is not None and record.bids is None:
             raise OrderError("Hand {number} has tricks but no bids: bids come first (R25).", "R25", number=number)

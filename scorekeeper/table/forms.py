@@ -261,11 +261,3 @@ class NewGameForm(FlaskForm):
                 self.first_dealer.data = str(other if dealer == str(row) else row)
             self.focus = other
         return True
-
-
-def field_errors(form: FlaskForm) -> list[str]:
-    """Every message of a form, flattened (for tests and the page's summary)."""
-    out: list[str] = []
-    for messages in form.errors.values():
-        out.extend(str(m) for m in (messages if isinstance(messages, list) else [messages]))
-    return out

@@ -658,7 +658,12 @@ def save_hand(game_id: str, number: int) -> Any:
     rules, card = games.rules_of(game), games.scorecard_of(game)
     form = hand_edit_form(len(game.players))
     names = game.players
-    line = card.hands[number - 1] if 1 <= number <= rules.hand_count else None
+    outside = ""  # the engine's sentence for a hand the schedule does not have (R24)
+    try:
+        rules.cards_in_hand(number)
+    except RulesError as error:
+        outside = error_message(error)
+    line = None if outside else card.hands[number - 1]
 
     def again(
         message: str,
@@ -683,14 +688,7 @@ def save_hand(game_id: str, number: int) -> Any:
     if not form.validate_on_submit():
         return again(form.problem() or OUT_OF_DATE, 400)
     if line is None:
-        return again(
-            _(
-                "This game has hands 1 to {count}; there is no hand {number} (R7, R8, R24).",
-                count=rules.hand_count,
-                number=number,
-            ),
-            422,
-        )
+        return again(outside, 422)
     tapped_tricks = any(v is not None for v in form.tricks_values())
     if line.tricks is not None and not tapped_tricks and form.version.data != game.version:
         # The page was drawn before the tricks were recorded (on another phone, or later on this one):

@@ -20,7 +20,6 @@ from ..engine import check_order
 from ..engine import check_tricks
 from ..engine import check_trump
 from ..engine import Rules
-from ..engine import RulesError
 from ..engine import Suit
 from ..engine.errors import OrderError
 from ..errors import BadRequest
@@ -49,13 +48,8 @@ def entry_of(game: Game, number: int) -> HandEntry | None:
 
 
 def _check_number(rules: Rules, number: int) -> None:
-    if not 1 <= number <= rules.hand_count:
-        raise RulesError(
-            "This game has hands 1 to {hand_count}; there is no hand {number} (R7, R8, R24).",
-            "R24",
-            hand_count=rules.hand_count,
-            number=number,
-        )
+    """A hand the schedule has (R24): the engine's own check and sentence."""
+    rules.cards_in_hand(number)
 
 
 def _room_for(game: Game, adding: int) -> None:

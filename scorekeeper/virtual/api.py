@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint
-from flask import current_app
 from flask import g
 from flask import jsonify
 from flask import request
@@ -132,8 +131,7 @@ def create_from(data: dict[str, Any], attach: Attach | None = None) -> Any:
         data.get("first_dealer", 0),
         data.get("start", True),
         data.get("seed"),
-        current_app.config.get("ALLOW_SEED", False),
-        attach,
+        attach=attach,
     )
     return new_table(created)
 
@@ -226,7 +224,7 @@ def rematch(table_id: str) -> Any:
     """The host starts a new game with the same seats once this one is over (201, as a new table)."""
     access = as_host(table_id)
     data = body(required=False)
-    return new_table(service.rematch(access, data.get("seed"), current_app.config.get("ALLOW_SEED", False)))
+    return new_table(service.rematch(access, data.get("seed")))
 
 
 @bp.post("/<table_id>/rematch/seat")

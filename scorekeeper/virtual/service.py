@@ -62,8 +62,6 @@ from ..tokens import new_id
 from ..tokens import new_token
 from ..tokens import token_hash
 
-#: Seeds are stored in a 32-bit integer column (PostgreSQL ``integer``).
-MAX_SEED = 2**31 - 1
 #: Bots think for at most this long in one request (this thread's CPU time, plus the move under
 #: way); the next request or poll continues, so no request does much work for others (and none
 #: holds a lock while bots think: :func:`settle`). Up to the next human's turn that is every bot
@@ -596,17 +594,6 @@ def parse_seats(seats: object) -> tuple[list[str], list[str | None]]:
     return games.clean_names(names), bots
 
 
-def check_seed(seed: object, allowed: bool) -> int | None:
-    """A seed only where the app allows it (tests, simulations); real tables use SystemRandom."""
-    if seed is None:
-        return None
-    if not allowed:
-        raise BadRequest(_("'seed' is only accepted when the server runs with SCOREKEEPER_ALLOW_SEED=1."))
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise BadRequest(_("'seed' must be a whole number from 0 to {most}, not {seed!r}.", most=MAX_SEED, seed=seed))
-    return seed
-
-
 def _draw(players: int, seed: int | None) -> tuple[int, list[list[str]]]:
     """Every seat draws a card; the highest deals first, ties draw again (R6, ``engine.draw``).
 
@@ -638,8 +625,7 @@ def create_table(
     options: object = None,
     first_dealer: object = 0,
     start: object = True,
-    seed: object = None,
-    allow_seed: bool = False,
+    seed: int | None = None,
     attach: games.Attach | None = None,
     settle_bots: bool = True,
 ) -> Created:
@@ -653,10 +639,9 @@ def create_table(
     names, bots = parse_seats(seats)
     if not isinstance(start, bool):
         raise BadRequest(_("'start' must be true or false."))
-    seed_value = check_seed(seed, allow_seed)
     drawn: list[list[str]] = [[] for _ in names]
     if first_dealer == "draw":
-        first_dealer, drawn = _draw(len(names), seed_value)
+        first_dealer, drawn = _draw(len(names), seed)
     robots = [seat for seat, bot in enumerate(bots) if bot]
     row, _scorer, _watch = games.create_game(names, variant, first_dealer, options, "virtual", attach, robots)
     game_id, table_id, host = row.id, new_id(), new_token()
@@ -677,7 +662,7 @@ def create_table(
             host_hash=token_hash(host),
             phase="lobby",
             state=None,
-            seed=seed_value,
+            seed=seed,
             version=1,
             seats=infos,
         )
@@ -943,7 +928,7 @@ def mark_joined(access: TableAccess) -> None:
     _run(access.table.id, None, change, bump=False)
 
 
-def rematch(access: TableAccess, seed: object = None, allow_seed: bool = False) -> Created:
+def rematch(access: TableAccess, seed: int | None = None) -> Created:
     """A new table with the same seats, rules and bots once the game is over (host); ``seed`` as
     for :func:`create_table`.
 
@@ -974,7 +959,6 @@ def rematch(access: TableAccess, seed: object = None, allow_seed: bool = False) 
         (first_dealer(table) + 1) % rules.players,
         start=humans <= 1,
         seed=seed,
-        allow_seed=allow_seed,
         attach=seat_players(group) if group else None,
         settle_bots=False,
     )

@@ -36,7 +36,6 @@ from .service import load_state
 from .service import log_of
 from .service import rules_of
 
-ALL_CARDS = frozenset(str(c) for c in DECK)
 CODE_RE = re.compile(r"\b(?:[2-9TJQKA][SHDC]|HB|LB)\b")
 
 

@@ -68,14 +68,6 @@ def second_phone(app: Flask, client: FlaskClient, game_id: str) -> FlaskClient:
     return phone
 
 
-def game_row(app: Flask, game_id: str) -> Game:
-    with app.app_context():
-        game = db.session.get(Game, game_id)
-        assert game is not None
-        db.session.expunge(game)
-        return game
-
-
 def document(app: Flask, game_id: str) -> dict[str, Any]:
     """The game document as the API would answer it."""
     with app.app_context():

@@ -5,6 +5,8 @@ Every check reads a real answer: a page, a JSON error, a CSV or a PDF read back 
 
 from __future__ import annotations
 
+import ast
+import builtins
 import configparser
 import re
 from pathlib import Path
@@ -398,6 +400,47 @@ def test_every_marked_string_is_translated_with_its_placeholders(lang: str) -> N
             extra = placeholders(form) - placeholders(source)
             lost = placeholders(source) - placeholders(form) - {"{n}"}
             assert not extra and not lost, f"{lang}: placeholders of {key!r} differ: {form!r}"
+
+
+def test_every_sentence_a_check_raises_is_a_template_a_translator_sees() -> None:
+    """An error's sentence built with an f-string (``RulesError(f"Hand {number} …")``) is never
+    extracted and never matches a catalog entry: it stayed English in every language. Sentences
+    take their values as placeholders (``RulesError("Hand {number} …", number=number)``)."""
+    built = []
+    for path in sorted((ROOT / "scorekeeper").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.JoinedStr):
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                said = name.endswith(("Error", "Request", "Conflict", "Found", "Forbidden")) or name in (
+                    "_",
+                    "_n",
+                    "N_",
+                )
+                if said and not hasattr(builtins, name):  # ValueError & co.: for whoever runs the server
+                    built.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}")
+    assert not built, built
+
+
+#: A hand of an imported file noted with a trump and as having none (R12).
+TRUMP_AND_NONE = {
+    "ru": "В раздаче 1 не может быть сразу козыря ♠ и отсутствия козыря (R12).",
+    "be": "У раздачы 1 не можа быць адначасова козыра ♠ і адсутнасці козыра (R12).",
+    "it": "La mano 1 non può avere insieme la briscola ♠ e nessuna briscola (R12).",
+    "eo": "Rondo 1 ne povas samtempe havi atuton ♠ kaj neniun atuton (R12).",
+    "id": "Babak 1 tidak bisa sekaligus punya truf ♠ dan tanpa truf (R12).",
+}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_an_import_with_a_trump_and_no_trump_is_refused_in_the_chosen_language(client: FlaskClient, lang: str) -> None:
+    game = new_game(client, ["Ann", "Ben", "Cy"])
+    scorer = auth(game["scorer_token"])
+    client.put(f"/api/games/{game['id']}/hands/1/bids", json={"bids": [4, 5, 3], "trump": "S"}, headers=scorer)
+    exported = client.get(f"/api/games/{game['id']}/export.json", headers=scorer).get_json()
+    exported["hands"][0]["no_trump"] = True
+    answer = client.post(f"/api/games/import?lang={lang}", json=exported)
+    assert answer.status_code == 422
+    assert answer.get_json()["error"] == {"code": "rule_violation", "rule": "R12", "message": TRUMP_AND_NONE[lang]}
 
 
 #: Words that English capitalises as a label and another language writes inside its sentences.

@@ -175,12 +175,6 @@ def leaks(text: str, state: dict[str, Any] | None, seat: int | None, tokens: Any
     return found
 
 
-def legal_move(view: dict[str, Any], rng: Any) -> tuple[str, Any]:
-    """A random legal action from a view: ("bid", n) or ("play", code)."""
-    action = rng.choice(view["legal"])
-    return ("bid", action) if view["phase"] == "bidding" else ("play", action)
-
-
 def label(code: str) -> str:
     return Card.parse(code).label
 
