@@ -300,12 +300,15 @@ def plural_forms(singular: str, plural: str) -> str | dict[str, str]:
     """A plural message for the page's scripts: its translation for each CLDR plural category, or
     the one sentence when the language says it alike for every count ("сдано карт: {cards}").
 
-    The script picks the category with ``Intl.PluralRules`` (the same CLDR rules Babel uses here).
+    The script picks the category with ``Intl.PluralRules`` (the same CLDR rules Babel uses here);
+    a browser without it asks for "one" or "other" only, and "other" is then the form of 5 (Russian
+    and Belarusian have no "other" among whole numbers).
     """
     rule = get_locale().plural_form
     forms: dict[str, str] = {}
     for n in range(200):  # every category of our six languages shows up below 200
         forms.setdefault(rule(n), get_translations().ngettext(singular, plural, n))
+    forms.setdefault("other", forms[rule(5)])
     return forms if len(set(forms.values())) > 1 else forms[rule(1)]
 
 

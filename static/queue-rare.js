@@ -94,8 +94,15 @@ window.BlukeQueueRare = function (Q) {
      CSRF token), under the server's sentence. */
   function disagree(entry, error, refused, other) {
     return Q.request("GET", "").then(function (answer) {
-      /* Stored already (sent before, its answer lost): a stale version is refused all the same (API.md). */
-      if (!refused && holds(entry, answer.data)) return Q.took(entry, answer.data.version);
+      /* Stored already (sent before, its answer lost, or saved alike on another phone): a stale version
+         is refused all the same (API.md). Its step is then known here as the server holds it (with a
+         trump another phone noted since): the entries behind it clash only with what else changed. */
+      if (!refused && holds(entry, answer.data)) {
+        var held = answer.data.hands[entry.number - 1], known = confirmed.hands[entry.number - 1];
+        known[entry.step] = held[entry.step];
+        if (entry.step === "bids") known.trump = trumpOf(held);
+        return Q.took(entry, answer.data.version);
+      }
       noteOthers(answer.data);
       if (!refused && untouched(entry, answer.data)) return rebase(entry.base, answer.data);
       var theirs = answer.data.hands[entry.number - 1] || {};

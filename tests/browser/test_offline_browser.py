@@ -809,6 +809,30 @@ def test_an_entry_the_server_already_has_does_not_carry_the_rest_over_another_ph
     assert queued(page) == 0
 
 
+def test_an_entry_the_server_already_has_lets_the_next_go_past_a_trump_noted_since(
+    browser: Any, live: LiveServer
+) -> None:
+    """Another phone stored the same bids, then noted the trump on them. The phone's bids are taken as
+    stored; its tricks clash with nothing of the other phone's and go without a question (the box
+    said "On the server: nothing recorded" and offered to drop them)."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}"
+    context, page = scorer_phone(browser, game)
+    go_offline(context, live)
+    offline_hand_1(page, ("bid1-4", "bid2-5", "bid0-3"), ("tricks0-4", "tricks1-4"))
+    expect(page.locator("#sync")).to_have_text("Offline — 2 entries waiting")
+    live.plug()
+    assert requests.put(url + "/hands/1/bids", json={"bids": [3, 4, 5]}, headers=bearer(game), timeout=10).ok
+    noted = {"bids": [3, 4, 5], "trump": "S"}
+    assert requests.put(url + "/hands/1/bids", json=noted, headers=bearer(game), timeout=10).ok
+    with page.expect_navigation(timeout=15_000):  # all sent: the server's page again
+        context.set_offline(False)
+    expect(page.locator("#conflict")).to_be_hidden()
+    doc = requests.get(url, headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["tricks"] == [4, 4, 5] and doc["hands"][0]["trump"] == "S"
+    assert queued(page) == 0
+
+
 def test_each_refused_entry_is_chosen_on_its_own(browser: Any, live: LiveServer) -> None:
     """Two phones score hand 1 differently offline; the second back sees the bids and then the
     tricks, and what the scorer chooses for one entry decides nothing about the next."""

@@ -559,8 +559,24 @@ def test_the_page_scripts_get_plural_forms_for_each_cldr_category(client: FlaskC
         "one": "Осталось распределить {n} взятку",
         "few": "Осталось распределить {n} взятки",
         "many": "Осталось распределить {n} взяток",
+        "other": "Осталось распределить {n} взяток",  # for a browser without Intl.PluralRules
     }
     assert messages["player"] == "Игрок %(n)s"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_plural_message_of_the_scripts_has_the_form_a_browser_without_plural_rules_asks_for(
+    app: Flask, lang: str
+) -> None:
+    """Without ``Intl.PluralRules`` (Safari before 13) the scripts ask for "one" or "other": a
+    Russian message without "other" made the page's script fail on any count but 1."""
+    from scorekeeper.i18n import script_messages
+
+    with app.test_request_context(f"/?lang={lang}"):
+        words = script_messages(virtual=True, setup=True)
+    plural = {key: forms for key, forms in words.items() if isinstance(forms, dict)}
+    assert all({"one", "other"} <= set(forms) for forms in plural.values()), plural
+    assert plural or lang == "id"  # Indonesian says every count alike
 
 
 # -- hidden cards stay hidden in every language -----------------------------------------------------------
