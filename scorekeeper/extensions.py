@@ -6,10 +6,13 @@ import os
 from typing import Any
 
 from flask import Flask
+from flask import request
 from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
+from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
+from flask_wtf.form import _Auto
 from sqlalchemy import event
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
@@ -31,6 +34,19 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
 compress = Compress()
+
+
+class PageForm(FlaskForm):  # type: ignore[misc]
+    """A page's form, filled from the posted fields only. Flask-WTF fills a form from a JSON body
+    when nothing was posted as a form, where a list or a number is a TypeError (500) and an object's
+    values need not be text; sent so to a page, a form is empty and refused as out of date (400)."""
+
+    class Meta(FlaskForm.Meta):  # type: ignore[misc]
+        def wrap_formdata(self, form: FlaskForm, formdata: Any) -> Any:
+            if formdata is _Auto and request.is_json:
+                formdata = request.form if form.is_submitted() else None
+            return super().wrap_formdata(form, formdata)
+
 
 #: Execution option a service sets on a session's connection to take the write lock at BEGIN.
 WRITE = {"scorekeeper_write": True}

@@ -18,7 +18,6 @@ from flask import render_template
 from flask import request
 from flask import Response
 from flask import url_for
-from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import BooleanField
 from wtforms import StringField
@@ -31,6 +30,7 @@ from ..engine import RulesError
 from ..errors import NotFound
 from ..errors import ServiceError
 from ..extensions import csrf
+from ..extensions import PageForm
 from ..games import Attach
 from ..games import name_key
 from ..games import trimmed
@@ -64,7 +64,7 @@ READ_PAGES = frozenset({"groups.home", "groups.all_games", "groups.game", "group
 FORGOTTEN_PREFIX, FORGOTTEN_SECONDS = "skgf_", 10 * 60
 
 
-class NewGroupForm(FlaskForm):  # type: ignore[misc]
+class NewGroupForm(PageForm):
     """A group's name and, optionally, its players (one per line or separated by commas)."""
 
     name = StringField()
@@ -75,7 +75,7 @@ class NewGroupForm(FlaskForm):  # type: ignore[misc]
         return [n for n in (trimmed(part) for line in text.splitlines() for part in line.split(",")) if n]
 
 
-class PlayerForm(FlaskForm):  # type: ignore[misc]
+class PlayerForm(PageForm):
     """Rename a player (``name``), merge them into another (``into``, ``confirm`` ticked: it cannot
     be undone), or take a player who played no game off the roster (``remove``)."""
 
@@ -85,7 +85,7 @@ class PlayerForm(FlaskForm):  # type: ignore[misc]
     remove = BooleanField()
 
 
-class RemoveGameForm(FlaskForm):  # type: ignore[misc]
+class RemoveGameForm(PageForm):
     """Take a game out of the group: ``confirm`` ticked."""
 
     confirm = BooleanField()
@@ -244,7 +244,7 @@ def forget(group_id: str) -> Any:
     """Take a group off this phone's list: the cookie goes, the group stays; the home page then has
     the service worker drop the group's kept pages (:data:`FORGOTTEN_PREFIX`)."""
     response = redirect(url_for("pages.home"))
-    if FlaskForm().validate_on_submit():
+    if PageForm().validate_on_submit():
         if service.GROUP_COOKIE + group_id in request.cookies:  # a group this phone held
             response.set_cookie(FORGOTTEN_PREFIX + group_id, "1", **token_cookie(max_age=FORGOTTEN_SECONDS))
         response.delete_cookie(service.GROUP_COOKIE + group_id, **token_cookie())

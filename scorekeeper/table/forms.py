@@ -12,7 +12,6 @@ import re
 from typing import Any
 
 from flask import request
-from flask_wtf import FlaskForm
 from wtforms import BooleanField
 from wtforms import FieldList
 from wtforms import IntegerField
@@ -21,6 +20,7 @@ from wtforms.validators import InputRequired
 from wtforms.widgets import HiddenInput
 
 from ..engine.rules import MAX_PLAYERS
+from ..extensions import PageForm
 from ..games import clean_name
 from ..games import trimmed
 from ..i18n import _
@@ -53,7 +53,7 @@ class Number(StringField):
             self.data = text if len(text) <= 20 else text[:20] + "…"
 
 
-class GameForm(FlaskForm):
+class GameForm(PageForm):
     """A write to a game: the version it was based on, so a stale page cannot overwrite (API.md)."""
 
     version = IntegerField(widget=HiddenInput(), validators=[InputRequired(OUT_OF_DATE)])
@@ -179,11 +179,11 @@ class UndoForm(GameForm):
     number = IntegerField(widget=HiddenInput(), validators=[InputRequired(OUT_OF_DATE)])
 
 
-class ForgetForm(FlaskForm):
+class ForgetForm(PageForm):
     """Remove a game from this device's list (only the cookies go; the game stays)."""
 
 
-class NewGameForm(FlaskForm):
+class NewGameForm(PageForm):
     """Set-up on one screen: names in seating order, variant, options, first dealer (R4–R13).
 
     ``action`` is the button pressed: ``start``, or a rearrangement that re-renders the form

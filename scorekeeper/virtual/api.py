@@ -76,6 +76,13 @@ def links(access: TableAccess) -> list[dict[str, Any]]:
     return [link(access, seat, token) for seat, token in service.seat_tokens(access).items()]
 
 
+@bp.before_request
+def since_checked() -> None:
+    """A malformed ``?since=`` is refused before anything is stored: a move, a seat marked joined,
+    the bots' turns (a rejected request stores nothing); the view read after them would refuse it."""
+    since()
+
+
 def since() -> int | None:
     """``?since=N``: the client has replayed the moves up to ``N`` (``seq`` of its last view)."""
     raw = request.args.get("since")

@@ -233,3 +233,48 @@ def test_the_home_page_looks_at_a_bounded_number_of_cookies_however_many_are_sen
     with statements(app) as sent:
         assert client.get("/", headers={"Cookie": "; ".join(fake)}).status_code == 200
     assert len(sent) <= 100 + 10 + 20 + 100 + 5  # games, forgotten, groups, tables; the page's own few
+
+
+# -- a page's form is a form ---------------------------------------------------------------------------------
+def test_a_json_body_sent_to_a_pages_form_is_refused_as_out_of_date_and_stores_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Flask-WTF fills a form from a JSON body when nothing was posted as a form: a list or a number
+    there was a 500 on every page form, and an object's values need not be text (the new-game form
+    trimmed a dict). Each is a form without its token now: 400, nothing stored."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])  # this client holds the game's scorer cookie
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    group = client.post("/api/groups", json={"name": "Friday night", "players": ["Ann", "Ben"]}).get_json()
+    client.get(f"/groups/{group['id']}/join/{group['token']}")  # and the group's cookie
+    ann = client.get(f"/api/groups/{group['id']}", headers={"Authorization": f"Bearer {group['token']}"})
+    player = ann.get_json()["players"][0]["id"]
+    grouped = client.post(
+        f"/api/groups/{group['id']}/games",
+        json={"players": ["Ann", "Ben"]},
+        headers={"Authorization": f"Bearer {group['token']}"},
+    ).get_json()["id"]
+    forms = [
+        "/new",
+        "/groups/new",
+        f"/g/{game_id}/hands/2/bids",
+        f"/g/{game_id}/hands/1/tricks",
+        f"/g/{game_id}/hands/1",
+        f"/g/{game_id}/undo",
+        f"/g/{game_id}/forget",
+        f"/g/{game_id}/forget/undo",
+        f"/groups/{group['id']}/players/{player}",
+        f"/groups/{group['id']}/games/{grouped}",
+        f"/groups/{group['id']}/forget",
+    ]
+    deep = '{"a": ' * 5000 + "1" + "}" * 5000
+    before = document(app, game_id)
+    for path in forms:
+        for sent in ("3", "[1]", '"x"', '{"names-0": {"x": 1}, "name": [1], "version": {}}', deep):
+            answer = client.post(path, data=sent, content_type="application/json")
+            refused = 302 if path.endswith("/forget") else 400  # forgetting without a token: back home, as it was
+            assert answer.status_code == refused, (path, sent[:20], answer.status_code)
+    assert document(app, game_id) == before
+    assert game_id in text(client.get("/")) and "Friday night" in text(client.get("/"))  # nothing forgotten
+    with app.app_context():
+        assert len(db.session.execute(db.select(Game)).scalars().all()) == 2  # no new game
+        assert db.session.get(Game, grouped).group_id == group["id"]  # still in its group

@@ -657,3 +657,22 @@ def test_a_move_stored_is_answered_as_stored_when_the_bots_after_it_cannot_be(
     after = view(client, created["id"], ann)
     assert None not in after["bids"]  # the next look moved the bots
     dispose(app)
+
+
+def test_a_malformed_since_is_refused_before_anything_is_stored(app: Flask, client: FlaskClient) -> None:
+    """``?since=`` is read for the view a call answers with, after its work: a move was stored, a seat
+    marked joined and the bots moved, and the call answered 400 (a rejected request stores nothing)."""
+    created = create(client, seats("Ann", "Ben", "bot"), first_dealer=2)  # Ann bids first
+    table, ann, host = created["id"], created["seats"][0]["token"], created["host_token"]
+    calls = [
+        ("get", "view", ann, None),
+        ("post", "bid", ann, {"bid": 1}),
+        ("put", "seats/1", host, {"bot": "basic"}),
+        ("post", "seats/1/link", host, None),
+    ]
+    for method, path, token, sent in calls:
+        before = row(app, table)
+        answer = getattr(client, method)(f"/api/tables/{table}/{path}?since=abc", headers=auth(token), json=sent)
+        assert answer.status_code == 400 and "'since'" in answer.get_json()["error"]["message"], path
+        assert row(app, table) == before, path
+    assert client.get(f"/api/tables/{table}/view?since=0", headers=auth(ann)).status_code == 200
