@@ -13,6 +13,7 @@ import base64
 import gzip
 import hashlib
 import mimetypes
+import posixpath
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from flask import current_app
 from flask import Flask
 from flask import request
 from flask import Response
+from werkzeug.exceptions import NotFound
 
 YEAR = 365 * 24 * 60 * 60
 #: What is worth compressing: pages, styles, scripts, JSON answers, the manifest, SVG.
@@ -56,6 +58,15 @@ def versioned(endpoint: str, values: dict[str, Any]) -> None:
     if endpoint == "static" and "filename" in values and "v" not in values:
         if version := digest(values["filename"]):
             values["v"] = version
+
+
+def one_address(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """``url_value_preprocessor``: a static file has one address. Werkzeug serves ``./app.css`` and
+    ``vendor/../app.css`` as ``app.css``; each spelling kept its own digest and compressed copy
+    (brotli at its slowest each time), as many as a client cared to send: 404 but for the file's own."""
+    filename = (values or {}).get("filename", "") if endpoint == "static" else ""
+    if filename and posixpath.normpath(filename) != filename:
+        raise NotFound()
 
 
 def cache_static(response: Response) -> Response:
@@ -151,5 +162,6 @@ def register(app: Flask) -> None:
     app.config.setdefault("COMPRESS_BR_LEVEL", 5)  # near the best ratio, fast enough per request
     compress.init_app(app)
     app.url_defaults(versioned)
+    app.url_value_preprocessor(one_address)
     app.add_template_global(inline)
     app.after_request(cache_static)

@@ -29,6 +29,7 @@ from .. import charts
 from ..engine import Rules
 from ..engine import Scorecard
 from ..engine import Suit
+from ..extensions import db
 from ..figures import minus
 from ..i18n import _
 from ..i18n import _n
@@ -359,6 +360,9 @@ class Printer:
         from weasyprint import CSS
         from weasyprint import HTML
 
+        # The request has read what it prints: its transaction ends here, not after the wait for
+        # this process's one renderer (a connection held "idle in transaction" on PostgreSQL).
+        db.session.rollback()
         with self.lock:
             footer = page_footer()
             if footer not in self.footers:

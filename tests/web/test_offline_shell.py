@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import gzip
+import posixpath
 import re
 import struct
 
 import brotli
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
@@ -131,3 +133,18 @@ def test_a_static_file_says_its_version_and_one_at_another_versions_address_is_n
     # worker its stored copy with the 304's headers (without the version, the install failed forever).
     again = get(client, current, headers={"If-None-Match": answer.headers["ETag"]})
     assert again.status_code == 304 and again.headers["X-Bluke-Version"] == current.split("?v=")[1]
+
+
+@pytest.mark.parametrize(
+    "spelling", ["./app.css", ".//app.css", "vendor/../app.css", "icons/../app.js", "./vendor/htmx.min.js"]
+)
+def test_a_static_file_has_one_address(app: Flask, client: FlaskClient, spelling: str) -> None:
+    """Each spelling of a file's address kept its own digest and compressed copy, made at brotli's
+    slowest setting each time: as many as a client sent (and ``vendor/../app.css`` came unminified)."""
+    answer = client.get(f"/static/{spelling}", headers={"Accept-Encoding": "br"})
+    assert answer.status_code == 404
+    assert get(client, "/static/app.css", headers={"Accept-Encoding": "br"}).status_code == 200
+    kept = [name for name, _version, _encoding in app.extensions["bluke_packed"]] + list(
+        app.extensions["bluke_digests"]
+    )
+    assert "app.css" in kept and all(posixpath.normpath(name) == name for name in kept), kept

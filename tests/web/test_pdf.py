@@ -602,3 +602,34 @@ def test_a_name_without_spaces_stays_on_the_page(games: Games, tmp_path: Path) -
         width, printed = words(games.pdf("unbroken", query), tmp_path)
         right = max(right for _, right, _ in printed)
         assert right <= width - 10, f"{query}: a word ends at {right} of {width} pt"
+
+
+def test_a_pdf_waits_for_the_renderer_outside_any_transaction(app: Flask, client: Any) -> None:
+    """One renderer a process, behind a lock: a request that waited there held its read transaction
+    open all the while (eight PDFs at once: eight PostgreSQL sessions idle in transaction, 7.7 s)."""
+    from scorekeeper.extensions import db
+
+    game = new_game(client, ["Ann", "Ben", "Cy"])
+    group = client.post("/api/groups", json={"name": "Friday", "players": ["Ann", "Ben"]}).get_json()
+    with app.app_context():
+        renderer = printing.printer()
+    lock, seen = renderer.lock, []
+
+    class Watched:
+        def __enter__(self) -> None:
+            seen.append(db.session().in_transaction())
+            lock.acquire()
+
+        def __exit__(self, *exc: object) -> None:
+            lock.release()
+
+    renderer.lock = Watched()  # type: ignore[assignment]
+    try:
+        assert (
+            client.get(f"/api/games/{game['id']}/scorecard.pdf", headers=auth(game["watch_token"])).status_code == 200
+        )
+        summary = client.get(f"/api/groups/{group['id']}/summary.pdf", headers=auth(group["token"]))
+        assert summary.status_code == 200
+    finally:
+        renderer.lock = lock
+    assert seen == [False, False]
