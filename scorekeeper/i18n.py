@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import functools
 import json
-import zoneinfo
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
+import pytz
 from babel import negotiate_locale
 from flask import Flask
 from flask import has_request_context
@@ -91,7 +91,11 @@ TZ_COOKIE = "tz"
 
 @functools.cache
 def _time_zones() -> frozenset[str]:
-    return frozenset(zoneinfo.available_timezones())
+    """The zones the dates can be written in: those of pytz, where Flask-Babel looks them up. The
+    system's list may hold names pytz refuses ("localtime", "Factory": a 500 on every dated page)
+    and lack the old names a browser still reports ("Asia/Calcutta", "Europe/Kiev" without Debian's
+    tzdata-legacy), which pytz keeps."""
+    return frozenset(pytz.all_timezones_set)
 
 
 def select_timezone() -> str | None:

@@ -354,7 +354,7 @@
   /* The phone's time zone, for the dates the server writes (scorekeeper/i18n.py, select_timezone). */
   function timeZone() {
     var zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (zone && document.cookie.indexOf("tz=" + zone) < 0) document.cookie = "tz=" + zone + ";path=/;max-age=31536000;samesite=lax" + (location.protocol == "https:" ? ";secure" : "");
+    if (zone && ("; " + document.cookie + ";").indexOf("; tz=" + zone + ";") < 0) document.cookie = "tz=" + zone + ";path=/;max-age=31536000;samesite=lax" + (location.protocol == "https:" ? ";secure" : "");
   }
 
   function init() {

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from flask import Blueprint
 from flask import request
 from flask import Response
+from flask_babel import to_user_timezone
 from werkzeug.datastructures import MultiDict
 
 from .. import games
@@ -94,8 +95,9 @@ def print_game(game: Game) -> Response:
         virtual=game.mode == "virtual",
         bots=games.bot_seats(game),
     )
-    # Saved under the day it was played, and apart from the same sheet with its chart.
-    name = f"bluke-{game.created_at:%Y-%m-%d}-{game.id}-{style}{'-chart' if chart else ''}.pdf"
+    # Saved under the day it was played (printed on it, in the phone's time zone), and apart from
+    # the same sheet with its chart.
+    name = f"bluke-{to_user_timezone(game.created_at):%Y-%m-%d}-{game.id}-{style}{'-chart' if chart else ''}.pdf"
     return pdf_response(render_pdf(sheet), name)
 
 

@@ -214,6 +214,19 @@ def test_the_phone_tells_the_server_its_time_zone_for_the_dates(browser: Any, se
     context.close()
 
 
+def test_a_phone_that_moved_to_a_zone_named_like_the_start_of_its_old_one_says_so(browser: Any, server: str) -> None:
+    """A phone that kept "America/Bahia_Banderas" (UTC−6) and is now in "America/Bahia" (UTC−3) kept
+    the old cookie: the check found "tz=America/Bahia" at the start of the longer name."""
+    context = phone(browser, "360", timezone_id="America/Bahia")
+    context.add_cookies([{"name": "tz", "value": "America/Bahia_Banderas", "url": server}])
+    page = context.new_page()
+    page.goto(server + "/")
+    expect(page.locator("main")).to_be_visible()
+    page.wait_for_function("() => document.cookie.indexOf('tz=America/Bahia_') < 0")
+    assert [c["value"] for c in context.cookies() if c["name"] == "tz"] == ["America/Bahia"]
+    context.close()
+
+
 def test_over_https_the_time_zone_cookie_is_secure_as_every_other(browser: Any, server: str) -> None:
     """Every cookie the server sets over HTTPS is Secure; the page's own time-zone cookie was not.
     The pages are served under an https address here (intercepted, answered by the test server)."""

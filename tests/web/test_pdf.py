@@ -633,3 +633,23 @@ def test_a_pdf_waits_for_the_renderer_outside_any_transaction(app: Flask, client
     finally:
         renderer.lock = lock
     assert seen == [False, False]
+
+
+def test_a_scorecard_saves_under_the_day_printed_on_it(app: Flask, client: Any) -> None:
+    """Begun at 23:30 UTC on a Friday, a game is Saturday's at Kiritimati (UTC+14): its card says so,
+    and the file it saves as said Friday."""
+    from datetime import datetime
+
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Game
+
+    game = new_game(client, ["Ann", "Ben", "Cy"])
+    with app.app_context():
+        stored = db.session.get(Game, game["id"])
+        assert stored is not None
+        stored.created_at = datetime(2025, 3, 7, 23, 30)
+        db.session.commit()
+    client.set_cookie("tz", "Pacific/Kiritimati")
+    answer = client.get(f"/api/games/{game['id']}/scorecard.pdf", headers=auth(game["watch_token"]))
+    assert f'filename="bluke-2025-03-08-{game["id"]}-creative.pdf"' in answer.headers["Content-Disposition"]
+    assert "Sat 08 Mar 2025" in " ".join(page_texts(answer.data))
