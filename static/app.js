@@ -175,7 +175,9 @@
         if (step === "bids" && form.dataset.autosubmit && ready && !wasFull && input.checked && !byKeys) {
           busy = true; button.disabled = true;
           status.textContent = say("saving");
-          setTimeout(function () { form.requestSubmit ? form.requestSubmit() : form.submit(); }, 120);
+          /* a tap of its button: a submit event for the queue (static/queue.js) in every browser, where
+             form.submit() sends none (Safari before 16 has no requestSubmit) */
+          setTimeout(function () { button.disabled = false; button.click(); button.disabled = true; }, 120);
           return;
         }
         var next = input.checked && nextOpen(row);

@@ -24,7 +24,8 @@
   function attr(name) { var r = root(); return r ? r.getAttribute(name) : null; }
   function seqKey() { return "vt-seq:" + attr("data-table"); }
   function seen() {
-    var stored = parseInt(sessionStorage.getItem(seqKey()) || "", 10);
+    var stored = NaN;
+    try { stored = parseInt(sessionStorage.getItem(seqKey()) || "", 10); } catch (e) { /* storage off */ }
     var page = parseInt(attr("data-seq") || "0", 10);
     return isNaN(stored) ? page : Math.min(stored, page);
   }
@@ -301,6 +302,10 @@
     }
   });
 
+  var pressed = null;  // the button last tapped: the form's submitter where the browser names none (Safari < 15.4)
+  document.addEventListener("click", function (event) {
+    pressed = event.target.closest ? event.target.closest("button") : null;
+  }, true);
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("#vt button[data-reason]");
     if (button) {
@@ -328,7 +333,7 @@
     if (busy || unsure || (syncing && move && !root().classList.contains("vt-myturn"))) return;
     busy = true;
     var data = new FormData(form);
-    var by = event.submitter;
+    var by = event.submitter || (pressed && pressed.form === form ? pressed : null);
     if (by && by.name) data.append(by.name, by.value);
     root().classList.add("vt-busy");
     (syncing || Promise.resolve()).then(function () {

@@ -141,6 +141,25 @@ def bids_waiting_offline(context: Any, page: Any, live: LiveServer) -> None:
     expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
 
 
+def test_bids_saved_by_the_last_tap_wait_offline_on_a_browser_without_request_submit(
+    browser: Any, live: LiveServer
+) -> None:
+    """Safari before 16 has no form.requestSubmit: the last bid's save went through form.submit(),
+    which fires no submit event, so the queue never saw it and the phone showed its own "no
+    connection" page instead of keeping the bids."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = phone(browser)
+    context.add_init_script("delete HTMLFormElement.prototype.requestSubmit")
+    open_as_scorer(page, game)
+    assert page.evaluate("() => typeof document.forms[0].requestSubmit") == "undefined"
+    bids_waiting_offline(context, page, live)
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    with page.expect_navigation(timeout=15_000):  # sent once back: the server's page again
+        go_online(context, live)
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [4, 5, 3]
+
+
 def test_the_watch_page_says_when_its_score_stops_being_live(browser: Any, live: LiveServer) -> None:
     game = new_game(live)
     context = browser.new_context(**PHONE)

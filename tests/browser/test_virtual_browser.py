@@ -883,3 +883,31 @@ def test_a_card_another_seat_plays_is_said_in_the_tables_live_region(browser: An
     assert re.fullmatch(r"Robo plays (\w+ of \w+|\w+ Bluke)", robo), said
     assert not any(t.startswith("Ann plays") for t in said), said  # her own card: she knows it
     context.close()
+
+
+OLDER_BROWSERS = {
+    # Safari before 15.4 names no submitter on a form's submit event: every bid and card was sent
+    # without its value, answered "Choose how many tricks you bid.", and the seat could not play.
+    "no submitter": "Object.defineProperty(SubmitEvent.prototype, 'submitter', { get: () => null })",
+    # Storage off (an Android WebView's default, site data blocked): reading the moves seen threw, the
+    # screen never caught up and said "No connection" after each move.
+    "no storage": "Object.defineProperty(window, 'sessionStorage', { get: () => { throw new DOMException('off') } })",
+}
+
+
+@pytest.mark.parametrize("browser_lacks", OLDER_BROWSERS)
+def test_a_seat_bids_on_an_older_browser(browser: Any, seeded_server: str, browser_lacks: str) -> None:
+    table = Table(seeded_server, 5)
+    seat, v = table.to_act()
+    assert v["phase"] == "bidding"
+    context = phone(browser, "light")
+    context.add_init_script(OLDER_BROWSERS[browser_lacks])
+    page = context.new_page()
+    page.goto(table.data["seats"][seat]["url"].replace("http://localhost", seeded_server))
+    expect(page.locator(".vt-status")).to_contain_text("Your turn")
+    bid = v["legal"][-1]
+    page.locator(f'.vt-bid button[value="{bid}"]').tap()
+    expect(page.locator(".vt-bid")).to_have_count(0)
+    assert table.view(seat)["bids"][seat] == bid
+    expect(page.locator(".vt-status")).not_to_contain_text("No connection")
+    context.close()
