@@ -222,11 +222,12 @@ def version(table_id: str) -> Any:
 @bp.get("/t/<table_id>/moves")
 def moves(table_id: str) -> Any:
     """The moves since ``?since=N`` for ``virtual.js`` to replay card by card (public facts only)."""
-    access = service.settle_if_needed(seat_or_host(table_id))
+    access = seat_or_host(table_id)
     raw = request.args.get("since", "0")
     since = whole_number(raw, 12)
-    if since is None:
+    if since is None:  # refused before the bots move: a rejected request stores nothing
         raise BadRequest(_("'since' must be a move number, not {raw!r}.", raw=raw))
+    access = service.settle_if_needed(access)
     view = views.seat_view(access.table, access.seat, since)
     return {
         "seq": view["seq"],

@@ -676,3 +676,22 @@ def test_a_malformed_since_is_refused_before_anything_is_stored(app: Flask, clie
         assert answer.status_code == 400 and "'since'" in answer.get_json()["error"]["message"], path
         assert row(app, table) == before, path
     assert client.get(f"/api/tables/{table}/view?since=0", headers=auth(ann)).status_code == 200
+
+
+def test_a_malformed_since_of_the_screens_poll_lets_no_bot_move(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seat screen's poll for moves (``/t/<id>/moves``) let the bots due move, stored their
+    moves, and then refused its ``?since=``."""
+    from scorekeeper.virtual import service
+
+    monkeypatch.setattr(service, "BOT_BUDGET_SECONDS", 0.0)  # one bot move per request: some are due
+    created = create(client, seats("Ann", "bot", "bot", "bot"), seed=5, variant="new-jersey", first_dealer=0)
+    client.get(created["seats"][0]["url"].replace("http://localhost", ""))  # Ann's seat cookie
+    before = row(app, created["id"])
+    assert before["state"] and created["view"]["bots_thinking"]
+    answer = client.get(f"/t/{created['id']}/moves?since=abc")
+    assert answer.status_code == 400
+    assert row(app, created["id"]) == before
+    assert client.get(f"/t/{created['id']}/moves?since=0").status_code == 200
+    assert row(app, created["id"]) != before  # a well-formed poll moves the bots on
