@@ -25,6 +25,19 @@ from .i18n import rules_message
 NO_GAME = N_("No game with that link: check the address, or ask the scorer for a new link.")
 WATCH_ONLY = N_("This link can only watch the game; ask the scorer to make changes.")
 UNKNOWN_HOST = N_("This server does not answer for that host name; nothing was saved.")
+#: A form sent without any of the site's cookies: the browser keeps none (cookies blocked, as iOS's
+#: "Block All Cookies"), and its form's token, its game and its group live in them.
+NO_COOKIES = N_(
+    "This browser keeps no cookies for this site, so nothing was saved: allow cookies for this site, then try again."
+)
+
+
+def stale_form(message: str) -> str:
+    """A refused form's ``message``, or :data:`NO_COOKIES` when the browser sent no cookie at all:
+    "out of date" at every tap would not tell a player what is wrong."""
+    return message if request.cookies else _(NO_COOKIES)
+
+
 #: What a client was doing too often (limits.py), by the limit's scope; ``{seconds}`` to wait.
 TOO_OFTEN = {
     "create": N_(
@@ -134,7 +147,9 @@ def register(app: Flask) -> None:
     def csrf_error(error: CSRFError) -> Any:
         # Said apart from any other 400 in a header: the scorer's offline queue asks for a fresh
         # token then, and shows any other refusal (static/queue-rare.js), whatever the language.
-        answer = make_response(_answer(400, _("This form was out of date. Please try again: nothing was saved.")))
+        answer = make_response(
+            _answer(400, stale_form(_("This form was out of date. Please try again: nothing was saved.")))
+        )
         answer.headers["X-Bluke-CSRF"] = "refused"
         return answer
 

@@ -29,6 +29,7 @@ from .. import limits
 from ..engine import RulesError
 from ..errors import NotFound
 from ..errors import ServiceError
+from ..errors import stale_form
 from ..extensions import csrf
 from ..extensions import PageForm
 from ..games import Attach
@@ -220,7 +221,7 @@ def new() -> Any:
     if request.method == "GET":
         return render_template("groups/new.html", form=form, alert=None)
     if not form.validate_on_submit():
-        return render_template("groups/new.html", form=form, alert=_(OUT_OF_DATE)), 400
+        return render_template("groups/new.html", form=form, alert=stale_form(_(OUT_OF_DATE))), 400
     try:
         group, token = service.create_group(form.name.data or "", form.roster())
     except ServiceError as error:

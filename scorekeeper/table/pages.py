@@ -36,6 +36,7 @@ from ..errors import Conflict
 from ..errors import Forbidden
 from ..errors import NotFound
 from ..errors import ServiceError
+from ..errors import stale_form
 from ..errors import WATCH_ONLY
 from ..extensions import csrf
 from ..extensions import db
@@ -218,7 +219,7 @@ def new_game() -> Any:
     if request.method == "GET" or form.rearrange() or groups.pick_chip(form, groups.group_of_request()):
         return render_new(form)
     if not form.validate_on_submit():
-        return render_new(form, _(OUT_OF_DATE), 400)
+        return render_new(form, stale_form(_(OUT_OF_DATE)), 400)
     try:
         names, dealer = form.players()
         draw = draw_for_deal(len(names), secrets.SystemRandom()) if dealer is None else None

@@ -70,12 +70,31 @@ def test_every_form_post_of_the_pages_refuses_a_missing_token(app: Flask, client
 
 
 def test_a_missing_token_re_renders_the_set_up_with_the_names_typed(client: FlaskClient) -> None:
+    client.get("/new")  # the form's session
     answer = client.post("/new", data={"names-0": "Ann", "names-1": "Ben", "first_dealer": "1", "action": "start"})
     page = text(answer)
     assert answer.status_code == 400
     assert 'value="Ann"' in page and 'value="Ben"' in page and "This page was out of date" in page
     assert re.search(r'<option value="1" selected>', page)  # the first dealer chosen stays chosen
     assert re.search(r'name="csrf_token" value="[^"]+"', page)  # a fresh token to try again with
+
+
+def test_a_browser_that_keeps_no_cookies_is_told_so_where_a_game_table_or_group_begins(app: Flask) -> None:
+    """With cookies blocked (iOS "Block All Cookies") every tap of Start said "This page was out of
+    date", however often it was tapped: the form's token, the game and the group live in cookies."""
+    told = "This browser keeps no cookies for this site, so nothing was saved: allow cookies for this site"
+    for path, data in (
+        ("/new", {"names-0": "Ann", "names-1": "Ben", "first_dealer": "1", "action": "start"}),
+        ("/groups/new", {"name": "Friday"}),
+        ("/t/new", {"names-0": "Ann", "bots-1": "basic"}),
+    ):
+        blocked = app.test_client()  # sends no cookie: it kept none of those the form's page set
+        answer = blocked.post(path, data={**data, "csrf_token": "what the page held"})
+        assert answer.status_code == 400 and told in text(answer), (path, text(answer)[:300])
+    keeping = app.test_client()
+    keeping.get("/new")
+    answer = keeping.post("/new", data={"names-0": "Ann", "names-1": "Ben", "action": "start"})
+    assert "This page was out of date" in text(answer) and told not in text(answer)
 
 
 def test_a_wrong_token_re_renders_the_bids_as_tapped(app: Flask, client: FlaskClient) -> None:
