@@ -32,6 +32,14 @@ NO_COOKIES = N_(
 )
 
 
+#: Under a "not found" page when the browser sent no cookie at all: a link's page finds its game by
+#: the cookie the link set, so where cookies are blocked every link ends here.
+NO_COOKIES_LINK = N_(
+    "If you just opened a link: this browser keeps no cookies for this site, and the link needs one. Allow cookies "
+    "for this site, then open the link again."
+)
+
+
 def stale_form(message: str) -> str:
     """A refused form's ``message``, or :data:`NO_COOKIES` when the browser sent no cookie at all:
     "out of date" at every tap would not tell a player what is wrong."""
@@ -125,10 +133,19 @@ def wants_json() -> bool:
     return request.path == "/api" or request.path.startswith("/api/")
 
 
-def _answer(status: int, message: str, rule: str | None = None, code: str | None = None) -> Any:
+def error_page(status: int, message: str, rule: str | None = None, found_by_cookie: bool = False) -> Any:
+    """The error page. Under a 404 of a page that finds its game, table or group by a cookie, when
+    the browser sent no cookie at all, :data:`NO_COOKIES_LINK`."""
+    hint = _(NO_COOKIES_LINK) if found_by_cookie and status == 404 and not request.cookies else None
+    return render_template("error.html", status=status, message=message, rule=rule, hint=hint), status
+
+
+def _answer(
+    status: int, message: str, rule: str | None = None, code: str | None = None, found_by_cookie: bool = False
+) -> Any:
     if wants_json():
         return jsonify(error_body(status, message, rule, code)), status
-    return render_template("error.html", status=status, message=message, rule=rule), status
+    return error_page(status, message, rule, found_by_cookie)
 
 
 def register(app: Flask) -> None:
@@ -141,7 +158,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError) -> Any:
-        return _answer(error.status, error.message, error.rule, error.code)
+        return _answer(error.status, error.message, error.rule, error.code, found_by_cookie=True)
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> Any:

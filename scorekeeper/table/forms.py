@@ -53,10 +53,21 @@ class Number(StringField):
             self.data = text if len(text) <= 20 else text[:20] + "…"
 
 
+class Whole(IntegerField):
+    """A whole number the page wrote into a hidden field (a version, a hand's number): ASCII digits
+    only, as in the API (``int`` also reads ``"١"``, ``"1_0"`` and ``" 7 "``)."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if valuelist:
+            self.data = whole_number(str(valuelist[0]), 12)
+            if self.data is None:
+                raise ValueError(_(OUT_OF_DATE))
+
+
 class GameForm(PageForm):
     """A write to a game: the version it was based on, so a stale page cannot overwrite (API.md)."""
 
-    version = IntegerField(widget=HiddenInput(), validators=[InputRequired(OUT_OF_DATE)])
+    version = Whole(widget=HiddenInput(), validators=[InputRequired(OUT_OF_DATE)])
 
     def problem(self) -> str | None:
         """The first form-level problem (CSRF, version) as one sentence, or ``None``."""
@@ -176,7 +187,7 @@ def hand_edit_form(players: int, **kwargs: Any) -> HandEditBase:
 class UndoForm(GameForm):
     """Undo the latest entry of the latest hand (its tricks, else its bids)."""
 
-    number = IntegerField(widget=HiddenInput(), validators=[InputRequired(OUT_OF_DATE)])
+    number = Whole(widget=HiddenInput(), validators=[InputRequired(OUT_OF_DATE)])
 
 
 class ForgetForm(PageForm):

@@ -47,11 +47,6 @@ def entry_of(game: Game, number: int) -> HandEntry | None:
     return next((h for h in game.hands if h.number == number), None)
 
 
-def _check_number(rules: Rules, number: int) -> None:
-    """A hand the schedule has (R24): the engine's own check and sentence."""
-    rules.cards_in_hand(number)
-
-
 def _room_for(game: Game, adding: int) -> None:
     """A game keeps at most MAX_CORRECTIONS corrections: one more edit or undo is refused (400).
 
@@ -161,7 +156,7 @@ def record_hand(
 def _set_bids(write: Write, number: int, bids: object, wanted: Any) -> None:
     game = write.game
     rules = rules_of(game)
-    _check_number(rules, number)
+    rules.cards_in_hand(number)  # a hand the schedule has (R24), in the engine's words
     previous = entry_of(game, number - 1)
     check_order(number, "bids", previous is not None and previous.tricks is not None, bids_recorded=False)
     checked = _whole_numbers(check_bids, rules, number, bids, "bids", game.players)
@@ -186,7 +181,7 @@ def _set_bids(write: Write, number: int, bids: object, wanted: Any) -> None:
 def _set_tricks(write: Write, number: int, tricks: object) -> None:
     game = write.game
     rules = rules_of(game)
-    _check_number(rules, number)
+    rules.cards_in_hand(number)  # a hand the schedule has (R24), in the engine's words
     entry = entry_of(game, number)
     check_order(number, "tricks", previous_complete=True, bids_recorded=entry is not None and entry.bids is not None)
     checked = _whole_numbers(check_tricks, rules, number, tricks, "tricks", game.players)
@@ -206,7 +201,7 @@ def undo(game_id: str, number: int, version: object = None, whole_hand: bool = T
     """
     with writing(game_id, version, token) as write:
         game = write.change()
-        _check_number(rules_of(game), number)
+        rules_of(game).cards_in_hand(number)  # R24
         latest = max((h for h in game.hands if h.bids is not None), key=lambda h: h.number, default=None)
         if latest is None:
             raise OrderError("Nothing has been recorded yet, so there is nothing to undo (R25).", "R25")

@@ -45,6 +45,6 @@ def private(response: Response) -> Response:
 def refused(error: Exception) -> Any:
     """A refused request, answered for the reader who sent it (hidden cards redacted)."""
     access = g.get("vt_access")
-    if request.path.startswith("/api/"):
+    if request.path.startswith("/api/") or request.endpoint in pages.JSON_ENDPOINTS:
         return api.refused(access, error)
     return pages.refused(access, error)

@@ -23,6 +23,7 @@ from ..bots import LEVELS
 from ..engine import RulesError
 from ..engine.rules import OPTION_NAMES
 from ..errors import BadRequest
+from ..errors import error_page
 from ..errors import Forbidden
 from ..errors import NotFound
 from ..errors import ServiceError
@@ -39,6 +40,7 @@ from ..web import whole_number
 from . import bp
 from . import service
 from . import views
+from .api import since
 from .service import TableAccess
 
 SEAT_COOKIE = "vt_"
@@ -154,7 +156,7 @@ def refused(access: TableAccess | None, error: Exception) -> Any:
     status, shape = views.error_body(table, seat, error)
     message = shape["error"]["message"]
     if access is None:
-        return render_template("error.html", status=status, message=message, rule=shape["error"]["rule"]), status
+        return error_page(status, message, shape["error"]["rule"], found_by_cookie=True)
     access = service.open_table(access.table.id, access.token)  # a fresh read after the rollback
     return (render_host if access.is_host else render_seat)(access, message, status)
 
@@ -211,6 +213,10 @@ def scorecard(table_id: str) -> Any:
     return response
 
 
+#: The seat screen's calls for ``virtual.js``: they answer JSON, refusals included.
+JSON_ENDPOINTS = frozenset({"virtual.version", "virtual.moves"})
+
+
 @bp.get("/t/<table_id>/version")
 def version(table_id: str) -> Any:
     """Cheap polling for ``virtual.js``: only the version number."""
@@ -223,12 +229,9 @@ def version(table_id: str) -> Any:
 def moves(table_id: str) -> Any:
     """The moves since ``?since=N`` for ``virtual.js`` to replay card by card (public facts only)."""
     access = seat_or_host(table_id)
-    raw = request.args.get("since", "0")
-    since = whole_number(raw, 12)
-    if since is None:  # refused before the bots move: a rejected request stores nothing
-        raise BadRequest(_("'since' must be a move number, not {raw!r}.", raw=raw))
+    seq = since() or 0  # refused before the bots move: a rejected request stores nothing
     access = service.settle_if_needed(access)
-    view = views.seat_view(access.table, access.seat, since)
+    view = views.seat_view(access.table, access.seat, seq)
     return {
         "seq": view["seq"],
         "moves": view["moves"],

@@ -97,6 +97,34 @@ def test_a_browser_that_keeps_no_cookies_is_told_so_where_a_game_table_or_group_
     assert "This page was out of date" in text(answer) and told not in text(answer)
 
 
+def test_a_link_opened_where_cookies_are_blocked_says_so(app: Flask, client: FlaskClient) -> None:
+    """A link sets its cookie and redirects to the clean address, which finds the game by that cookie:
+    with cookies blocked every link ended on "No game with that link", as if the link were wrong."""
+    hint = "this browser keeps no cookies for this site, and the link needs one"
+    game = api_game(client, ["Ann", "Ben", "Cy"])
+    table = client.post("/api/tables", json={"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "basic"}]}).get_json()
+    group = client.post("/api/groups", json={"name": "Friday"}).get_json()
+    links = [
+        game["scorer_url"],
+        game["watch_url"],
+        f"/t/{table['id']}/join/{table['host_token']}",
+        f"/t/{table['id']}/join/{table['seats'][0]['token']}",
+        group["url"],
+    ]
+    for link in links:
+        blocked = app.test_client(use_cookies=False)
+        opened = blocked.get(link)
+        assert opened.status_code == 302, link
+        answer = blocked.get(opened.headers["Location"])
+        assert answer.status_code == 404 and hint in text(answer), (link, text(answer)[:300])
+        keeping = app.test_client()
+        assert keeping.get(link, follow_redirects=True).status_code == 200, link
+        keeping.get("/")
+        assert hint not in text(keeping.get(opened.headers["Location"].replace(link.split("/")[2], "0" * 16)))
+    assert hint not in text(app.test_client().get("/no/such/page"))  # not a link's page
+    assert "error" in app.test_client().get(f"/api/games/{game['id']}").get_json()  # the API: JSON as before
+
+
 def test_a_wrong_token_re_renders_the_bids_as_tapped(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy"])
     answer = post_hand(client, game_id, 1, "bids", [4, 5, 3], 1, token="forged")
@@ -104,6 +132,19 @@ def test_a_wrong_token_re_renders_the_bids_as_tapped(app: Flask, client: FlaskCl
     assert answer.status_code == 400 and "This page was out of date" in page
     assert 'id="bid0-4" value="4" checked' in page and 'id="bid1-5" value="5" checked' in page
     assert document(app, game_id)["hands"][0]["bids"] is None
+
+
+def test_a_page_s_hidden_numbers_are_ascii_digits_as_in_the_api(app: Flask, client: FlaskClient) -> None:
+    """``int`` reads "١" (an Arabic-Indic one), "0_1" and " 1 " as 1: a version the page never wrote."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    for version in ("\u0661", "0_1", " 1 ", "1" * 13):
+        answer = post_hand(client, game_id, 1, "bids", [4, 5, 3], version)  # type: ignore[arg-type]
+        assert answer.status_code == 400 and "This page was out of date" in text(answer), version
+        assert document(app, game_id)["hands"][0]["bids"] is None
+    assert post_hand(client, game_id, 1, "bids", [4, 5, 3], 1).status_code == 302
+    undo = {"csrf_token": csrf(client, f"/g/{game_id}"), "version": "2"}
+    assert client.post(f"/g/{game_id}/undo", data={**undo, "number": "\u0661"}).status_code == 400
+    assert document(app, game_id)["hands"][0]["bids"] == [4, 5, 3]
 
 
 def test_a_token_from_another_browser_is_refused(app: Flask, client: FlaskClient) -> None:

@@ -354,7 +354,9 @@ def test_a_number_in_other_digits_is_a_clear_400_not_a_server_error(
     played = phone.post(f"/t/{table}/play", data={"csrf_token": token, "card": v["legal"][0], "version": digit})
     assert played.status_code == 400 and "must be a whole number" in text(played)
     moves = phone.get(f"/t/{table}/moves?since={digit}")
-    assert moves.status_code == 400 and "must be a move number" in text(moves)
+    assert (
+        moves.status_code == 400 and "must be a move number" in moves.get_json()["error"]["message"]
+    )  # JSON, as asked
     seat = created["seats"][0]["token"]
     viewed = client.get(f"/api/tables/{table}/view?since={digit}", headers={"Authorization": f"Bearer {seat}"})
     assert viewed.status_code == 400 and viewed.get_json()["error"]["code"] == "bad_request"
@@ -371,6 +373,9 @@ def test_polling_answers_a_version_and_a_partial(app: Flask, client: FlaskClient
     part = text(phone.get(f"/t/{created['id']}", headers={"X-Partial": "1"}))
     assert part.lstrip().startswith('<div id="vt"') and "<html" not in part
     assert f'data-stamp="{polled["stamp"]}"' in part
+    for call in ("version", "moves"):  # virtual.js's calls answer JSON, refusals too
+        refused = app.test_client().get(f"/t/{created['id']}/{call}")
+        assert refused.status_code == 404 and refused.get_json()["error"]["code"] == "not_found", call
 
 
 def test_the_scorecard_link_opens_the_game_page(app: Flask, client: FlaskClient) -> None:
