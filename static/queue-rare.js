@@ -224,5 +224,24 @@ window.BlukeQueueRare = function (Q) {
     try { sessionStorage.setItem(App.before, JSON.stringify({ said: lines })); } catch (e) { /* storage off */ }
   }
 
-  return { refused: refused, told: told };
+  /* Its sentences are not in the page, which the scorer loads at every save (benchmarks/first_load.py):
+     asked for in the page's language before the first part that writes one. Each part runs once the
+     server has answered, so they come with it; not come (the connection lost just then), the part
+     fails as without an answer, and they are asked for again at its next try. */
+  var asked = null;
+  function worded(part) {
+    return function () {
+      var args = arguments;
+      asked = asked || fetch("/offline/words?lang=" + encodeURIComponent(document.documentElement.lang), {
+        credentials: "same-origin", cache: "no-store"
+      }).then(function (answer) {
+        if (!answer.ok) throw answer;
+        return answer.json();
+      }).then(function (more) {
+        Object.keys(more).forEach(function (key) { words[key] = more[key]; });
+      }).catch(function (error) { asked = null; throw error; });
+      return asked.then(function () { return part.apply(null, args); });
+    };
+  }
+  return { refused: worded(refused), told: worded(told) };
 };

@@ -66,13 +66,20 @@
   function keep(entry) { return store("readwrite", function (s) { return s.add(entry); }).then(function (key) { entry.key = key; }); }
   /* The server took `entry` (now at `version`): it leaves the queue. The rest move on to `version`
      only if that write was the one change since their base; else another phone wrote, and they
-     are refused (409) and shown. Resolves to whether this phone still knows the game. */
+     are refused (409) and shown. The rest are the phone's, not only this page's: another tab may
+     have added to them, and been closed since. Resolves to whether this phone still knows the game. */
   function settle(entry, version) {
-    var moved = version === entry.base + 1;
+    var from = entry.base, moved = version === from + 1;
+    pending.forEach(function (e) { if (moved && e.base === from) e.base = version; });
     return store("readwrite", function (s) {
       s.delete(entry.key);
-      pending.slice(1).forEach(function (e) { if (moved && e.base === entry.base) { e.base = version; s.put(e); } });
-    }).then(function () { return moved || version === entry.base; });
+      if (moved) s.index("game").openCursor(game.id).onsuccess = function (event) {
+        var at = event.target.result;
+        if (!at) return;
+        if (at.value.base === from) { at.value.base = version; at.update(at.value); }
+        at.continue();
+      };
+    }).then(function () { return moved || version === from; });
   }
   function forget(entry) { return store("readwrite", function (s) { s.delete(entry.key); }); }
 
@@ -427,6 +434,13 @@
   } catch (e) { /* storage off */ }
   /* Back online: what waits is sent; a page older than what was sent is drawn again by the server. */
   window.addEventListener("online", function () { clearTimeout(retry); pause = 5000; if (pending.length) send(); else if (made) sent(); });
+  /* Back in sight, a page whose list of entries is not the phone's (another tab of this phone added
+     to the queue, sent from it or settled a clash meanwhile) is loaded again, to go on from the
+     queue as it is: an undo or a choice made here would act on what is no longer there. */
+  function keys(list) { return list.map(function (e) { return e.key; }).join(); }
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) saved().then(function (all) { if (keys(all) !== keys(pending)) location.replace(location.pathname); });
+  });
   document.querySelectorAll("form.hand[data-queue]").forEach(watch);
   caughtUp();
   if (made) draw();

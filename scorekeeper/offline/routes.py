@@ -6,11 +6,13 @@ import hashlib
 from typing import Any
 
 from flask import Blueprint
+from flask import jsonify
 from flask import render_template
 from flask import Response
 from flask import url_for
 
 from ..assets import digest
+from ..table.screens import rare_words
 from ..web import POLICY
 
 bp = Blueprint("offline", __name__)
@@ -48,3 +50,10 @@ def offline() -> Any:
     response = Response(render_template("offline.html"))
     response.headers.setdefault("Content-Security-Policy", POLICY)
     return response
+
+
+@bp.get("/offline/words")
+def words() -> Any:
+    """The sentences of the scorer's queue that its page does not carry (:func:`rare_words`), in
+    the language of ``?lang=`` (the page's), else the request's."""
+    return _fresh(jsonify(rare_words()), "application/json")

@@ -421,7 +421,8 @@ TRUMP_NOTES = [(code, code, True) for code, _pip, _name in TRUMPS] + [
 def offline_words() -> dict[str, Any]:
     """Every sentence ``static/queue.js`` writes, in the page's language. The checks' sentences are
     the engine's and the forms' own (``tests/vectors.py`` checks them word for word in the browser);
-    a plural has one form per plural category (``i18n.plural_forms``)."""
+    a plural has one form per plural category (``i18n.plural_forms``). Those of ``static/queue-rare.js``
+    are not in the page: :func:`rare_words`."""
     return {
         "bid_high": plural_forms(
             "{who} bid {bid}, but only {cards} card was dealt in hand {number} (R22).",
@@ -442,8 +443,6 @@ def offline_words() -> dict[str, Any]:
         "missing_bid": _("Tap a bid for {name}."),
         "missing_tricks": _("Tap a number of tricks taken for {name}."),
         "cards": plural_forms("%(num)d card", "%(num)d cards"),
-        "step_bids": _("Bids"),
-        "step_tricks": _("Tricks"),
         "finished": _("The last hand is recorded on this phone; the result shows once every entry is sent."),
         "waiting": plural_forms("Offline — {n} entry waiting", "Offline — {n} entries waiting"),
         "unanswered": plural_forms(
@@ -455,6 +454,24 @@ def offline_words() -> dict[str, Any]:
         ),
         "sending": _("Sending…"),
         "all_sent": _("All sent"),
+        "undo_bids": _("Undo the bids of hand %(number)s"),
+        "undo_tricks": _("Undo the tricks of hand %(number)s"),
+        "undone_bids": _(
+            "Undone: the bids of hand {number}. They are still tapped below: change what was wrong and save."
+        ),
+        "undone_tricks": _(
+            "Undone: the tricks of hand {number}. They are still tapped below: change what was wrong and record."
+        ),
+    }
+
+
+def rare_words() -> dict[str, Any]:
+    """The sentences ``static/queue-rare.js`` writes, in the request's language: a refused entry's box
+    (a bids entry's trump said as ``_clash.html`` says it, R12), the queue stopped by a refusal that a
+    fresh token did not mend, saved entries another scorer changed. The script asks for them
+    (``/offline/words``) only once the server has answered, so the scorer's page, loaded at every
+    save, does not carry them (benchmarks/first_load.py)."""
+    return {
         "refused": _("The server did not take an entry: {message}"),
         "conflict_title": _("Another phone changed this game meanwhile"),
         "conflict_server": _("On the server"),
@@ -464,16 +481,20 @@ def offline_words() -> dict[str, Any]:
         "conflict_rule": _(
             "The game on the server no longer allows this entry. Note it, keep the server's game and enter it again."
         ),
-        "undo_bids": _("Undo the bids of hand %(number)s"),
-        "undo_tricks": _("Undo the tricks of hand %(number)s"),
-        "undone_bids": _(
-            "Undone: the bids of hand {number}. They are still tapped below: change what was wrong and save."
-        ),
-        "undone_tricks": _(
-            "Undone: the tricks of hand {number}. They are still tapped below: change what was wrong and record."
-        ),
+        "step_bids": _("Bids"),
+        "step_tricks": _("Tricks"),
         "keep_server": _("Keep the server's"),
         "use_phone": _("Use this phone's"),
+        # the msgid of _clash.html, a template's (%-style): said as that box says it
+        "trump": {
+            code: _("Trump: %(trump)s") % {"trump": trump_label(code)} for code in ("S", "H", "D", "C", "none", "")
+        },
+        "kept": _("Entries kept on this phone, waiting to be sent: {n}. The server did not take them from this page."),
+        "reload": _("Reload the page to send them"),
+        "changed_bids": _("Hand {number} bids were changed on another phone: {was} → {now}"),
+        "changed_tricks": _("Hand {number} tricks were changed on another phone: {was} → {now}"),
+        "taken_back_bids": _("Hand {number} bids were taken back on another phone: {was}"),
+        "taken_back_tricks": _("Hand {number} tricks were taken back on another phone: {was}"),
     }
 
 

@@ -1538,6 +1538,78 @@ def test_undo_of_entries_still_on_the_phone_takes_them_back_there(browser: Any, 
     assert live.count("POST", f"/g/{game['id']}/undo") == 0
 
 
+# -- two tabs of one phone: the queue is the phone's (IndexedDB), each page's list its own ------------
+def tricks_in_a_second_tab(context: Any, live: LiveServer, game: dict[str, Any]) -> Any:
+    """Offline, with hand 1's bids waiting (Ann 4, Ben 5, Cy 3), the game opened in a second tab, which
+    goes on from the phone's queue, and its tricks recorded there (Ann 4, Ben 5, Cy 4)."""
+    other = context.new_page()
+    other.goto(f"{live.url}/g/{game['id']}")  # the page kept by the service worker
+    expect(other.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    tap(other, "tricks0-4", "tricks1-5")  # Cy's 4 is the remainder
+    other.locator("form.hand button.primary").tap()
+    expect(other.locator("#sync")).to_have_text("Offline — 2 entries waiting")
+    return other
+
+
+def server_hand_1(live: LiveServer, game: dict[str, Any], tricks: list[int] | None) -> dict[str, Any]:
+    """Hand 1 as the server holds it once its tricks are ``tricks`` (15 s at most)."""
+    deadline = time.monotonic() + 15
+    while True:
+        doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+        if doc["hands"][0]["tricks"] == tricks or time.monotonic() > deadline:
+            return dict(doc["hands"][0])
+        time.sleep(0.1)
+
+
+def test_tricks_recorded_in_a_tab_closed_since_go_out_after_the_bids_another_tab_sent(
+    browser: Any, live: LiveServer
+) -> None:
+    """The first tab sent the bids and moved only its own list on to the game they made: the tricks of
+    the closed tab went out on the older game, came back as a clash with "another phone", and its first
+    button dropped them."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    try:
+        bids_waiting_offline(context, page, live)
+        tricks_in_a_second_tab(context, live, game).close()
+        assert queued(page) == 2
+    finally:
+        go_online(context, live)
+    hand = server_hand_1(live, game, [4, 5, 4])
+    assert hand["bids"] == [4, 5, 3] and hand["tricks"] == [4, 5, 4]
+    expect(page.locator("#conflict")).to_be_hidden()
+    assert live.count("PUT", f"/api/games/{game['id']}/hands/1/tricks") == 1
+    assert queued(page) == 0
+
+
+def test_a_tab_back_in_sight_goes_on_from_what_another_tab_added_to_the_queue(browser: Any, live: LiveServer) -> None:
+    """Undo in the first tab named and took back the bids, the latest entry of its own list, from under
+    the tricks recorded in another tab; those were then refused (R25) and had to be entered again."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    undo = page.locator("button[form=undo-form]")
+    try:
+        bids_waiting_offline(context, page, live)
+        other = tricks_in_a_second_tab(context, live, game)
+        expect(undo).to_have_attribute("aria-label", "Undo the bids of hand 1")  # its own list, out of sight
+        with page.expect_navigation():  # the phone shows the first tab again: it reads the phone's queue
+            page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+        expect(page.locator("#sync")).to_have_text("Offline — 2 entries waiting")
+        expect(undo).to_have_attribute("aria-label", "Undo the tricks of hand 1")
+        undo.tap()
+        expect(page.locator("#sync")).to_contain_text("Undone: the tricks of hand 1.")
+        expect(page.locator("#tricks2-4")).to_be_checked()
+        assert queued(page) == 1
+        other.close()
+    finally:
+        go_online(context, live)
+    expect(page.locator("#sync")).to_have_text("All sent", timeout=15_000)
+    hand = server_hand_1(live, game, None)
+    assert hand["bids"] == [4, 5, 3] and hand["tricks"] is None
+    assert live.count("PUT", f"/api/games/{game['id']}/hands/1/tricks") == 0
+    expect(page.locator("#conflict")).to_be_hidden()
+
+
 def test_offline_taps_survive_a_reload_and_the_phone_refuses_what_the_server_would(
     browser: Any, live: LiveServer
 ) -> None:

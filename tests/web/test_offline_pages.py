@@ -106,6 +106,18 @@ def test_the_offline_words_are_in_the_pages_language(client: FlaskClient) -> Non
     assert "{total}" in words["tricks_total"] and not words["tricks_total"].startswith("Tricks add up")
 
 
+def test_a_refused_entrys_sentences_come_when_asked_not_with_every_page(client: FlaskClient) -> None:
+    """The scorer's page is loaded at every save; the box of a refused entry is rare (static/queue-rare.js)."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    assert "keep_server" not in offline_json(client, game_id, "offline-words")
+    answer = client.get("/offline/words?lang=it")
+    rare = answer.get_json()
+    assert answer.headers["Cache-Control"] == "no-cache"
+    assert rare["keep_server"] != "Keep the server's" and rare["trump"]["S"].endswith("♠")
+    assert set(rare["trump"]) == {"S", "H", "D", "C", "none", ""}
+    assert client.get("/offline/words?lang=en").get_json()["use_phone"] == "Use this phone's"
+
+
 def prototype(page: str, step: str) -> str:
     found = re.search(rf'<template id="proto-{step}">(.*?)</template>', page, re.S)
     assert found, step

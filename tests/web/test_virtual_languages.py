@@ -231,5 +231,10 @@ def test_no_english_is_left_on_a_scorers_page_nor_in_its_offline_words(client: F
     game = new_game(client, ["Ann", "Ben", "Robo"])
     pages = in_every_language(client, f"/g/{game}")
     assert all('id="offline-words"' in page for page in pages.values())
+    # and the queue's rare sentences (a refused entry's box), asked for in the page's language
+    rare = {lang: client.get(f"/offline/words?lang={lang}").get_data(as_text=True) for lang in LANGUAGES}
+    for lang, page in pages.items():
+        pages[lang] = page + f'<script type="application/json" id="offline-words">{rare[lang]}</script>'
+    assert "Keep the server" in pages["en"]
     left = {lang: sorted(english_left(pages["en"], pages[lang], lang)) for lang in OTHERS}
     assert not {lang: found for lang, found in left.items() if found}
