@@ -86,8 +86,12 @@
     var step = form.dataset.step, cards = +form.dataset.cards;
     var rows = all(".prow", form), status = form.querySelector(".status");
     var button = form.querySelector("button[type=submit]");
-    var last = {}, busy = false, byKeys = false;
+    var last = {}, busy = false, byKeys = false, dock = form.querySelector(".dock.fixed");
     restoreDraft(form);
+    /* The page ends clear of the docked bar however many lines its message takes (app.css, --dock). */
+    if (dock && window.ResizeObserver) new ResizeObserver(function () {
+      if (dock.isConnected) document.body.style.setProperty("--dock", dock.offsetHeight + "px");
+    }).observe(dock);
 
     function checked(row) { return row.querySelector("input:checked"); }
     function value(row) { var c = checked(row); return c ? +c.value : null; }

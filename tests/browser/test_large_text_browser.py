@@ -268,3 +268,75 @@ def test_with_large_text_a_groups_figures_keep_every_word_whole(browser: Any, se
     expect(page.locator("table.h2h")).to_be_visible()
     assert page.evaluate(BROKEN_WORDS, "main") == [], "a player's page"
     context.close()
+
+
+# -- the narrowest phones (320 px) and long words, after a QA pass over every page ---------------------
+def test_scorecard_columns_of_names_that_start_alike_are_told_apart(browser: Any, server: str) -> None:
+    """Names were cut at nine letters on one line: "Maria Sc…" twice, "Jean-Pi…" twice (a title shows
+    on no phone). A name now takes up to three lines of its column."""
+    names = ["Maria Schmidt", "Maria Schneider", "Jean-Pierre Martin", "Jean-Pierre Moreau"]
+    made = api_game(server, names, 0, HANDS[:2])
+    context = phone(browser, "360")
+    page = context.new_page()
+    page.goto(made["watch_url"])
+    shown = page.locator(".sheet .pname")
+    expect(shown).to_have_text(names)
+    cut = shown.evaluate_all(
+        "s => s.filter(e => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+    )
+    assert not cut, f"names cut in the scorecard's header: {cut}"
+    assert len({e.inner_text() for e in shown.all()}) == 4
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["ru", "be"])
+def test_the_new_games_choices_keep_their_words_whole_at_320_px(browser: Any, server: str, lang: str) -> None:
+    """ "Стандартный" broke as "Стандартн / ый" in a two-column choice at 320 px."""
+    context = browser.new_context(viewport={"width": 320, "height": 640}, device_scale_factor=2, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{server}/new?lang={lang}")
+    assert not page.evaluate(BROKEN_WORDS, ".seg label"), page.evaluate(BROKEN_WORDS, ".seg label")
+    context.close()
+
+
+def test_the_page_ends_clear_of_a_dock_whose_message_takes_three_lines(browser: Any, server: str) -> None:
+    """The page kept a fixed 120 px clear for the dock, which a refusal in three lines makes 148 px high:
+    the end of the page (a language of the footer) stayed under it."""
+    made = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0, [([3, 4, 2, 3], None)])
+    context = browser.new_context(viewport={"width": 320, "height": 640}, device_scale_factor=2, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{made['scorer_url']}?lang=it")
+    expect(page.locator("form.hand.tricks")).to_be_visible()
+    with page.expect_navigation():  # tricks that add up to 0 of 13, sent past the phone's own checks (R23)
+        page.evaluate(
+            """() => { document.querySelectorAll('form.hand input[name^=tricks_][value="0"]').forEach(i => { i.checked = true; });
+                       document.querySelector('form.hand').submit(); }"""
+        )
+    dock = page.locator(".dock.fixed")
+    expect(dock.locator(".status.bad")).to_be_visible()
+    assert dock.evaluate("e => e.offsetHeight") > 130, "the message takes one line: this checks nothing"
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_function("() => Math.abs(innerHeight + scrollY - document.documentElement.scrollHeight) < 2")
+    end, top = page.evaluate(
+        """() => [document.querySelector('footer').getBoundingClientRect().bottom,
+                  document.querySelector('.dock.fixed').getBoundingClientRect().top]"""
+    )
+    assert end <= top, f"the page's end ({end:.0f} px) stays under the dock ({top:.0f} px)"
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["be", "ru"])
+def test_a_hands_result_keeps_its_numbers_on_one_line_at_320_px(browser: Any, seeded: str, lang: str) -> None:
+    """At 320 px "−120" showed as "−1 / 20" and "Н/П/Д" on three lines in the hand's result, and the
+    seat's own place at the table said "заказывает" with its "…" alone on the next line."""
+    names = ["Wolfeschlegelsteinhausen", "Wolfeschlegelsteinhaus01", "Wolfeschlegelsteinhaus02"]
+    table = Table(seeded, [{"name": names[0]}] + [{"name": n, "bot": "random"} for n in names[1:]], first_dealer=0)
+    table.play_until(lambda v: bool(v.get("previous")) and v["phase"] == "bidding")
+    context = browser.new_context(viewport={"width": 320, "height": 640}, device_scale_factor=2, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{table.links[0]}?lang={lang}")
+    expect(page.locator(".vt-result")).to_be_visible()
+    expect(page.locator(".vt-me .vt-spot-bid")).not_to_be_empty()
+    broken = page.evaluate(BROKEN_WORDS, ".vt-result td, .vt-result abbr, .vt-spot-bid")
+    assert not broken, f"{lang}: numbers broken across lines: {broken}"
+    context.close()
