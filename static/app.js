@@ -243,6 +243,9 @@
   function watchConnection() {
     var lost = document.getElementById("live-lost");
     if (!lost) return;
+    /* htmx did not arrive (a connection that dropped it) or does not run here (Safari before 13.1):
+       the page reloads itself while the game goes on, as it does without JavaScript (game.html). */
+    if (!window.htmx && document.body.dataset.awake) setTimeout(function () { location.reload(); }, 5000);
     function cut(off) { lost.hidden = !off; document.body.classList.toggle("cut-off", off); }
     document.body.addEventListener("htmx:sendError", function () { cut(true); });
     document.body.addEventListener("htmx:timeout", function () { cut(true); });

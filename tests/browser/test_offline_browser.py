@@ -167,6 +167,7 @@ def test_the_watch_page_says_when_its_score_stops_being_live(browser: Any, live:
     page.goto(game["watch_url"])
     lost, dot = page.locator("#live-lost"), page.locator(".livedot")
     expect(page.locator(".kicker")).to_contain_text("Live")
+    assert page.evaluate("typeof window.htmx") == "object"  # htmx runs: the page does not reload itself
     expect(lost).to_be_hidden()
     assert dot.evaluate("e => getComputedStyle(e).animationName") == "pulse"
     go_offline(context, live)
@@ -181,6 +182,22 @@ def test_the_watch_page_says_when_its_score_stops_being_live(browser: Any, live:
         go_online(context, live)
     expect(lost).to_be_hidden()
     assert dot.evaluate("e => getComputedStyle(e).animationName") == "pulse"
+    context.close()
+
+
+def test_a_watch_page_without_htmx_still_follows_the_game(browser: Any, live: LiveServer) -> None:
+    """htmx dropped by the connection (or not run, as on Safari before 13.1): the score stayed on the
+    first one received; the page now reloads itself while the game goes on, as it does without scripts."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context = browser.new_context(**PHONE)
+    context.route("**/static/vendor/htmx.min.js*", lambda route: route.abort())
+    page = context.new_page()
+    page.goto(game["watch_url"])
+    assert page.evaluate("typeof window.htmx") == "undefined"
+    expect(page.locator(".state")).to_have_text("Bidding…")
+    url = f"{live.url}/api/games/{game['id']}/hands/1/bids"
+    assert requests.put(url, json={"bids": [4, 5, 3]}, headers=bearer(game), timeout=10).ok
+    expect(page.locator(".bidlist")).to_contain_text("Ann 4", timeout=10_000)
     context.close()
 
 
