@@ -44,6 +44,7 @@
   /* -- IndexedDB: one store of entries, oldest first (auto-increment keys) ---------------------- */
   function open() {
     opening = opening || new Promise(function (ok, fail) {
+      setTimeout(fail, 3000);  /* never answered (Safari on iOS 14.6): as without IndexedDB, the plain form */
       var request = indexedDB.open("bluke-scorer", 1);
       request.onupgradeneeded = function () {
         request.result.createObjectStore("entries", { keyPath: "key", autoIncrement: true }).createIndex("game", "game");

@@ -272,3 +272,17 @@ def test_home_notes_the_entries_a_game_keeps_on_this_phone_and_its_screen_sends_
     home.goto(live.url + "/")
     expect(home.locator(f"[data-game='{game['id']}'] .game-link")).to_be_visible()
     expect(home.locator(".gwaiting")).to_have_count(0)
+
+
+def test_bids_are_saved_where_indexeddb_never_answers(browser: Any, live: LiveServer) -> None:
+    """Safari on iOS 14.6 could leave ``indexedDB.open`` unanswered: the queue waited for it and the
+    save did nothing at all. After 3 s it goes on as without IndexedDB: the plain form, online."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context = browser.new_context(**offline.PHONE)
+    context.add_init_script("indexedDB.open = () => ({})")  # a request whose answer never comes
+    page = context.new_page()
+    page.goto(game["scorer_url"])
+    with page.expect_navigation(timeout=10_000):
+        tap(page, "bid1-5", "bid2-3", "bid0-4")
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    assert game_doc(live, game)["hands"][0]["bids"] == [4, 5, 3]
