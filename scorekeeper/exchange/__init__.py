@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -21,6 +22,8 @@ from datetime import datetime
 from datetime import timedelta
 from datetime import UTC
 from typing import Any
+
+import pytz
 
 from .. import games
 from ..engine import build_scorecard
@@ -39,6 +42,7 @@ from ..engine.rules import MAX_PLAYERS
 from ..errors import BadRequest
 from ..i18n import _
 from ..i18n import N_
+from ..i18n import select_timezone
 from ..i18n import shown  # a value as the file wrote it, for messages
 from ..models import Game
 from ..models import NO_TRUMP
@@ -162,13 +166,21 @@ def _malformed(where: str, key: str, what: str, value: object) -> BadRequest:
 EARLIEST = datetime(2000, 1, 1)
 
 
+#: An ISO 8601 date without a time (``2025-11-29``, ``20251129``).
+_DAY_ONLY = re.compile(r"\d{4}-?\d{2}-?\d{2}")
+
+
 def _time(text: str | None, where: str) -> datetime | None:
-    """An ISO 8601 moment as naive UTC (as stored); out of range (year 1, year 9999) is a 400, not a crash."""
+    """An ISO 8601 moment as naive UTC (as stored), a date alone as its noon in the importer's time
+    zone, so that the date shows as written; out of range (year 1, year 9999) is a 400, not a crash."""
     if text is None:
         return None
     try:
         moment = datetime.fromisoformat(text)
         moment = moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
+        if _DAY_ONLY.fullmatch(text):  # the day's noon where the importer is (the phone's zone, else UTC)
+            zone = pytz.timezone(select_timezone() or "UTC")
+            moment = zone.localize(moment + timedelta(hours=12)).astimezone(UTC).replace(tzinfo=None)
     except ValueError:
         raise BadRequest(
             _(

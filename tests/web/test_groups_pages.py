@@ -24,6 +24,7 @@ from .export_kit import lines
 from .export_kit import pages
 from .groups_kit import auth
 from .groups_kit import expected_season
+from .groups_kit import export_file
 from .groups_kit import import_into
 from .groups_kit import legal_hands
 from .groups_kit import new_group
@@ -563,3 +564,18 @@ def test_a_game_is_dated_in_the_phones_time_zone(app: Flask, client: FlaskClient
     client.set_cookie("tz", zone)
     assert f'<span class="gmeta">{shown} ·' in text(client.get(f"/groups/{group['id']}/games"))
     assert client.get(f"/api/groups/{group['id']}/games/{game['id']}/scorecard.pdf").status_code == 200
+
+
+@pytest.mark.parametrize("zone", ["America/Los_Angeles", "Pacific/Honolulu", "UTC", "Asia/Tokyo", "Pacific/Auckland"])
+def test_a_game_imported_with_a_date_alone_shows_that_date(client: FlaskClient, zone: str) -> None:
+    """``"created_at": "2026-12-04"`` was midnight UTC: the Americas showed Dec 3. A date alone is its
+    noon in the importer's time zone (the phone's cookie; UTC for a script without one)."""
+    group = joined(client, ["Ann", "Ben"])
+    played = {**export_file(["Ann", "Ben"], legal_hands(2, 1)), "created_at": "2026-12-04"}
+    by_script = client.post(f"/api/groups/{group['id']}/import", json=played, headers=auth(group["token"]))
+    assert by_script.status_code == 201 and by_script.get_json()["created_at"].startswith("2026-12-04T12:00:00")
+    client.set_cookie("tz", zone)
+    by_phone = client.post(f"/api/groups/{group['id']}/import", json=played, headers=auth(group["token"]))
+    assert by_phone.status_code == 201, by_phone.get_json()
+    listed = text(client.get(f"/groups/{group['id']}/games"))
+    assert listed.count('<span class="gmeta">Dec 4, 2026 ·') == (1 if zone == "Pacific/Auckland" else 2)
