@@ -252,6 +252,7 @@ OPEN_TO_ALL: list[tuple[str, str]] = [
     ("GET", "/"),
     ("GET", "/rules"),
     ("GET", "/offline"),
+    ("GET", "/offline/words"),
     ("GET", "/new"),
     ("GET", "/t/new"),
     ("GET", "/groups/new"),
