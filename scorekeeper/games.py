@@ -598,10 +598,12 @@ def import_game(
     created_at: Any = None,
     corrections: Sequence[Mapping[str, Any]] = (),
     attach: Attach | None = None,
+    bots: Collection[int] = (),
 ) -> tuple[Game, str, str]:
     """Store an imported game and all its hands in one transaction, with new tokens (issue 4).
 
-    ``created_at`` (a naive UTC datetime) keeps the day the game was played. The records are
+    ``created_at`` (a naive UTC datetime) keeps the day the game was played; ``attach`` is told
+    ``bots``, the seats a bot played (as :func:`create_game` tells it). The records are
     checked whole first (R6, R12, R22–R25): a game that breaks any rule stores nothing.
     ``exchange.read_export`` parses the file and checks its figures before calling this.
     """
@@ -624,5 +626,5 @@ def import_game(
     game.corrections = [
         Correction(at=c["at"], hand=c["hand"], field=c["field"], old=c["old"], new=c["new"]) for c in corrections
     ]
-    _store(game, attach)
+    _store(game, attach, bots)
     return game, scorer, watch

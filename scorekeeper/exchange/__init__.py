@@ -26,6 +26,7 @@ from typing import Any
 import pytz
 
 from .. import games
+from ..bots import LEVELS
 from ..engine import build_scorecard
 from ..engine import check_bids
 from ..engine import check_records
@@ -76,12 +77,19 @@ def iso(moment: datetime) -> str:
 
 def export_document(game: Game, corrections: Iterable[Any] | None = None) -> dict[str, Any]:
     """The whole game: the game document of API.md, its corrections (``corrections``: as
-    :func:`games.history` takes them), and the format's name and version."""
+    :func:`games.history` takes them), and the format's name and version. A virtual game's players
+    say which seats a bot plays (``"bot": "strong"``): imported into a group, they count for nobody."""
+    document = games.document(game)
+    bots = games.bot_seats(game)
+    players = [
+        player | ({"bot": bots[player["seat"]]} if player["seat"] in bots else {}) for player in document["players"]
+    ]
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "exported_at": iso(utcnow()),
-        **games.document(game),
+        **document,
+        "players": players,
         "corrections": games.history(game, corrections),
     }
 
@@ -126,6 +134,7 @@ class Imported:
     """An export file read and checked: what :func:`games.import_game` stores."""
 
     players: list[str]
+    bots: frozenset[int]  # the seats a bot played: in a group they count for nobody
     variant: str
     options: dict[str, bool]
     first_dealer: int
@@ -238,12 +247,13 @@ def read_header(data: object) -> Mapping[str, Any]:
     return data
 
 
-def read_players(data: Mapping[str, Any]) -> list[str]:
-    """``players``: ``[{"seat": 0, "name": "Ann"}, …]`` in seat order."""
+def read_players(data: Mapping[str, Any]) -> tuple[list[str], frozenset[int]]:
+    """``players``: ``[{"seat": 0, "name": "Ann"}, …]`` in seat order; and the seats a bot played
+    (``"bot": "strong"``, as a virtual game's export marks them)."""
     players = _get(data, "players", (list,), "", _('a list such as [{"seat": 0, "name": "Ann"}, …]'))
     if len(players) > MAX_PLAYERS:
         Rules(len(players))  # the engine refuses so many (R4) before each is read: a long list costs nothing
-    names = []
+    names, bots = [], set()
     for index, player in enumerate(players):
         if not isinstance(player, Mapping):
             raise BadRequest(
@@ -263,7 +273,19 @@ def read_players(data: Mapping[str, Any]) -> list[str]:
                 )
             )
         names.append(_get(player, "name", (str,), f"players[{index}].", _("the player's name")))
-    return games.clean_names(names)
+        bot = player.get("bot")
+        if bot is not None and bot not in LEVELS:
+            raise BadRequest(
+                _(
+                    "The file's players[{index}].bot should be a bot level ({levels}) or null, not {bot}.",
+                    index=index,
+                    levels=", ".join(LEVELS),
+                    bot=shown(bot),
+                )
+            )
+        if bot is not None:
+            bots.add(index)
+    return games.clean_names(names), frozenset(bots)
 
 
 def read_hands(data: Mapping[str, Any], rules: Rules) -> list[HandRecord]:
@@ -459,13 +481,14 @@ def _entries(rules: Rules, hand: int, value: object, names: Sequence[str]) -> di
 def read_export(data: object) -> Imported:
     """Read an export file and check it whole; raise 400 for a malformed file, 422 for a broken rule."""
     data = read_header(data)
-    names = read_players(data)
+    names, bots = read_players(data)
     options = _get(data, "options", (dict,), "", _('an object such as {"extended": false}'), required=False) or {}
     variant = _get(data, "variant", (str,), "", _("'standard' or 'new-jersey'"))
     first_dealer = _get(data, "first_dealer", (int,), "", _("the first dealer's seat number"))
     rules = Rules.build(len(names), variant, options)
     imported = Imported(
         players=names,
+        bots=bots,
         variant=variant,
         options=options,
         first_dealer=first_dealer,
@@ -665,4 +688,5 @@ def import_game(data: object, attach: games.Attach | None = None) -> tuple[Game,
         created_at=imported.created_at,
         corrections=imported.corrections,
         attach=attach,
+        bots=imported.bots,
     )

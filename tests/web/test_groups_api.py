@@ -154,6 +154,35 @@ def test_an_import_into_a_group_answers_like_an_import(client: FlaskClient) -> N
     assert [g["id"] for g in group_doc(client, group)["games"]] == [game["id"]]
 
 
+def test_a_virtual_games_export_brings_no_bot_to_the_roster(client: FlaskClient) -> None:
+    """A game played against bots outside the group, exported and imported into it: Robo and Rita
+    joined the roster and its leaderboard. The export marks a bot's seat; in a group it counts for nobody."""
+    table = client.post(
+        "/api/tables",
+        json={"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "strong"}, {"name": "Rita", "bot": "basic"}]},
+    ).get_json()
+    exported = client.get(f"/api/games/{table['game_id']}/export.json", headers=auth(table["host_token"])).get_json()
+    assert exported["players"] == [
+        {"seat": 0, "name": "Ann"},
+        {"seat": 1, "name": "Robo", "bot": "strong"},
+        {"seat": 2, "name": "Rita", "bot": "basic"},
+    ]
+    group = new_group(client)
+    answer = client.post(f"/api/groups/{group['id']}/import", json=exported, headers=auth(group["token"]))
+    assert answer.status_code == 201, answer.get_json()
+    assert list(roster(group_doc(client, group))) == ["Ann"]
+    stats = client.get(f"/api/groups/{group['id']}/stats", headers=auth(group["token"])).get_json()
+    assert [p["name"] for p in stats["players"]] == ["Ann"]
+    plain = client.post("/api/games/import", json=exported)  # outside a group the marks change nothing
+    assert plain.status_code == 201 and [p["name"] for p in plain.get_json()["players"]] == ["Ann", "Robo", "Rita"]
+    exported["players"][1]["bot"] = "grandmaster"
+    refused = client.post(f"/api/groups/{group['id']}/import", json=exported, headers=auth(group["token"]))
+    assert refused.status_code == 400 and refused.get_json()["error"]["message"] == (
+        'The file\'s players[1].bot should be a bot level (random, basic, strong) or null, not "grandmaster".'
+    )
+    assert len(group_doc(client, group)["games"]) == 1
+
+
 def test_a_game_of_the_groups_export_comes_back_to_the_same_players(client: FlaskClient) -> None:
     """``group_players`` keeps a renamed or merged player's seat; a seat for nobody stays so."""
     group = new_group(client)
