@@ -150,22 +150,33 @@ def render_host(access: TableAccess, error: str | None = None, status: int = 200
     return render_template(template, open_link=open_link, **_host_context(access, error)), status
 
 
+def _reread(access: TableAccess) -> TableAccess | None:
+    """The table read afresh with the same link (after a write or a rollback), or ``None`` when the
+    link no longer opens it: the host gave the seat a new one meanwhile."""
+    try:
+        return service.open_table(access.table.id, access.token)
+    except (Forbidden, NotFound):
+        return None
+
+
 def refused(access: TableAccess | None, error: Exception) -> Any:
-    """The page again, unchanged, with the reason it was refused (redacted for this reader)."""
+    """The page again, unchanged, with the reason it was refused (redacted for this reader); only the
+    reason where the link no longer opens the table (a new one made while this request was under way)."""
     table, seat = (access.table, access.seat) if access is not None else (None, None)
     status, shape = views.error_body(table, seat, error)
     message = shape["error"]["message"]
-    if access is None:
+    fresh = _reread(access) if access is not None else None
+    if fresh is None:
         return error_page(status, message, shape["error"]["rule"], found_by_cookie=True)
-    access = service.open_table(access.table.id, access.token)  # a fresh read after the rollback
-    return (render_host if access.is_host else render_seat)(access, message, status)
+    return (render_host if fresh.is_host else render_seat)(fresh, message, status)
 
 
 def _done(access: TableAccess, endpoint: str) -> Any:
-    """After a successful post: the partial for scripts, else redirect (post/redirect/get)."""
-    if partial():
-        access = service.open_table(access.table.id, access.token)
-        return (render_host if access.is_host else render_seat)(access)
+    """After a successful post: the partial for scripts, else redirect (post/redirect/get); the
+    redirect too when a new link replaced this one just after the move (the move stands; the page
+    then says the link no longer works)."""
+    if partial() and (fresh := _reread(access)) is not None:
+        return (render_host if fresh.is_host else render_seat)(fresh)
     return redirect(url_for(endpoint, table_id=access.table.id), 303)
 
 

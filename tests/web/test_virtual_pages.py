@@ -441,3 +441,28 @@ def test_a_forms_address_opened_with_get_leads_to_the_table(client: FlaskClient,
     created = create(client, seats("Ann", "bot", "bot"), seed=4)
     answer = client.get(f"/t/{created['id']}/{address}")
     assert answer.status_code == 303 and answer.headers["Location"] == f"/t/{created['id']}"
+
+
+def test_a_link_replaced_while_its_move_was_under_way_is_answered_not_a_500(app: Flask, client: FlaskClient) -> None:
+    """The host made a new link for Ann's seat while her tap was on its way. Taken, the move stood but
+    the answer read the table again with the old link: a 500 saying nothing was saved. Refused under
+    the table's lock, the refusal read it again the same way: a 500 instead of the 403's sentence."""
+    from scorekeeper.errors import Forbidden
+    from scorekeeper.virtual import pages
+    from scorekeeper.virtual import service
+
+    created = create(client, seats("Ann", "bot", "Ben"), seed=3)
+    table, ann = created["id"], created["seats"][0]["token"]
+    with app.test_request_context(headers={"X-Partial": "1"}):
+        tapped = service.open_table(table, ann)  # as the tap's request opened it
+    relinked = client.post(f"/api/tables/{table}/seats/0/link", headers=auth(created["host_token"]))
+    assert relinked.status_code == 200, relinked.get_json()
+    with app.test_request_context(f"/t/{table}/bid", method="POST", headers={"X-Partial": "1"}):
+        moved = pages._done(tapped, "virtual.seat")
+        assert moved.status_code == 303 and moved.headers["Location"] == f"/t/{table}"
+        status = pages.refused(tapped, Forbidden(service.REPLACED))[1]
+        assert status == 403
+    phone = app.test_client()
+    phone.set_cookie(f"vt_{table}", ann)
+    answer = phone.get(f"/t/{table}", headers={"X-Partial": "1"})  # where the redirect leads: virtual.js reloads
+    assert answer.status_code == 403 and "This link no longer works" in text(answer)
