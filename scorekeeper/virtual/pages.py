@@ -182,9 +182,21 @@ def _done(access: TableAccess, endpoint: str) -> Any:
 
 # -- joining -------------------------------------------------------------------------------------
 @bp.get("/t/<table_id>/join/<token>")
+@bp.post("/t/<table_id>/join/<token>")
 def join(table_id: str, token: str) -> Any:
-    """Swap a link's token for an HttpOnly cookie and redirect to the clean URL (like pages.join)."""
+    """Swap a link's token for an HttpOnly cookie and redirect to the clean URL (like pages.join).
+
+    A phone plays one seat of a table (one cookie): opened on a phone that plays another seat (a link
+    sent to the wrong player), the link first asks, and only the button (POST) moves the phone over.
+    Silently, the phone's screen turned into that seat's cards and controls at its next look.
+    """
     access = service.open_table(table_id, token)
+    held = _other_seat(access) if request.method == "GET" else None
+    if held is not None:
+        names = [seat["name"] for seat in access.table.seats]
+        return render_template(
+            "virtual/switch.html", table_id=table_id, mine=names[held], theirs=names[access.seat or 0]
+        )
     if access.is_host:
         response = redirect(url_for("virtual.host", table_id=table_id))
         _set_cookie(response, HOST_COOKIE + table_id, token)
@@ -193,6 +205,18 @@ def join(table_id: str, token: str) -> Any:
         response = redirect(url_for("virtual.seat", table_id=table_id))
         _set_cookie(response, SEAT_COOKIE + table_id, token)
     return response
+
+
+def _other_seat(access: TableAccess) -> int | None:
+    """The seat this phone plays at the table when ``access`` opens another one (its cookie still works)."""
+    held = request.cookies.get(SEAT_COOKIE + access.table.id)
+    if access.is_host or not held or held == access.token:
+        return None
+    try:
+        mine = service.open_table(access.table.id, held)
+    except (Forbidden, NotFound):
+        return None
+    return mine.seat if mine.seat is not None and mine.seat != access.seat else None
 
 
 def seat_or_host(table_id: str) -> TableAccess:

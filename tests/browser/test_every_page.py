@@ -199,6 +199,10 @@ PAGES: dict[str, Callable[[Any, dict[str, Any]], None]] = {
     "seat, lobby": seat("lobby", "#vt"),
     "seat, bidding (the table view)": seat("bidding", ".vt-bids"),
     "seat, waiting for another seat": lambda page, w: visit(page, w["bidding"].links[1], ".vt-table"),
+    "another seat's link on a seat's phone (it asks first)": lambda page, w: (
+        page.goto(w["bidding"].links[0]),
+        visit(page, w["bidding"].links[1], "form button"),
+    ),
     "host, during play": host("bidding", ".vt-table, .vt-seats"),
     "seat, playing (you lead)": seat("playing_vt", ".vt-card.vt-legal"),
     "seat, the last hand's result kept on screen": seat("result", ".vt-prev[open]"),

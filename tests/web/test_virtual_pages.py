@@ -466,3 +466,26 @@ def test_a_link_replaced_while_its_move_was_under_way_is_answered_not_a_500(app:
     phone.set_cookie(f"vt_{table}", ann)
     answer = phone.get(f"/t/{table}", headers={"X-Partial": "1"})  # where the redirect leads: virtual.js reloads
     assert answer.status_code == 403 and "This link no longer works" in text(answer)
+
+
+def test_another_seats_link_on_a_phone_that_plays_a_seat_asks_first(app: Flask, client: FlaskClient) -> None:
+    """Ben's link sent to Ann's phone turned her screen into Ben's cards and controls at its next look,
+    without a word, and Ben's link vanished from the host's page (taken as opened)."""
+    created = create(client, seats("Ann", "bot", "Ben"), seed=3)
+    table, host = created["id"], auth(created["host_token"])
+    ann, ben = created["seats"][0]["token"], created["seats"][1]["token"]
+    phone = joined(app, created, 0)
+    asked = phone.get(f"/t/{table}/join/{ben}")
+    page = text(asked)
+    assert (
+        asked.status_code == 200 and "This phone plays Ann's seat" in page and "Play Ben's seat on this phone" in page
+    )
+    assert phone.get_cookie(f"vt_{table}").value == ann  # still Ann's phone
+    links = client.get(f"/api/tables/{table}/view", headers=host).get_json()["links"]
+    assert [link["seat"] for link in links] == [2]  # Ben's link is still the host's to hand on
+    assert phone.get(f"/t/{table}/join/{ann}").status_code == 302  # its own link: no question
+    moved = phone.post(f"/t/{table}/join/{ben}", data={"csrf_token": token_of(phone, f"/t/{table}/join/{ben}")})
+    assert moved.status_code == 302 and moved.headers["Location"] == f"/t/{table}"
+    assert phone.get_cookie(f"vt_{table}").value == ben
+    assert client.get(f"/api/tables/{table}/view", headers=host).get_json()["links"] == []
+    assert phone.post(f"/t/{table}/join/{ben}").status_code == 400  # no page token: nothing moves

@@ -214,6 +214,7 @@ EVERY_ROUTE: list[tuple[str, str, dict[str, Any], frozenset[str], tuple[str, ...
     ],
     ("GET", "/t/{table}/moves", {}, frozenset({"host", "seat"}), ANY_TABLE_PAGE),
     ("GET", "/t/{table}/join/{token}", {}, frozenset({"host", "seat"}), ("path",)),
+    ("POST", "/t/{table}/join/{token}", {}, frozenset({"host", "seat"}), ("path",)),
     ("GET", "/t/game/{table_game}", {}, frozenset({"host", "seat"}), ANY_TABLE_PAGE),
     *[(m, "/api/tables/{table}" + p, d, frozenset(r), ("header",)) for m, p, d, r in API],
     # a group: its link opens it, its statistics and its forms
