@@ -98,15 +98,18 @@ def answer(access: TableAccess, moved: bool = False) -> dict[str, Any]:
     """The reader's view after a fresh read of the table; the host's also lists the seat links.
 
     ``moved``: the seat's move was made (its link checked under the table's lock). A link the host
-    replaced just after it is still answered with the view, not a 403 that would say the move was
-    refused (API.md: a rejected write stores nothing); its next request gets the 403."""
+    replaced just after it is still answered with the table, not a 403 that would say the move was
+    refused (API.md: a rejected write stores nothing); its next request gets the 403. The table as
+    the host sees it, without the seat's cards: the bots may have dealt the next hand meanwhile,
+    whose cards are the new link's."""
+    seat = access.seat
     try:
         access = service.open_table(access.table.id, access.token)
     except Forbidden:
         if not moved:
             raise
-        access = service.reread(access)
-    view = views.seat_view(access.table, access.seat, since())
+        access, seat = service.reread(access), None
+    view = views.seat_view(access.table, seat, since())
     if access.is_host:
         view["links"] = links(access)
     return view
