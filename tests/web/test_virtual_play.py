@@ -180,6 +180,27 @@ def test_a_rematch_seats_everyone_again(app: Flask, client: FlaskClient) -> None
     assert ann["id"] == new["id"] and ann["seat"] == 0 and api_view(client, new["id"], ann["token"])["name"] == "Ann"
 
 
+def test_a_player_whose_seat_a_bot_finished_joins_the_rematch_from_the_finished_screen(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Ben's screen said "each player joins it from their own screen" and offered nothing: his seat was
+    the bot's at the end (the host gave it one while he was away), though his link may follow."""
+    spec = [{"name": "Ann"}, {"name": "Ben"}] + [{"name": f"B{i}", "bot": "random"} for i in range(12)]
+    created = create(client, spec, seed=9)
+    table, host = created["id"], auth(created["host_token"])
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    ben = phone(app, created["seats"][1]["url"])
+    assert client.put(f"/api/tables/{table}/seats/1", json={"bot": "basic"}, headers=host).status_code == 200
+    finish(client, table, {0: tokens[0]})
+    rematch = client.post(f"/api/tables/{table}/rematch", headers=host).get_json()
+    finished = text(ben.get(f"/t/{table}"))
+    assert "Join the rematch" in finished
+    moved = ben.post(f"/t/{table}/rematch/seat", data={"csrf_token": csrf(ben, f"/t/{table}")})
+    assert moved.status_code == 303 and moved.headers["Location"].endswith(f"/t/{rematch['id']}")
+    seated = api_view(client, rematch["id"], rematch["host_token"])["players"][1]
+    assert seated["name"] == "Ben" and seated["bot"] == "basic"  # the host hands it back when Ben is ready
+
+
 def test_a_seat_the_rematch_host_has_given_a_new_link_cannot_be_taken_back_from_the_old_table(
     client: FlaskClient,
 ) -> None:
