@@ -150,11 +150,11 @@ def render_host(access: TableAccess, error: str | None = None, status: int = 200
     return render_template(template, open_link=open_link, **_host_context(access, error)), status
 
 
-def _reread(access: TableAccess) -> TableAccess | None:
-    """The table read afresh with the same link (after a write or a rollback), or ``None`` when the
-    link no longer opens it: the host gave the seat a new one meanwhile."""
+def _reopened(table_id: str, token: str) -> TableAccess | None:
+    """The table read afresh with a link (after a write or a rollback), or ``None`` when the link no
+    longer opens it: the host gave its seat a new one meanwhile."""
     try:
-        return service.open_table(access.table.id, access.token)
+        return service.open_table(table_id, token)
     except (Forbidden, NotFound):
         return None
 
@@ -165,7 +165,7 @@ def refused(access: TableAccess | None, error: Exception) -> Any:
     table, seat = (access.table, access.seat) if access is not None else (None, None)
     status, shape = views.error_body(table, seat, error)
     message = shape["error"]["message"]
-    fresh = _reread(access) if access is not None else None
+    fresh = _reopened(access.table.id, access.token) if access is not None else None
     if fresh is None:
         return error_page(status, message, shape["error"]["rule"], found_by_cookie=True)
     return (render_host if fresh.is_host else render_seat)(fresh, message, status)
@@ -175,7 +175,7 @@ def _done(access: TableAccess, endpoint: str) -> Any:
     """After a successful post: the partial for scripts, else redirect (post/redirect/get); the
     redirect too when a new link replaced this one just after the move (the move stands; the page
     then says the link no longer works)."""
-    if partial() and (fresh := _reread(access)) is not None:
+    if partial() and (fresh := _reopened(access.table.id, access.token)) is not None:
         return (render_host if fresh.is_host else render_seat)(fresh)
     return redirect(url_for(endpoint, table_id=access.table.id), 303)
 
@@ -187,16 +187,14 @@ def join(table_id: str, token: str) -> Any:
     """Swap a link's token for an HttpOnly cookie and redirect to the clean URL (like pages.join).
 
     A phone plays one seat of a table (one cookie): opened on a phone that plays another seat (a link
-    sent to the wrong player), the link first asks, and only the button (POST) moves the phone over.
-    Silently, the phone's screen turned into that seat's cards and controls at its next look.
+    sent to the wrong player), the link first asks, and only its button (POST) moves the phone over;
+    else the phone's screen would turn into that seat's cards and controls at its next look.
     """
     access = service.open_table(table_id, token)
     held = _other_seat(access) if request.method == "GET" else None
-    if held is not None:
+    if held is not None and access.seat is not None:
         names = [seat["name"] for seat in access.table.seats]
-        return render_template(
-            "virtual/switch.html", table_id=table_id, mine=names[held], theirs=names[access.seat or 0]
-        )
+        return render_template("virtual/switch.html", table_id=table_id, mine=names[held], theirs=names[access.seat])
     if access.is_host:
         response = redirect(url_for("virtual.host", table_id=table_id))
         _set_cookie(response, HOST_COOKIE + table_id, token)
@@ -210,13 +208,8 @@ def join(table_id: str, token: str) -> Any:
 def _other_seat(access: TableAccess) -> int | None:
     """The seat this phone plays at the table when ``access`` opens another one (its cookie still works)."""
     held = request.cookies.get(SEAT_COOKIE + access.table.id)
-    if access.is_host or not held or held == access.token:
-        return None
-    try:
-        mine = service.open_table(access.table.id, held)
-    except (Forbidden, NotFound):
-        return None
-    return mine.seat if mine.seat is not None and mine.seat != access.seat else None
+    mine = _reopened(access.table.id, held) if held and held != access.token and not access.is_host else None
+    return mine.seat if mine is not None and mine.seat != access.seat else None
 
 
 def seat_or_host(table_id: str) -> TableAccess:
