@@ -998,8 +998,8 @@ def follow_rematch(access: TableAccess) -> TableAccess:
 
     def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game | None:
         info = table.seats[seat]
-        if info.get("host_linked"):
-            raise Forbidden(_(REPLACED))
+        if info.get("host_linked"):  # said of the rematch's seat: the link asking still opens its own table
+            raise Forbidden(_("The rematch's host has given this seat a newer link: ask the host for it."))
         fresh, token = _issue(info, None, table.id, seat)
         table.seats = [fresh if i == seat else s for i, s in enumerate(table.seats)]
         tokens.append(token)
