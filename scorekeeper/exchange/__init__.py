@@ -75,12 +75,15 @@ def iso(moment: datetime) -> str:
     return moment.isoformat() + "Z"
 
 
-def export_document(game: Game, corrections: Iterable[Any] | None = None) -> dict[str, Any]:
+def export_document(
+    game: Game, corrections: Iterable[Any] | None = None, bots: Mapping[int, str] | None = None
+) -> dict[str, Any]:
     """The whole game: the game document of API.md, its corrections (``corrections``: as
     :func:`games.history` takes them), and the format's name and version. A virtual game's players
-    say which seats a bot plays (``"bot": "strong"``): imported into a group, they count for nobody."""
+    say which seats a bot plays (``"bot": "strong"``; ``bots``: :func:`games.bot_seats`, when the
+    caller has them already): imported into a group, they count for nobody."""
     document = games.document(game)
-    bots = games.bot_seats(game)
+    bots = games.bot_seats(game) if bots is None else bots
     players = [
         player | ({"bot": bots[player["seat"]]} if player["seat"] in bots else {}) for player in document["players"]
     ]

@@ -225,7 +225,8 @@ def export_json(group_id: str) -> Response:
             for game_id, p in batch.items():
                 set_committed_value(p.game, "hands", hands[game_id])
                 seats = {"group_players": p.seats, "group_names": [names.get(player, "") for player in p.seats]}
-                line = json.dumps(exchange.export_document(p.game, corrections[game_id]) | seats, ensure_ascii=False)
+                document = exchange.export_document(p.game, corrections[game_id], p.bots)  # no query a game
+                line = json.dumps(document | seats, ensure_ascii=False)
                 yield ("" if p is played[0] else ",\n") + line
                 db.session.expire(p.game, ["hands"])  # written: let them go
         yield "\n]}\n"
