@@ -498,12 +498,16 @@ def transaction() -> Iterator[None]:
         raise
 
 
-def clean_names(players: object) -> list[str]:
-    """2–15 distinct, non-empty, printable names of at most 40 characters, trimmed (R4)."""
+def clean_names(players: object, who: Callable[[int], str] | None = None) -> list[str]:
+    """2–15 distinct, non-empty, printable names of at most 40 characters, trimmed (R4).
+
+    A name's error calls it ``who(seat)`` (seats from 0): "Player 1" for seat 0 unless told otherwise.
+    """
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise BadRequest(_('\'players\' must be a list of names, such as ["Ann", "Ben", "Cy"].'))
     check_players(len(players))
-    return distinct([clean_name(name, _("Player {seat}", seat=seat)) for seat, name in enumerate(players, start=1)])
+    label = who or (lambda seat: _("Player {seat}", seat=seat + 1))
+    return distinct([clean_name(name, label(seat)) for seat, name in enumerate(players)])
 
 
 def distinct(names: list[str]) -> list[str]:

@@ -184,10 +184,12 @@ class Sent:
         return shown(self.value)
 
     def __str__(self) -> str:
+        if isinstance(self.value, int) and not isinstance(self.value, bool):
+            return shown(self.value)  # a bid of 10**4000 is not echoed whole
         return str(self.value)
 
     def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
+        return format(self.value, spec) if spec else str(self)
 
 
 def _param(value: object) -> object:

@@ -36,6 +36,7 @@ from ..engine import HandRecord
 from ..engine import Rules
 from ..engine import RulesError
 from ..engine import Suit
+from ..engine.errors import Counted
 from ..engine.errors import OrderError
 from ..engine.errors import Phrase
 from ..engine.errors import ScheduleError
@@ -538,12 +539,18 @@ def check_figures(rules: Rules, imported: Imported, data: Mapping[str, Any]) -> 
                 hands=len(card["schedule"]),
                 damaged=DAMAGED,
             )
+        cards = card["schedule"][number]
         raise ScheduleError(
-            "The file's schedule is not this game's: hand {number} deals {cards} cards, not {given} "
-            "(R7–R11, R24). {damaged}",
+            Counted(
+                "The file's schedule is not this game's: hand {number} deals {cards} card, not {given} "
+                "(R7–R11, R24). {damaged}",
+                "The file's schedule is not this game's: hand {number} deals {cards} cards, not {given} "
+                "(R7–R11, R24). {damaged}",
+                cards,
+            ),
             "R24",
             number=number + 1,
-            cards=card["schedule"][number],
+            cards=cards,
             given=shown(data["schedule"][number]),
             damaged=DAMAGED,
         )

@@ -14,12 +14,15 @@ from flask import url_for
 from .. import games
 from .. import limits
 from ..engine import RulesError
+from ..engine import Suit
+from ..engine.errors import ScheduleError
 from ..errors import BadRequest
 from ..errors import Forbidden
 from ..errors import WATCH_ONLY
 from ..extensions import csrf
 from ..games import Access
 from ..i18n import _
+from ..i18n import shown
 from ..models import Game
 from ..web import bearer
 from ..web import body
@@ -140,9 +143,26 @@ def put_bids(game_id: str, n: str) -> Any:
         data = body()
         if "bids" not in data:
             raise BadRequest(_("The body needs 'bids': one number per player, in seat order."))
-        trump = data["trump"] if "trump" in data else service.KEEP
-        game = service.record_bids(game_id, hand_number(n), data["bids"], trump, version_of(data), token)
+        number = hand_number(n)
+        game = service.record_bids(game_id, number, data["bids"], asked_trump(data, number), version_of(data), token)
     return jsonify(games.document(game))
+
+
+def asked_trump(data: dict[str, Any], number: int) -> object:
+    """The trump a bids body records: ``trump`` (kept when left out), or none for ``"no_trump": true``,
+    the game document's word for it (R12); ``"no_trump": false`` leaves ``trump`` to say it."""
+    trump = data["trump"] if "trump" in data else service.KEEP
+    no_trump = data.get("no_trump", False)
+    if not isinstance(no_trump, bool):
+        raise BadRequest(_("'no_trump' must be true or false, not {value}.", value=shown(no_trump)))
+    if no_trump and trump not in (service.KEEP, None):
+        raise ScheduleError(
+            "Hand {number} cannot have trump {trump} and no trump at once (R12).",
+            "R12",
+            number=number,
+            trump=Suit(service.stored_trump(trump)).symbol,  # a suit letter, or its own error
+        )
+    return None if no_trump else trump
 
 
 @bp.put("/games/<game_id>/hands/<n>/tricks")

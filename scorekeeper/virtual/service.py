@@ -578,7 +578,11 @@ def parse_seats(seats: object) -> tuple[list[str], list[str | None]]:
     """Names and bot levels from ``[{"name": "Ann"}, {"name": "Robo", "bot": "basic"}, …]``."""
     if not isinstance(seats, list) or not all(isinstance(s, Mapping) for s in seats):
         raise BadRequest(_('\'seats\' must be a list such as [{"name": "Ann"}, {"name": "Robo", "bot": "basic"}].'))
-    bots = [_bot_level(s.get("bot"), _("Seat {seat}", seat=i)) for i, s in enumerate(seats)]
+
+    def seat(i: int) -> str:
+        return _("Seat {seat}", seat=i)
+
+    bots = [_bot_level(s.get("bot"), seat(i)) for i, s in enumerate(seats)]
     names = [
         s.get("name") if s.get("name") is not None or bot is None else bot_name(i)
         for i, (s, bot) in enumerate(zip(seats, bots))
@@ -591,7 +595,7 @@ def parse_seats(seats: object) -> tuple[list[str], list[str | None]]:
                     seat=i,
                 )
             )
-    return games.clean_names(names), bots
+    return games.clean_names(names, seat), bots
 
 
 def _draw(players: int, seed: int | None) -> tuple[int, list[list[str]]]:

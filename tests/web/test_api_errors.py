@@ -317,6 +317,15 @@ HAND_CASES = [
         "put", "hands/2/bids", {"bids": [10**30, 6, 4]}, 422, "R22", "only 12 cards were dealt in hand 2", id="bid-huge"
     ),
     pytest.param(
+        "put",
+        "hands/2/bids",
+        {"bids": [10**200, 6, 4]},
+        422,
+        "R22",
+        f"Ann bid {'1' + '0' * 62}…, but",
+        id="bid-200-digits",
+    ),
+    pytest.param(
         "put", "hands/2/bids", {"bids": [13, 6, 4]}, 422, "R22", "Ann bid 13, but only 12", id="bid-over-cards"
     ),
     pytest.param("put", "hands/2/bids", {"bids": [0, 6, 4]}, 422, "R22", "at least 1", id="bid-zero"),
@@ -332,6 +341,33 @@ HAND_CASES = [
     ),
     pytest.param(
         "put", "hands/2/bids", {"bids": [2, 6, 4], "trump": 1}, 400, None, "'trump' must be", id="trump-number"
+    ),
+    pytest.param(
+        "put",
+        "hands/2/bids",
+        {"bids": [2, 6, 4], "no_trump": "yes"},
+        400,
+        None,
+        "'no_trump' must be",
+        id="no-trump-word",
+    ),
+    pytest.param(
+        "put",
+        "hands/2/bids",
+        {"bids": [2, 6, 4], "trump": "S", "no_trump": True},
+        422,
+        "R12",
+        "Hand 2 cannot have trump ♠ and no trump at once",
+        id="no-trump-and-a-suit",
+    ),
+    pytest.param(
+        "put",
+        "hands/2/bids",
+        {"bids": [2, 6, 4], "trump": "X", "no_trump": True},
+        422,
+        "R12",
+        "'X' is not a suit",
+        id="no-trump-and-x",
     ),
     pytest.param(
         "put", "hands/2/bids", {"bids": [2, 6, 4], "version": "2"}, 400, None, "'version' must be", id="version-string"

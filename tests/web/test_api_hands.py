@@ -168,6 +168,16 @@ def test_trump_is_kept_when_left_out_and_null_records_a_hand_without_trump(clien
     ]
 
 
+def test_no_trump_true_as_the_document_writes_it_records_a_hand_without_trump(client: FlaskClient) -> None:
+    table = Table(client)
+    doc = table.bids(1, [4, 5, 3], no_trump=True).get_json()
+    assert doc["hands"][0]["trump"] is None and doc["hands"][0]["no_trump"] is True  # not dropped (R12)
+    echoed = table.bids(1, [4, 5, 3], trump=None, no_trump=True)
+    assert echoed.status_code == 200 and echoed.get_json()["version"] == doc["version"]  # the same entry again
+    told = table.bids(1, [4, 5, 3], trump="H", no_trump=False).get_json()["hands"][0]
+    assert told["trump"] == "H" and told["no_trump"] is False
+
+
 def test_editing_an_earlier_hand_recomputes_every_later_total(client: FlaskClient) -> None:
     table = Table(client)
     table.hand(1, [4, 5, 3], [5, 3, 5])

@@ -336,6 +336,7 @@ TAMPERED: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str
     ("wrong dealer", change("hands.1.dealer", 0), 422, "R24", "Hand 2 is dealt by Ben, not Ann"),
     ("dealer not a seat", change("hands.1.dealer", -1), 422, "R24", "Hand 2 is dealt by Ben, not Seat -1"),
     ("wrong schedule", change("schedule.2", 12), 422, "R24", "hand 3 deals 11 cards, not 12"),
+    ("wrong schedule at one card", change("schedule.12", 2), 422, "R24", "hand 13 deals 1 card, not 2"),
     ("hand numbers out of order", change("hands.1.number", 3), 422, "R25", "hand 3 where hand 2 belongs"),
     ("a gap in the hands", clear_hand(2), 422, "R25", "Hand 3 has entries, but hand 2 is not complete (R25)."),
     ("tricks without bids", change("hands.0.bids", None), 422, "R25", "Hand 1 has tricks but no bids"),

@@ -265,6 +265,10 @@ def test_an_unknown_table_is_404(client: FlaskClient) -> None:
         ({"seats": "Ann"}, 400, "'seats'"),
         ({"seats": [{}, {"name": "Ben"}]}, 400, "Seat 0 needs a name"),
         ({"seats": [{"name": "Ann"}, {"name": 7}]}, 400, "Seat 1 needs a name"),
+        # every message counts seats as the answer does, from 0
+        ({"seats": [{"name": " "}, {"name": "Ben"}]}, 400, "Seat 0 has no name"),
+        ({"seats": [{"name": "Ann"}, {"name": "x" * 41}]}, 400, "Seat 1's name is longer"),
+        ({"seats": [{"name": "Ann"}, {"name": "R", "bot": "genius"}]}, 400, "Seat 1: the bot level"),
         ({"seats": [{"name": "Ann"}, {"name": "Ann"}]}, 400, "Two players"),
         ({"seats": [{"name": "Ann"}, {"name": "R", "bot": "genius"}]}, 400, "bot level"),
         ({"seats": [{"name": "Ann"}, {"name": "Ben"}], "variant": "texas"}, 422, "variant"),

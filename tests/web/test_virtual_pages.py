@@ -489,3 +489,24 @@ def test_another_seats_link_on_a_phone_that_plays_a_seat_asks_first(app: Flask, 
     assert phone.get_cookie(f"vt_{table}").value == ben
     assert client.get(f"/api/tables/{table}/view", headers=host).get_json()["links"] == []
     assert phone.post(f"/t/{table}/join/{ben}").status_code == 400  # no page token: nothing moves
+
+
+@pytest.mark.parametrize(("need", "it"), [(1, "ne manca 1"), (2, "ne mancano 2")])
+def test_the_tricks_a_seat_still_needs_take_the_languages_plural(
+    app: Flask, client: FlaskClient, need: int, it: str
+) -> None:
+    created = create(client, seats("Ann", "Ben"), seed=3)
+    table, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"]}
+    for _ in range(2):
+        v = next(
+            view
+            for token in tokens.values()
+            if (view := client.get(f"/api/tables/{table}/view", headers=auth(token)).get_json())["to_act"]
+            == view["seat"]
+        )
+        sent = client.post(
+            f"/api/tables/{table}/bid", json={"bid": need, "version": v["version"]}, headers=auth(tokens[v["seat"]])
+        )
+        assert sent.status_code == 200, sent.get_json()
+    page = text(joined(app, created, 0).get(f"/t/{table}?lang=it"))
+    assert page.count(it) == 2  # both seats bid ``need`` and took nothing yet (R19)
