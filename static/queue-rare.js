@@ -111,7 +111,7 @@ window.BlukeQueueRare = function (Q) {
       var usePhone = el("button", { type: "button", "class": "button primary" }, [words.use_phone]);
       var title = other ? R.say(words, "refused", { message: error.message }) : words.conflict_title;
       conflictBox.textContent = "";
-      [el("h2", { id: "conflict-h" }, [title]), other ? null : el("p", { "class": "muted" }, [error.message]),
+      [el("h2", { id: "conflict-h" }, [title]), other ? null : el("p", { "class": "muted" }, [refused ? error.message : words.conflict_choose]),
        refused && !other ? el("p", {}, [words.conflict_rule]) : null,
        el("p", {}, [R.say(words, "conflict_hand", { number: entry.number, step: step })]),
        el("dl", {}, [el("dt", {}, [words.conflict_server]), el("dd", { "class": "theirs" }, [theirValues(theirs, entry.step)]),

@@ -474,6 +474,8 @@ def rare_words() -> dict[str, Any]:
     return {
         "refused": _("The server did not take an entry: {message}"),
         "conflict_title": _("Another phone changed this game meanwhile"),
+        # a clash of versions (409): the API's sentence speaks to scripts, this to the scorer choosing
+        "conflict_choose": _("Choose which one the game keeps."),
         "conflict_server": _("On the server"),
         "conflict_phone": _("On this phone"),
         "conflict_nothing": _("nothing recorded"),
