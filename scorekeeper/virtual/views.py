@@ -252,28 +252,19 @@ def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -
 # -- helpers for the templates -------------------------------------------------------------------
 def card_face(code: str) -> dict[str, str]:
     """How a card is drawn: rank text, suit pip, colour class, the short ``label`` it reads as on
-    screen and in messages (``Q♠``) and the ``name`` a screen reader says (``queen of spades``)."""
+    screen and in messages (``Q♠``), the ``name`` a screen reader says (``queen of spades``) and the
+    name of a button showing it, which holds the rank it shows (``Q, queen of spades``: someone
+    using voice control says what they see, WCAG 2.5.3)."""
     card = Card.parse(code)
+    label, name = card_label(card), spoken_card(card)
     if card.is_bluke:
         high = code == "HB"
-        return {
-            "code": code,
-            "rank": _("Hi") if high else _("Lo"),
-            "pip": "★" if high else "☆",
-            "color": "bluke",
-            "label": card_label(card),
-            "name": spoken_card(card),
-        }
-    label = card_label(card)
-    assert card.suit is not None
-    return {
-        "code": code,
-        "rank": label[:-1],
-        "pip": card.suit.symbol,
-        "color": "red" if card.suit.value in "HD" else "black",
-        "label": label,
-        "name": spoken_card(card),
-    }
+        rank, pip, color = (_("Hi") if high else _("Lo")), ("★" if high else "☆"), "bluke"
+    else:
+        assert card.suit is not None
+        rank, pip, color = label[:-1], card.suit.symbol, "red" if card.suit.value in "HD" else "black"
+    control = name if name.split()[0].casefold() == rank.casefold() else f"{rank}, {name}"
+    return {"code": code, "rank": rank, "pip": pip, "color": color, "label": label, "name": name, "control": control}
 
 
 #: Where each seat sits around the table, counted clockwise from the reader (at the bottom), for

@@ -398,3 +398,40 @@ def test_the_scorecard_says_in_words_what_its_rings_boxes_and_symbols_show(brows
         for symbol in ("★", "–", "·"):  # drawn, but not read out
             assert symbol not in heard, f"{url}: {symbol} is read out:\n{heard}"
     context.close()
+
+
+FOCUS_RING = """() => {
+  const parse = c => { const n = c.match(/[\\d.]+/g).map(Number), srgb = c.startsWith('color(');
+                       return [...n.slice(0, 3).map(x => srgb ? x * 255 : x), n.length > 3 ? n[3] : 1]; };
+  const over = (top, under) => [...top.slice(0, 3).map((x, i) => top[3] * x + (1 - top[3]) * under[i]), 1];
+  const el = document.activeElement;
+  const target = el.matches('input') ? (el.nextElementSibling || el) : el;  // a tap choice rings its label
+  const layers = [];
+  for (let e = target.parentElement; e; e = e.parentElement) layers.push(parse(getComputedStyle(e).backgroundColor));
+  const back = layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255, 1]);
+  const ring = over(parse(getComputedStyle(target).outlineColor), back);
+  const lum = c => { const v = c.slice(0, 3).map(x => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; });
+                     return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };
+  const [a, b] = [lum(ring), lum(back)].sort((x, y) => y - x);
+  return [target.textContent.trim(), ring.map(Math.round).join(','), back.map(Math.round).join(','),
+          getComputedStyle(target).outlineStyle, (a + 0.05) / (b + 0.05)];
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_keyboard_focus_ring_stands_out_three_to_one(browser: Any, server: str, scheme: str) -> None:
+    """WCAG 1.4.11: the ring a keyboard user follows is at least 3:1 against what it is drawn on, in
+    both themes (the accent at 60% was 2.6:1 on the light theme's panels)."""
+    made = api_game(server, ["Ann", "Ben", "Cy"])
+    context = phone(browser, "360", scheme)
+    page = context.new_page()
+    page.goto(made["scorer_url"])
+    seen = []
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        text, ring, back, style, ratio = page.evaluate(FOCUS_RING)
+        assert style != "none", f"no ring on {text!r}"
+        seen.append(text)
+        assert ratio >= 3, f"{scheme}: the ring {ring} on {back} around {text!r} is {ratio:.2f}:1"
+    assert len(set(seen)) > 3  # the walk went through links, buttons and tap choices
+    context.close()
