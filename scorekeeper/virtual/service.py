@@ -80,6 +80,48 @@ FLOORED_LEVELS = frozenset({"strong"})
 RELINK_BOT = "strong"
 #: The clock of :data:`BOT_BUDGET_SECONDS` (benchmarks/virtual_bot_work.py compares the wall clock).
 work_clock = time.thread_time
+#: The bots of every table of a server process think one request at a time, and together for at
+#: most this share of one processor after a first :data:`BOT_BURST_SECONDS` of CPU time: a client
+#: that starts many tables of bots only (each one creation, then polled) slows their games, not
+#: everyone else's requests (benchmarks/bot_share.py). A look that finds another request thinking,
+#: or the share spent, answers with the table as it is; a move waits as long as for its own table.
+BOT_SHARE = 0.5
+BOT_BURST_SECONDS = 1.0
+
+
+class _Share:
+    """The bots' turn to think in this process, and what is left of their share of its processor
+    time (a token bucket)."""
+
+    def __init__(self) -> None:
+        self._lock, self._turn = threading.Lock(), threading.Lock()
+        self._left, self._at = BOT_BURST_SECONDS, time.monotonic()
+
+    @contextmanager
+    def turn(self, wait: float) -> Iterator[bool]:
+        """Whether this request may let bots think now: no other request of the process does
+        (waiting up to ``wait`` seconds for it to finish)."""
+        mine = self._turn.acquire(timeout=wait) if wait > 0 else self._turn.acquire(blocking=False)
+        try:
+            yield mine
+        finally:
+            if mine:
+                self._turn.release()
+
+    def left(self) -> float:
+        """Seconds of CPU time the bots may still use now (negative: overspent by the last move)."""
+        with self._lock:
+            now = time.monotonic()
+            self._left = min(BOT_BURST_SECONDS, self._left + (now - self._at) * BOT_SHARE)
+            self._at = now
+            return self._left
+
+    def spend(self, seconds: float) -> None:
+        with self._lock:
+            self._left -= seconds
+
+
+bot_share = _Share()
 
 
 # -- access --------------------------------------------------------------------------------------
@@ -407,15 +449,21 @@ def _advance(
         if not level or not bots:
             return False
         # Stop before a move that would likely end past the budget or the wait (judged by the
-        # slowest move so far); at least one move per request, so a slow bot still gets on.
+        # slowest move so far); at least one move per request, so a slow bot still gets on,
+        # unless the bots of this process have spent their share of it.
         before, before_work = time.monotonic(), work_clock()
-        if moved and (
-            before_work - worked + longest_work > BOT_BUDGET_SECONDS or before - started + longest > BOT_WAIT_SECONDS
+        if bot_share.left() <= 0 or (
+            moved
+            and (
+                before_work - worked + longest_work > BOT_BUDGET_SECONDS
+                or before - started + longest > BOT_WAIT_SECONDS
+            )
         ):
             return True
         _bot_move(game, seat, [s.get("bot") for s in table.seats], _bot_rng(table, game), log)
-        moved, longest = True, max(longest, time.monotonic() - before)
-        longest_work = max(longest_work, work_clock() - before_work)
+        moved, longest, work = True, max(longest, time.monotonic() - before), work_clock() - before_work
+        longest_work = max(longest_work, work)
+        bot_share.spend(work)
 
 
 def _even_out(level: str, started: float) -> None:
@@ -512,17 +560,23 @@ def settle(table_id: str, after_move: bool = False) -> None:
         db.session.rollback()  # no connection held while waiting for another request's bots
     with _thinker(table_id, wait) as mine:
         if mine:
-            _settle(table_id)
+            _settle(table_id, wait)
 
 
-def _settle(table_id: str) -> None:
-    db.session.rollback()  # a fresh read, outside any transaction
-    table = db.session.get(VirtualTable, table_id)
-    if table is None or not bots_pending(table):
-        return
-    version, start, game, log = table.version, load_state(table), load_state(table), log_of(table)
-    assert start is not None and game is not None  # bots_pending: a game under way
-    _advance(table, game, lambda _: None, log)
+def _settle(table_id: str, wait: float) -> None:
+    with bot_share.turn(wait) as mine:
+        if not mine or bot_share.left() <= 0:
+            return  # another request of the process lets bots think, or their share is spent
+        db.session.rollback()  # a fresh read, outside any transaction
+        table = db.session.get(VirtualTable, table_id)
+        if table is None or not bots_pending(table):
+            return
+        version, start, game, log = table.version, load_state(table), load_state(table), log_of(table)
+        assert start is not None and game is not None  # bots_pending: a game under way
+        last = log[-1]["seq"] if log else 0
+        _advance(table, game, lambda _: None, log)
+    if (log[-1]["seq"] if log else 0) == last:
+        return  # no bot moved (the share spent): nothing to store
     try:
         with locked_table(table_id, version) as locked:
             _Recorder(locked, start)(game)

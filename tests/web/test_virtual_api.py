@@ -496,6 +496,31 @@ def test_bot_work_is_bounded_per_request_and_the_next_look_continues(
     assert [m["seq"] for m in since["moves"]] == [5, 6] and "card" in since["moves"][0]
 
 
+def test_the_bots_of_a_process_think_within_their_share_of_its_processor(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many tables of bots only, each created once and then polled, would keep every processor busy:
+    the bots of all tables share half of one per process, and a look that finds it spent answers at
+    once with the table as it is; the next look goes on."""
+    from scorekeeper.virtual import service
+
+    monkeypatch.setattr(service, "BOT_BUDGET_SECONDS", 0.0)  # one bot move per request
+    strong = [{"name": f"S{i}", "bot": "strong"} for i in range(3)]
+    created = create(client, strong, seed=5)
+    table, host = created["id"], created["host_token"]
+    monkeypatch.setattr(service, "BOT_SHARE", 0.0)  # spent, and nothing comes back
+    service.bot_share.spend(service.bot_share.left() + 0.001)
+    before = row(app, table)
+    stalled = view(client, table, host)
+    assert stalled["bots_thinking"] and stalled["seq"] == created["view"]["seq"] and row(app, table) == before
+    monkeypatch.setattr(service, "BOT_SHARE", 1e9)  # the share comes back: the next look goes on
+    spent = []
+    real_spend = service.bot_share.spend
+    monkeypatch.setattr(service.bot_share, "spend", lambda seconds: spent.append(seconds) or real_spend(seconds))
+    moved = view(client, table, host)
+    assert moved["seq"] > stalled["seq"] and len(spent) == moved["seq"] - stalled["seq"] and min(spent) > 0
+
+
 @contextmanager
 def a_bot_thinking(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[dict[str, Any], list[str]]]:
     """The host starts a table of Ann and two bots from another thread; the first bot's decision is

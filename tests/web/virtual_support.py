@@ -56,7 +56,8 @@ def patient_bots(monkeypatch: pytest.MonkeyPatch) -> None:
     """Bots finish their turns within each request, as on an idle server.
 
     The tests that use it check rules, answers and pages, not pacing: on a loaded machine the real
-    0.2 s budget (1 s by the clock) may end a request before the human's turn, and the next look would continue.
+    0.2 s budget (1 s by the clock) may end a request before the human's turn, and the next look would
+    continue; and the bots of a process think for half a processor at most (``BOT_SHARE``).
     The bounded work itself is tested with the budget at zero (test_virtual_api) and, with the
     real budget, by the hidden-card scan and the browser tests.
     """
@@ -64,6 +65,7 @@ def patient_bots(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(service, "BOT_BUDGET_SECONDS", 10.0)
     monkeypatch.setattr(service, "BOT_WAIT_SECONDS", 10.0)
+    monkeypatch.setattr(service, "BOT_SHARE", 1e9)  # a test's bots may use all the test's processor
 
 
 def auth(token: str) -> dict[str, str]:
