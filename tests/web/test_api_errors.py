@@ -87,7 +87,7 @@ CREATE_CASES = [
         b'{"players": ["Ann", "Ben"], "first_dealer": ' + b"9" * 5000 + b"}",
         400,
         None,
-        "not valid JSON",
+        "A number in the request has 5000 digits",  # valid JSON, past what Python reads
         id="number-too-long-to-read",
     ),
     pytest.param(b"null", 400, None, "not null", id="json-null"),
@@ -150,6 +150,7 @@ CREATE_CASES = [
     pytest.param({"players": ANN_BEN, "first_dealer": "0"}, 400, None, 'not "0"', id="dealer-string"),
     pytest.param({"players": ANN_BEN, "first_dealer": True}, 400, None, "not true", id="dealer-bool"),
     pytest.param({"players": ANN_BEN, "first_dealer": 0.0}, 400, None, "not 0.0", id="dealer-float"),
+    pytest.param({"players": ANN_BEN, "first_dealer": 10**4299}, 422, "R6", "not 1000", id="dealer-4300-digits"),
 ]
 
 
