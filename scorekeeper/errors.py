@@ -54,6 +54,7 @@ TOO_OFTEN = {
     ),
     "import": N_("Too many imports from your address in a short time. Try again in {seconds} s; nothing was saved."),
     "render": N_("Too many printouts from your address in a short time. Try again in {seconds} s."),
+    "export": N_("Too many whole-group exports from your address in a short time. Try again in {seconds} s."),
 }
 TOO_OFTEN_OTHER = N_("Too many requests from your address in a short time. Try again in {seconds} s.")
 

@@ -176,10 +176,20 @@ def reader(group_id: str) -> Group:
 EXPORT_BATCH = 50
 
 
-def _size(model: Any, per: int) -> Callable[[], int]:
+def _rows(model: Any) -> Callable[[str], Any]:
+    """How many rows of ``model`` (games, roster players) a group holds, as a query."""
+    return lambda group_id: select(func.count()).select_from(model).where(model.group_id == group_id)
+
+
+def _corrections(group_id: str) -> Any:
+    """How many corrections the group's games hold, as a query."""
+    return select(func.count()).select_from(Correction).join(Game).where(Game.group_id == group_id)
+
+
+def _size(*parts: tuple[Callable[[str], Any], int]) -> Callable[[], int]:
     """What a whole-group file costs of its budget: one, and one more for every ``per`` rows of
-    ``model`` (games, roster players) the request's group holds. Without the group's token, one:
-    what a request costs must not tell that a group exists, or how large it is."""
+    each ``(count, per)`` part the request's group holds. Without the group's token, one: what a
+    request costs must not tell that a group exists, or how large it is."""
 
     def cost() -> int:
         group_id = (request.view_args or {}).get("group_id", "")
@@ -187,14 +197,13 @@ def _size(model: Any, per: int) -> Callable[[], int]:
             reader(group_id)
         except NotFound:
             return 1
-        rows = db.session.scalar(select(func.count()).select_from(model).where(model.group_id == group_id)) or 0
-        return 1 + rows // per
+        return 1 + sum((db.session.scalar(count(group_id)) or 0) // per for count, per in parts)
 
     return cost
 
 
 @bp.get("/<group_id>/export.json")
-@limits.weighed("RATELIMIT_RENDER", "export", _size(Game, 200))
+@limits.weighed("RATELIMIT_RENDER", "export", _size((_rows(Game), 200), (_corrections, 100_000)))
 def export_json(group_id: str) -> Response:
     """Every game of the group, each one an ``export.json`` that ``POST …/import`` takes back."""
     name = f"bluke-group-{reader(group_id).id}.json"  # a wrong group or token: 404 before anything is sent
@@ -270,7 +279,7 @@ def stats_csv(group_id: str) -> Response:
 
 
 @bp.get("/<group_id>/summary.pdf")
-@limits.weighed("RATELIMIT_RENDER", "render", _size(GroupPlayer, 50))
+@limits.weighed("RATELIMIT_RENDER", "render", _size((_rows(GroupPlayer), 50)))
 def summary_pdf(group_id: str) -> Response:
     """The season summary to print: the leaderboard and each player's S/O/P line (``?paper=a4|letter``)."""
     season = stats.season(reader(group_id))
