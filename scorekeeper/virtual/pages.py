@@ -123,6 +123,8 @@ def _context(access: TableAccess, error: str | None = None, picked: str | None =
         "seats_around": views.table_seats(view),
         "center": views.center_line(view),
         "is_host_browser": _hosts(table.id),
+        # the rematch's host link is kept by the phone that set it up; another host's phone asks again
+        "hosts_rematch": view.get("rematch") is not None and access.seat is None and _hosts(view["rematch"]),
         "has_seat_cookie": here is not None,
         "my_seat": here,
     }

@@ -553,14 +553,16 @@ def settle(table_id: str, after_move: bool = False) -> None:
     short locked write, and only if nobody acted meanwhile (the table's version): otherwise they
     are dropped, the other move stands and the next look works the bots' moves out again. So a
     table of bots being watched never holds its table, nor on SQLite the whole database, while
-    its bots think. One request of a process moves a table's bots at a time (:func:`_thinker`).
+    its bots think. One request of a process moves a table's bots at a time (:func:`_thinker`), and
+    one lets any bots think (:data:`BOT_SHARE`); a move waits for both within the same ``wait``.
     """
     wait = BOT_WAIT_SECONDS + BOT_BUDGET_SECONDS if after_move else 0.0
     if wait:
         db.session.rollback()  # no connection held while waiting for another request's bots
+    deadline = time.monotonic() + wait
     with _thinker(table_id, wait) as mine:
         if mine:
-            _settle(table_id, wait)
+            _settle(table_id, max(0.0, deadline - time.monotonic()) if wait else 0.0)
 
 
 def _settle(table_id: str, wait: float) -> None:

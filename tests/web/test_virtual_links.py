@@ -22,6 +22,7 @@ from scorekeeper.virtual.views import status_line
 from .test_virtual_api import act
 from .virtual_support import auth  # noqa: F401 (a fixture)
 from .virtual_support import create  # noqa: F401 (a fixture)
+from .virtual_support import finish
 from .virtual_support import patient_bots  # noqa: F401 (a fixture)
 from .virtual_support import row
 from .virtual_support import seats  # noqa: F401 (a fixture)
@@ -252,8 +253,6 @@ def test_the_hosts_phone_whose_seat_link_was_replaced_opens_the_host_page(app: F
 def test_nobody_sees_the_cards_of_a_seat_a_bot_plays(client: FlaskClient) -> None:
     """The host hands a bot's seat to a person mid-hand, opens the link to look, hands the seat back
     to the bot: the link shows the table and no cards, in this game or, followed, its rematch."""
-    from .virtual_support import finish
-
     created = create(client, seats("Host", "bot", "bot"), seed=9)
     table, host = created["id"], created["host_token"]
     handed = client.put(f"/api/tables/{table}/seats/1", json={"bot": None}, headers=auth(host)).get_json()
@@ -369,3 +368,27 @@ def test_a_move_made_just_before_its_link_was_replaced_is_answered_as_made(app: 
         assert answered["seat"] is None and not answered.get("hand") and answered["bids"][turn] == legal[0]
         with pytest.raises(Forbidden, match="newer link"):
             api.answer(access)  # a look, not a move: the link no longer works
+
+
+def test_the_hosts_other_phone_opens_the_rematch_it_did_not_set_up(app: Flask, client: FlaskClient) -> None:
+    """The rematch's host link was kept by the phone that set it up only: another phone with the
+    host link was offered a link to the rematch's host page that answered 404. It asks for the
+    rematch again, which answers the same one with its link for this phone too."""
+    created = create(client, seats("Ann", *["bot"] * 14), seed=4)  # 15 seats: five hands (R8)
+    table, host = created["id"], created["host_token"]
+
+    finish(client, table, {0: created["seats"][0]["token"]})
+    phones = [app.test_client(), app.test_client()]
+    for phone in phones:
+        phone.set_cookie(f"vth_{table}", host)
+    csrf = re.compile(r'name="csrf_token" value="([^"]+)"')
+    first = phones[0].get(f"/t/{table}/host").get_data(as_text=True)
+    made = phones[0].post(f"/t/{table}/rematch", data={"csrf_token": csrf.search(first).group(1)})
+    assert made.status_code == 303
+    rematch = made.headers["Location"].split("/t/")[1].split("/")[0]
+    assert f'href="/t/{rematch}/host"' in phones[0].get(f"/t/{table}/host").get_data(as_text=True)
+    other = phones[1].get(f"/t/{table}/host").get_data(as_text=True)
+    assert "The rematch is set up" in other and f'href="/t/{rematch}/host"' not in other  # no dead link
+    asked = phones[1].post(f"/t/{table}/rematch", data={"csrf_token": csrf.search(other).group(1)})
+    assert asked.status_code == 303 and asked.headers["Location"].endswith(f"/t/{rematch}/host")  # the same one
+    assert phones[1].get(f"/t/{rematch}/host").status_code == 200
