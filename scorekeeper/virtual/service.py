@@ -84,7 +84,7 @@ work_clock = time.thread_time
 #: most this share of one processor after a first :data:`BOT_BURST_SECONDS` of CPU time: a client
 #: that starts many tables of bots only (each one creation, then polled) slows their games, not
 #: everyone else's requests (benchmarks/bot_share.py). A look that finds another request thinking,
-#: or the share spent, answers with the table as it is; a move waits as long as for its own table.
+#: or the share spent, answers with the table as it is; a move waits for it within its own wait.
 BOT_SHARE = 0.5
 BOT_BURST_SECONDS = 1.0
 
@@ -562,7 +562,7 @@ def settle(table_id: str, after_move: bool = False) -> None:
     deadline = time.monotonic() + wait
     with _thinker(table_id, wait) as mine:
         if mine:
-            _settle(table_id, max(0.0, deadline - time.monotonic()) if wait else 0.0)
+            _settle(table_id, max(0.0, deadline - time.monotonic()))
 
 
 def _settle(table_id: str, wait: float) -> None:
