@@ -62,8 +62,9 @@ def _budget(name: str) -> str:
 
 
 def _created(response: Response) -> bool:
-    """A new game or table was stored (201, or a form's redirect to it); a refused form costs nothing."""
-    return response.status_code in (201, 302, 303)
+    """A new game or table was stored (201, or a form's redirect to it); a refused form costs nothing,
+    and so does a form that found what it asked for already made (``g.made_before``: a rematch)."""
+    return response.status_code in (201, 302, 303) and not g.get("made_before")
 
 
 #: Creating a game, a virtual table or a group, by the API or a form (counted when one is made).

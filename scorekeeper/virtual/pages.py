@@ -394,6 +394,7 @@ def rematch(table_id: str) -> Any:
     """The host starts a rematch with the same seats; a host who plays moves to their seat there too."""
     access = page_access(table_id, host=True)
     created = service.rematch(access)
+    g.made_before = created.again  # the same rematch asked again costs no creation (limits._created)
     new_id = created.table.id
     response = redirect(url_for("virtual.host", table_id=new_id), 303)
     _set_cookie(response, HOST_COOKIE + new_id, created.host_token)

@@ -23,6 +23,9 @@ from scorekeeper.extensions import db
 
 from ..conftest import make_app
 from .pages_kit import csrf
+from .virtual_support import finish
+from .virtual_support import patient_bots  # noqa: F401 (a fixture)
+from .virtual_support import seats
 
 PLAYERS = {"players": ["Ann", "Ben", "Cy"]}
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,6 +114,29 @@ def test_a_refused_set_up_costs_nothing(limited: Flask) -> None:
     for _ in range(5):
         assert client.post("/api/games", json={"players": ["Solo"]}).status_code == 422
     assert client.post("/api/games", json=PLAYERS).status_code == 201
+
+
+@pytest.mark.usefixtures("patient_bots")
+def test_a_rematch_asked_for_again_costs_no_creation(tmp_path: Path, store: redis.Redis, redis_url: str) -> None:
+    """The host's second phone asks for the rematch the first set up and gets the same one: nothing
+    was made, so the budget is not charged for it."""
+    app = make_app(
+        f"sqlite:///{tmp_path / 'r.sqlite'}",
+        RATELIMIT_ENABLED=True,
+        RATELIMIT_STORAGE_URI=redis_url,
+        RATELIMIT_CREATE="3 per minute",
+    )
+    client = app.test_client()
+    created = client.post("/api/tables", json={"seats": seats("Ann", *["bot"] * 14), "seed": 4}).get_json()
+    table = created["id"]
+    finish(client, table, {0: created["seats"][0]["token"]})
+    client.set_cookie(f"vth_{table}", created["host_token"])
+    for _ in range(3):  # the first sets it up; then the same rematch, again and again
+        made = client.post(f"/t/{table}/rematch", data={"csrf_token": csrf(client, f"/t/{table}/host")})
+        assert made.status_code == 303 and "/t/" in made.headers["Location"]
+    assert client.post("/api/games", json=PLAYERS).status_code == 201  # the third of three
+    assert_limited(client.post("/api/games", json=PLAYERS), "new games")
+    assert games_stored(app) == 3
 
 
 def test_limits_count_per_client_address(limited: Flask) -> None:
