@@ -37,21 +37,28 @@ def trimmed(text):
 
 
 def sql_trimmed(column):
-    """:func:`trimmed` in PostgreSQL's words for a script (``db upgrade --sql``): the ends alone."""
-    return f"btrim(translate({column}, E'\\u115f\\u1160\\u3164\\uffa0', '    '), E' \\u200c\\u200d\\u034f')"
+    """:func:`trimmed` in PostgreSQL's words for a script (``db upgrade --sql``): the fillers made
+    spaces, a run of spaces made one, the ends trimmed (names were stored whitespace-collapsed and
+    NFC-normalised already)."""
+    spaced = f"regexp_replace(translate({column}, E'\\u115f\\u1160\\u3164\\uffa0', '    '), ' {{2,}}', ' ', 'g')"
+    return f"btrim({spaced}, E' \\u200c\\u200d\\u034f')"
 
 
 def upgrade():
     if context.is_offline_mode():
+        # As below, row by row in the order of the ids (of the keys for merged names): a trimmed key
+        # that an earlier row of the group also trims to stays with that earlier row.
         key = sql_trimmed("p.key")
         op.execute(
             f"UPDATE group_players AS p SET name = {sql_trimmed('p.name')}, key = {key} WHERE {key} NOT IN ('', p.key)"
-            f" AND NOT EXISTS (SELECT 1 FROM group_players AS q WHERE q.group_id = p.group_id AND q.key = {key})"
+            f" AND NOT EXISTS (SELECT 1 FROM group_players AS q WHERE q.group_id = p.group_id"
+            f" AND (q.key = {key} OR (q.id < p.id AND {sql_trimmed('q.key')} = {key})))"
         )
         key = sql_trimmed("a.key")
         op.execute(
             f"UPDATE group_aliases AS a SET key = {key} WHERE {key} NOT IN ('', a.key)"
-            f" AND NOT EXISTS (SELECT 1 FROM group_aliases AS b WHERE b.group_id = a.group_id AND b.key = {key})"
+            f" AND NOT EXISTS (SELECT 1 FROM group_aliases AS b WHERE b.group_id = a.group_id"
+            f" AND (b.key = {key} OR (b.key < a.key AND {sql_trimmed('b.key')} = {key})))"
         )
         return
     bind = op.get_bind()
