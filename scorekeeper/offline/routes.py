@@ -37,17 +37,24 @@ def manifest() -> Any:
 
 @bp.get("/sw.js")
 def worker() -> Any:
-    """The service worker, with the versioned shell URLs; its cache name changes with any of them."""
+    """The service worker, with the versioned shell URLs; its cache name changes with any of them
+    and with the offline page it keeps (in this request's language): a release that changes only
+    that page's words reaches the phones too, since a worker whose bytes are the same is not installed again."""
     shell = [url_for("static", filename=name) for name in SHELL]
-    release = hashlib.sha256("".join(digest(name) for name in SHELL).encode()).hexdigest()[:12]
+    made_of = "".join(digest(name) for name in SHELL) + _offline_page()
+    release = hashlib.sha256(made_of.encode()).hexdigest()[:12]
     body = render_template("sw.js", shell=shell, cache=f"bluke-shell-{release}", offline=url_for(".offline"))
     return _fresh(Response(body), "text/javascript")
+
+
+def _offline_page() -> str:
+    return render_template("offline.html")
 
 
 @bp.get("/offline")
 def offline() -> Any:
     """What the worker shows for a page this phone has never opened while there is no connection."""
-    response = Response(render_template("offline.html"))
+    response = Response(_offline_page())
     response.headers.setdefault("Content-Security-Policy", POLICY)
     return response
 

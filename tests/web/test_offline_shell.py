@@ -11,6 +11,8 @@ import brotli
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from jinja2 import ChoiceLoader
+from jinja2 import DictLoader
 from werkzeug.test import TestResponse
 
 from scorekeeper.assets import shrink
@@ -75,6 +77,29 @@ def test_the_worker_is_served_from_the_root_and_lists_the_versioned_shell(client
     assert [re.sub(r"^/static/|\?v=\w+$", "", url) for url in urls] == list(SHELL)
     for url in urls:
         assert get(client, url).status_code == 200
+
+
+def test_a_release_that_changes_only_the_offline_page_installs_the_worker_again(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A phone installs a new worker (and fetches the page it keeps for pages never opened) only when
+    the worker's bytes change: they named the shell files alone, so new words on the offline page
+    never reached a phone that had the app already."""
+
+    def cache_name() -> str:
+        found = re.search(r'CACHE = "(bluke-shell-\w+)"', client.get("/sw.js").get_data(as_text=True))
+        assert found
+        return found.group(1)
+
+    before = cache_name()
+    assert cache_name() == before  # the same release: the worker stays
+    assert app.jinja_loader is not None
+    app.jinja_env.loader = ChoiceLoader(
+        [DictLoader({"offline.html": "No connection, in new words."}), app.jinja_loader]
+    )
+    app.jinja_env.cache = None
+    assert "in new words" in client.get("/offline").get_data(as_text=True)
+    assert cache_name() != before
 
 
 def test_the_offline_page_says_what_is_kept(client: FlaskClient) -> None:
