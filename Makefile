@@ -31,9 +31,9 @@ serve: $(STAMP) compile-catalogs
 system-packages:
 	@command -v chromium >/dev/null && command -v pdftoppm >/dev/null && ldconfig -p | grep -q libharfbuzz-subset \
 	  && command -v redis-server >/dev/null && fc-list | grep -q "Droid Sans Fallback" \
-	  && fc-list | grep -q NanumGothic && fc-list | grep -q Symbola || \
+	  && fc-list | grep -q NanumGothic && fc-list | grep -q Symbola && fc-list | grep -q "Noto Sans Thai" || \
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils \
-	      libharfbuzz-subset0 redis-server fonts-droid-fallback fonts-nanum fonts-symbola >/dev/null; }
+	      libharfbuzz-subset0 redis-server fonts-droid-fallback fonts-nanum fonts-symbola fonts-noto-core >/dev/null; }
 	@command -v msgfmt >/dev/null || \
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; }
 

@@ -555,12 +555,19 @@ def test_a_right_to_left_winners_name_keeps_its_total_after_it(games: Games) -> 
 
 @pytest.mark.parametrize(
     ("names", "font"),
-    [(["王小明", "佐藤"], "Droid"), (["김민준", "박지성"], "Nanum"), (["Zoë 🎉", "Bo ♛"], "Symbola")],
+    [
+        (["王小明", "佐藤"], "Droid"),
+        (["김민준", "박지성"], "Nanum"),
+        (["Zoë 🎉", "Bo ♛"], "Symbola"),
+        (["สมชาย"], "Noto-Sans-Thai"),
+        (["राहुल"], "Noto-Sans-Devanagari"),
+        (["தமிழ்"], "Noto-Sans-Tamil"),
+        (["সুমন"], "Noto-Sans-Bengali"),
+    ],
 )
-def test_chinese_japanese_korean_and_emoji_names_print_in_a_font_that_has_them(
-    games: Games, names: list[str], font: str
-) -> None:
-    """The blank sheet printed 王小明 and 佐藤, then 김민준 and 🎉, as empty boxes: no font asked for had them."""
+def test_names_in_every_script_print_in_a_font_that_has_them(games: Games, names: list[str], font: str) -> None:
+    """The blank sheet printed 王小明 and 佐藤, then 김민준 and 🎉, then Thai, Devanagari, Tamil and
+    Bengali names as empty boxes: no font installed had them."""
     answer = games.client.get(f"/scorecards/blank.pdf?players={','.join(names)},Ann")
     assert answer.status_code == 200
     fonts = {
