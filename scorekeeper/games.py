@@ -244,14 +244,20 @@ def _role(game: Game | None, game_id: str, token: str) -> str | None:
 
 
 def bot_seats(game: Game) -> dict[int, str]:
-    """The seats of a virtual game that a bot plays (seat → level); empty for a table-mode game.
+    """The seats of a virtual game that a bot plays (seat → level); for a table-mode game, those an
+    imported file said a bot played (:func:`kept_bots`), else none.
 
     The scorecard, the PDF and the standings mark them, and say the game was played virtually.
     """
     if game.mode != "virtual":
-        return {}
+        return kept_bots(game)
     seats = db.session.execute(select(VirtualTable.seats).filter_by(game_id=game.id)).scalar_one_or_none() or []
     return {i: str(s["bot"]) for i, s in enumerate(seats) if s.get("bot")}
+
+
+def kept_bots(game: Game) -> dict[int, str]:
+    """The seats a bot played as an imported game's file said (seat → level); empty for any other."""
+    return {int(seat): str(level) for seat, level in (game.bots or {}).items()}
 
 
 def version_of(game_id: str, token: str | None) -> int:
@@ -602,12 +608,12 @@ def import_game(
     created_at: Any = None,
     corrections: Sequence[Mapping[str, Any]] = (),
     attach: Attach | None = None,
-    bots: Collection[int] = (),
+    bots: Mapping[int, str] | None = None,
 ) -> tuple[Game, str, str]:
     """Store an imported game and all its hands in one transaction, with new tokens (issue 4).
 
-    ``created_at`` (a naive UTC datetime) keeps the day the game was played; ``attach`` is told
-    ``bots``, the seats a bot played (as :func:`create_game` tells it). The records are
+    ``created_at`` (a naive UTC datetime) keeps the day the game was played; ``bots``: the seats a bot
+    played (seat → level), kept with the game and told to ``attach`` (as :func:`create_game` tells it). The records are
     checked whole first (R6, R12, R22–R25): a game that breaks any rule stores nothing.
     ``exchange.read_export`` parses the file and checks its figures before calling this.
     """
@@ -617,6 +623,7 @@ def import_game(
     game, scorer, watch = _new_game(names, rules, first_dealer, "table")
     if created_at is not None:
         game.created_at = created_at
+    game.bots = {str(seat): level for seat, level in sorted(bots.items())} if bots else None
     game.hands = [
         HandEntry(
             number=number,
@@ -630,5 +637,5 @@ def import_game(
     game.corrections = [
         Correction(at=c["at"], hand=c["hand"], field=c["field"], old=c["old"], new=c["new"]) for c in corrections
     ]
-    _store(game, attach, bots)
+    _store(game, attach, bots or ())
     return game, scorer, watch

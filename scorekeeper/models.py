@@ -43,6 +43,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     group_id: Mapped[str | None] = mapped_column(ForeignKey("groups.id", ondelete="SET NULL"), index=True)
     #: The engine's scorecard of this version in brief (``games.summary_of``), for group statistics.
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    #: The seats a bot played in an imported game ({"1": "strong"}: the seat as text, the level), as
+    #: its file said; a virtual game's are its table's (``games.bot_seats``).
+    bots: Mapped[dict[str, str] | None] = mapped_column(JSON)
 
     hands: Mapped[list[HandEntry]] = relationship(
         back_populates="game", order_by="HandEntry.number", cascade="all, delete-orphan"

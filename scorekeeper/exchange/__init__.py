@@ -138,7 +138,7 @@ class Imported:
     """An export file read and checked: what :func:`games.import_game` stores."""
 
     players: list[str]
-    bots: frozenset[int]  # the seats a bot played: in a group they count for nobody
+    bots: dict[int, str]  # the seats a bot played, with its level: in a group they count for nobody
     variant: str
     options: dict[str, bool]
     first_dealer: int
@@ -251,13 +251,14 @@ def read_header(data: object) -> Mapping[str, Any]:
     return data
 
 
-def read_players(data: Mapping[str, Any]) -> tuple[list[str], frozenset[int]]:
+def read_players(data: Mapping[str, Any]) -> tuple[list[str], dict[int, str]]:
     """``players``: ``[{"seat": 0, "name": "Ann"}, …]`` in seat order; and the seats a bot played
     (``"bot": "strong"``, as a virtual game's export marks them)."""
     players = _get(data, "players", (list,), "", _('a list such as [{"seat": 0, "name": "Ann"}, …]'))
     if len(players) > MAX_PLAYERS:
         Rules(len(players))  # the engine refuses so many (R4) before each is read: a long list costs nothing
-    names, bots = [], set()
+    names: list[str] = []
+    bots: dict[int, str] = {}
     for index, player in enumerate(players):
         if not isinstance(player, Mapping):
             raise BadRequest(
@@ -288,8 +289,8 @@ def read_players(data: Mapping[str, Any]) -> tuple[list[str], frozenset[int]]:
                 )
             )
         if bot is not None:
-            bots.add(index)
-    return games.clean_names(names), frozenset(bots)
+            bots[index] = bot
+    return games.clean_names(names), bots
 
 
 def read_hands(data: Mapping[str, Any], rules: Rules) -> list[HandRecord]:

@@ -33,6 +33,7 @@ from ..engine import PlayerStats
 from ..exchange import spreadsheet_text
 from ..extensions import db
 from ..games import alphabetical
+from ..games import kept_bots
 from ..games import kept_summary
 from ..games import records_from
 from ..games import rules_of
@@ -374,7 +375,7 @@ def load(group: Group, session: Session | None = None) -> list[Played]:
     for g in rows:
         people, nobody = seats.get(g.id, {}), absent.get(g.id, set())
         who = ["" if s in nobody else people.get(s, "") for s in range(len(g.players))]
-        played.append(Played(g, summaries[g.id], who, bots.get(g.id, {})))
+        played.append(Played(g, summaries[g.id], who, bots.get(g.id) or kept_bots(g)))
     return played
 
 

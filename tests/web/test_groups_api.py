@@ -154,7 +154,7 @@ def test_an_import_into_a_group_answers_like_an_import(client: FlaskClient) -> N
     assert [g["id"] for g in group_doc(client, group)["games"]] == [game["id"]]
 
 
-def test_a_virtual_games_export_brings_no_bot_to_the_roster(client: FlaskClient) -> None:
+def test_a_virtual_games_export_brings_no_bot_to_the_roster_and_its_import_keeps_the_marks(client: FlaskClient) -> None:
     """A game played against bots outside the group, exported and imported into it: Robo and Rita
     joined the roster and its leaderboard. The export marks a bot's seat; in a group it counts for nobody."""
     table = client.post(
@@ -175,6 +175,21 @@ def test_a_virtual_games_export_brings_no_bot_to_the_roster(client: FlaskClient)
     assert [p["name"] for p in stats["players"]] == ["Ann"]
     plain = client.post("/api/games/import", json=exported)  # outside a group the marks change nothing
     assert plain.status_code == 201 and [p["name"] for p in plain.get_json()["players"]] == ["Ann", "Robo", "Rita"]
+    # The imported games keep the marks: exported again, then imported into another group, no bot
+    # joins its roster either (they were dropped, and there Robo and Rita became players).
+    again = client.get(
+        f"/api/games/{plain.get_json()['id']}/export.json", headers=auth(plain.get_json()["watch_token"])
+    )
+    assert again.get_json()["players"] == exported["players"]
+    whole = client.get(f"/api/groups/{group['id']}/export.json", headers=auth(group["token"])).get_json()
+    assert whole["games"][0]["players"] == exported["players"]
+    other = new_group(client)
+    for file in (again.get_json(), whole["games"][0]):
+        answer = client.post(f"/api/groups/{other['id']}/import", json=file, headers=auth(other["token"]))
+        assert answer.status_code == 201, answer.get_json()
+    assert list(roster(group_doc(client, other))) == ["Ann"]
+    stats = client.get(f"/api/groups/{other['id']}/stats", headers=auth(other["token"])).get_json()
+    assert [(p["name"], p["with_bots"]) for p in stats["players"]] == [("Ann", 2)]
     exported["players"][1]["bot"] = "grandmaster"
     refused = client.post(f"/api/groups/{group['id']}/import", json=exported, headers=auth(group["token"]))
     assert refused.status_code == 400 and refused.get_json()["error"]["message"] == (
