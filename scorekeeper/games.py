@@ -58,6 +58,9 @@ from .tokens import new_token
 from .tokens import token_hash
 
 MAX_NAME = 40
+#: The most marks (accents, vowel signs) one letter of a name may carry: enough for every script's
+#: names (a Tibetan stack has three), while dozens stacked rose over the printed scorecard's header.
+MAX_MARKS = 4
 #: The most corrections one game keeps (edits and undos; an import's too): a real game has a few
 #: dozen, and a history without end would make every page of the game slower.
 MAX_CORRECTIONS = 500
@@ -559,7 +562,22 @@ def clean_name(raw: str, who: str) -> str:
         raise BadRequest(_("{who}'s name is longer than {most} characters.", who=who, most=MAX_NAME))
     if not name.translate(JOINERS).isprintable():
         raise BadRequest(_("{who}'s name contains a character that cannot be printed.", who=who))
+    if _stacked(name) > MAX_MARKS:
+        raise BadRequest(_("{who}'s name stacks more than {most} marks on one letter.", who=who, most=MAX_MARKS))
     return name
+
+
+def _stacked(name: str) -> int:
+    """The most marks drawn over, under or around one letter (nonspacing and enclosing marks in a row).
+
+    >>> _stacked("Nguye\u0302\u0303n"), _stacked("སྒྲུབ")
+    (2, 3)
+    """
+    most = run = 0
+    for char in name:
+        run = run + 1 if unicodedata.category(char) in ("Mn", "Me") else 0
+        most = max(most, run)
+    return most
 
 
 def name_key(name: str) -> str:

@@ -319,11 +319,15 @@ def read_hands(data: Mapping[str, Any], rules: Rules) -> list[HandRecord]:
             )
         trump = _get(hand, "trump", (str,), where, _("S, H, D, C or null"), required=False)
         no_trump = _get(hand, "no_trump", (bool,), where, _("true or false"), required=False)
+        try:
+            suit = Suit.parse(trump)
+        except RulesError as error:
+            raise RulesError("The file's hand {number}: {error}", error.rule, number=number, error=error) from None
         records.append(
             HandRecord(
                 bids=_numbers(hand, "bids", where),
                 tricks=_numbers(hand, "tricks", where),
-                trump=Suit.parse(trump),
+                trump=suit,
                 no_trump=bool(no_trump),
                 cards=_get(hand, "cards", (int,), where, _("the number of cards dealt"), required=False),
                 dealer=_get(hand, "dealer", (int,), where, _("the dealer's seat number"), required=False),

@@ -106,6 +106,7 @@ CREATE_CASES = [
     pytest.param({"players": ["Ann", "x" * 41]}, 400, None, "longer than 40", id="long-name"),
     pytest.param({"players": ["Ann", "x" * 1_000_000]}, 400, None, "longer than 40", id="huge-name"),
     pytest.param({"players": ["Ann", "Be\x00n"]}, 400, None, "cannot be printed", id="control-character"),
+    pytest.param({"players": ["Ann", "Ben" + "\u0301" * 37]}, 400, None, "more than 4 marks", id="stacked-marks"),
     pytest.param({"players": ["Ann", "Ben", " ann "]}, 400, None, "Two players are called 'ann'", id="duplicate-name"),
     pytest.param({"players": ["Straße", "STRASSE"]}, 400, None, "Two players", id="duplicate-casefold"),
     pytest.param({"players": ["José", "Jose\u0301"]}, 400, None, "Two players", id="duplicate-combining-accent"),

@@ -91,6 +91,17 @@ def test_names_keep_emoji_and_joined_spellings_in_one_unicode_form(client: Flask
     assert [p["name"] for p in doc["players"]] == [family, mehrnaz, "José"]
 
 
+def test_names_keep_the_marks_of_every_script_but_not_a_tower_of_them(client: FlaskClient) -> None:
+    """Marks over and under letters are part of many names; a name of one letter under 37 accents
+    was taken, and on the printed scorecard they rose over the header (at most 4 on one letter)."""
+    names = ["Nguye\u0302\u0303n", "སྒྲུབ", "שָׁלוֹם", "क्षितिज", "Ann" + "\u0301" * 4]
+    doc = create(client, players=names)
+    assert [p["name"] for p in doc["players"]] == [unicodedata.normalize("NFC", name) for name in names]
+    refused = client.post("/api/games", json={"players": ["Ann", "Max" + "\u0301" * 5]})
+    assert refused.status_code == 400
+    assert refused.get_json()["error"]["message"] == "Player 2's name stacks more than 4 marks on one letter."
+
+
 def test_either_token_reads_the_same_document_and_version(client: FlaskClient) -> None:
     created = create(client)
     by_scorer = client.get(f"/api/games/{created['id']}", headers=auth(created["scorer_token"]))

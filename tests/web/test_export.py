@@ -396,7 +396,7 @@ TAMPERED: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str
         "R25",
         "Hand 25 is not complete, so it has no points, but the file gives []",
     ),
-    ("unknown trump", change("hands.0.trump", "X"), 422, "R12", "'X' is not a suit"),
+    ("unknown trump", change("hands.1.trump", "X"), 422, "R12", "The file's hand 2: 'X' is not a suit"),
     ("bad date", change("created_at", "last Tuesday"), 400, None, "is not a date and time"),
     ("bad correction", change("corrections", [{"field": "score"}]), 400, None, "corrections[0]"),
     (
