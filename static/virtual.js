@@ -11,13 +11,16 @@
 (function () {
   "use strict";
   var PACE = { bid: 600, card: 750, own: 250, trick: 1200, hand: 2600 };
+  var MOVE_WAIT = 10000;  // ms for a move's answer (the server's own wait for the bots is a second or two)
   var busy = false;       // a form post is on its way
   var unsure = false;     // a move whose answer was lost: the screen waits for the table's own
   var syncing = null;     // while the screen catches up with the table: the promise of its end
   var toastTimer = null;
   var pollTimer = null;
   var baseTitle = document.title;
-  var wasMyTurn = false;
+  var wasMyTurn = false;  // the screen shown was the player's turn
+  var alerted = false;    // the phone has told the player it is their turn (vibration, sound, notification)
+  var peeked = null;      // the table's stamp last fetched for a tab out of sight
   var say = window.bluke.say;  // static/app.js: the page's words, in its language
 
   function root() { return document.getElementById("vt"); }
@@ -216,6 +219,20 @@
     return syncing;
   }
 
+  // A tab out of sight keeps its screen, so that the moves are replayed one by one when it is looked
+  // at again; "your turn" reaches it all the same, from the table's screen fetched, not shown.
+  function peek(stamp) {
+    if (stamp === peeked) return null;
+    return fetch(attr("data-partial-url"), { headers: { "X-Partial": "1" }, credentials: "same-origin", cache: "no-store" })
+      .then(function (res) { return res.ok ? res.text() : null; })
+      .then(function (html) {
+        var fresh = html && screenOf(html);
+        if (!fresh || !document.hidden) return;
+        peeked = stamp;
+        turn(fresh);
+      });
+  }
+
   // This link no longer opens the table (the host gave the seat a new one): the page says so.
   function gone() { location.reload(); return null; }
 
@@ -230,6 +247,7 @@
       .then(function (res) { if (!unsure) tableAnswered(); return res.status === 403 ? gone() : res.ok ? res.json() : null; })
       .then(function (data) {
         if (!data || busy || syncing || (!unsure && String(data.stamp) === attr("data-stamp"))) return;
+        if (document.hidden && !unsure) return peek(String(data.stamp));
         return sync().then(function () {  // a screen drawn from the table: the lost move shows there, or the turn again
           if (unsure && !root().classList.contains("vt-busy")) { unsure = false; tableAnswered(); }
         });
@@ -251,14 +269,17 @@
   function alertOn(name) { try { return localStorage.getItem("vt-alert-" + name) === "1"; } catch (e) { return false; } }
   function setAlert(name, on) { try { localStorage.setItem("vt-alert-" + name, on ? "1" : "0"); } catch (e) { /* storage off */ } }
 
-  function turn() {
-    var r = root();
+  // ``screen``: the table's screen fetched for a tab out of sight, not shown (``peek``); else the one shown.
+  function turn(screen) {
+    var r = screen || root();
     var mine = !!(r && r.classList.contains("vt-myturn"));
     document.title = mine ? say("your_turn_title", { title: baseTitle }) : baseTitle;
-    if (mine && !wasMyTurn) {
+    if (mine && !wasMyTurn && !screen) {
       // The choices in sight (a short screen, large text: the round table above pushed them below it).
       var choices = r.querySelector(".vt-bid, .vt-hand");
       if (choices) window.bluke.glide(choices);
+    }
+    if (mine && !alerted) {
       if (alertOn("vibrate") && navigator.vibrate) navigator.vibrate([120, 80, 120]);
       if (alertOn("sound")) beep();
       if (alertOn("notify") && document.hidden && window.Notification && Notification.permission === "granted") {
@@ -268,7 +289,8 @@
         } catch (e) { /* this phone shows notifications only from a service worker */ }
       }
     }
-    wasMyTurn = mine;
+    alerted = mine;
+    if (!screen) wasMyTurn = mine;
   }
 
   function setup() {
@@ -336,9 +358,14 @@
     var by = event.submitter || (pressed && pressed.form === form ? pressed : null);
     if (by && by.name) data.append(by.name, by.value);
     root().classList.add("vt-busy");
+    // An answer that never comes (a connection that hangs) is a lost answer: after MOVE_WAIT the
+    // screen says so and follows the table again (a move sent twice is played once).
+    var stop = window.AbortController ? new AbortController() : null;
+    var timer = null;
     (syncing || Promise.resolve()).then(function () {
+      if (stop) timer = setTimeout(function () { stop.abort(); }, MOVE_WAIT);
       return fetch(form.action, {
-        method: "POST", body: data, headers: { "X-Partial": "1" }, credentials: "same-origin"
+        method: "POST", body: data, headers: { "X-Partial": "1" }, credentials: "same-origin", signal: stop ? stop.signal : undefined
       });
     }).then(function (res) {
       return res.text().then(function (html) {
@@ -354,6 +381,7 @@
       unsure = move;
       toast(say("offline"), true);
     }).then(function () {
+      clearTimeout(timer);
       busy = false;
       var r = root();
       if (r && !unsure) r.classList.remove("vt-busy");

@@ -413,6 +413,10 @@ window.__hide = function () {
   window.__hiddenAt = performance.now();
   document.dispatchEvent(new Event("visibilitychange"));
 };
+window.__show = function () {
+  window.__hiddenAt = null;
+  document.dispatchEvent(new Event("visibilitychange"));
+};
 """
 
 
@@ -421,6 +425,15 @@ WATCH_SCREEN = """card => { window.__seen = [];
   new MutationObserver(() => window.__seen.push([
       (document.querySelector('.vt-status') || {}).textContent || '',
       !!document.querySelector(`.vt-hand .vt-card[value="${card}"]`)]))
+    .observe(document.body, { childList: true, subtree: true, characterData: true }); }"""
+
+
+#: Every sentence the table's centre says, in order (the moves replayed, the trick taken).
+WATCH_CENTER = """() => { window.__said = [];
+  new MutationObserver(() => {
+      const center = document.querySelector('#vt [data-center]');
+      const text = center ? center.textContent : '';
+      if (text && text !== window.__said[window.__said.length - 1]) window.__said.push(text); })
     .observe(document.body, { childList: true, subtree: true, characterData: true }); }"""
 
 
@@ -518,6 +531,57 @@ def test_your_turn_reaches_a_tab_in_the_background(browser: Any, seeded_server: 
     # Shown, the tab polls faster than hidden: compared side by side, as a busy machine slows both.
     shown_gaps = [b - a for a, b in zip(shown, shown[1:])]
     assert max(shown_gaps) < min(gaps), f"polls while shown {shown_gaps} not faster than hidden {gaps}"
+    context.close()
+
+
+def test_a_tab_in_the_background_replays_what_it_missed_when_looked_at(browser: Any, seeded_server: str) -> None:
+    """Ann's tab is in the background while the bids and the first trick are played (her other phone
+    plays her seat). It keeps its screen, and when she looks at it again the moves appear one by one
+    and the trick stays with its winner; the tab drew the table's last screen at once before, and
+    the moves it had skipped were never shown."""
+    table = Table(seeded_server, 5)
+    context = phone(browser, "light")
+    context.add_init_script(DEVICE)
+    page = context.new_page()
+    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    expect(page.locator(".vt-status")).to_contain_text("Your turn: bid")
+    before = page.get_attribute("#vt", "data-seq")
+    page.evaluate("window.__hide()")
+    while not table.view(0)["tricks_played"]:
+        table.act(*table.to_act())
+    polls = page.evaluate("window.__polls.length")
+    page.wait_for_function(f"() => window.__polls.length >= {polls + 2}", timeout=30_000)
+    assert page.get_attribute("#vt", "data-seq") == before, "the screen moved on out of sight"
+    page.evaluate(WATCH_CENTER)
+    page.evaluate("window.__show()")
+    page.wait_for_function("() => window.__said.some(text => text.endsWith(' the trick'))")  # taken by someone
+    said_after = page.evaluate("window.__said")
+    plays = [text for text in said_after if " plays " in text]
+    assert len(plays) >= 2, said_after  # the others' cards, one by one (hers are shown without words)
+    expect(page.locator("#vt")).not_to_have_attribute("data-seq", before)  # then the table's screen
+    context.close()
+
+
+def test_a_move_whose_answer_never_comes_is_taken_for_lost(browser: Any, seeded_server: str) -> None:
+    """The connection hangs on Ann's bid: the screen stayed on "Your turn" with nothing said, and
+    stopped following the table, for as long as the phone kept the request open. After ten seconds
+    it says the tap may not have arrived and follows the table again."""
+    table = Table(seeded_server, 5)
+    context = phone(browser, "light")
+    page = context.new_page()
+    held: list[Any] = []
+    page.route(re.compile(r"/t/[^/]+/bid$"), lambda route: held.append(route))
+    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    expect(page.locator(".vt-status")).to_contain_text("Your turn: bid")
+    page.locator(".vt-bids button").first.tap()
+    expect(page.locator("#vt-toast")).to_contain_text("No connection", timeout=15_000)
+    assert len(held) == 1 and table.view(0)["bids"][0] is None  # never sent on: nothing stored
+    page.unroute(re.compile(r"/t/[^/]+/bid$"))
+    expect(page.locator("#vt-toast")).to_be_hidden()  # the table answers the polls again
+    expect(page.locator(".vt-status")).to_contain_text("Your turn: bid")
+    page.locator(".vt-bids button").first.tap()
+    expect(page.locator(".vt-status")).not_to_contain_text("Your turn: bid")
+    assert table.view(0)["bids"][0] is not None
     context.close()
 
 
