@@ -114,8 +114,11 @@
   /* -- sending, oldest first, one at a time -------------------------------------------------------- */
   function api(path) { return "/api/games/" + encodeURIComponent(game.id) + path; }
   function request(method, path, body) {
+    /* An answer not come in 15 s is taken for lost: the entry is tried again, not stuck "sending". */
+    var stop = window.AbortController && new AbortController();
+    if (stop) setTimeout(function () { stop.abort(); }, 15000);
     return fetch(api(path), {
-      method: method, credentials: "same-origin", cache: "no-store",
+      method: method, credentials: "same-origin", cache: "no-store", signal: stop && stop.signal,
       /* the page's token: a fresh one replaces it in the page's forms (static/queue-rare.js, renew) */
       headers: { "Content-Type": "application/json", "Accept": "application/json",
                  "X-CSRFToken": (document.querySelector("input[name=csrf_token]") || {}).value || "" },

@@ -248,6 +248,30 @@ def test_an_entry_stored_but_whose_answer_was_lost_is_taken_as_sent(browser: Any
     eventually(lambda: game_doc(live, game)["hands"][0]["tricks"] == [5, 3, 5])
 
 
+def test_an_entry_whose_answer_never_comes_is_sent_again(browser: Any, live: LiveServer) -> None:
+    """The connection hangs on the bids' request: the screen said "Sending…" and the queue waited for
+    as long as the phone kept the request open. After 15 s the answer is taken for lost: the screen
+    says the server is not answering, and the bids are sent again and stored once."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    hung: list[Any] = []
+
+    def hang_the_first(route: Any) -> None:
+        if hung:
+            route.continue_()
+        else:
+            hung.append(route)  # never answered
+
+    page.route(f"**/api/games/{game['id']}/hands/1/bids", hang_the_first)
+    tap(page, "bid1-5", "bid2-3", "bid0-4")
+    expect(page.locator("#sync")).to_contain_text("Server not answering", timeout=30_000)
+    assert hung and game_doc(live, game)["version"] == 1  # the hung request never reached the server
+    expect(page.locator("#sync")).to_have_text("All sent", timeout=30_000)
+    doc = game_doc(live, game)
+    assert doc["hands"][0]["bids"] == [4, 5, 3] and doc["version"] == 2 and corrections(live, game) == []
+    context.close()
+
+
 def test_home_notes_the_entries_a_game_keeps_on_this_phone_and_its_screen_sends_them(
     browser: Any, live: LiveServer
 ) -> None:
