@@ -630,9 +630,10 @@ def import_game(
 ) -> tuple[Game, str, str]:
     """Store an imported game and all its hands in one transaction, with new tokens (issue 4).
 
-    ``created_at`` (a naive UTC datetime) keeps the day the game was played; ``bots``: the seats a bot
-    played (seat → level), kept with the game and told to ``attach`` (as :func:`create_game` tells it). The records are
-    checked whole first (R6, R12, R22–R25): a game that breaks any rule stores nothing.
+    ``created_at`` (a naive UTC datetime) keeps the day the game was played; ``bots``, the seats a
+    bot played (seat → level), are kept with the game and told to ``attach`` (as :func:`create_game`
+    tells it). The records are checked whole first (R6, R12, R22–R25): a game that breaks any rule
+    stores nothing.
     ``exchange.read_export`` parses the file and checks its figures before calling this.
     """
     names = clean_names(players)
