@@ -245,7 +245,9 @@
     if (!lost) return;
     /* htmx did not arrive (a connection that dropped it) or does not run here (Safari before 13.1):
        the page reloads itself while the game goes on, as it does without JavaScript (game.html). */
-    if (!window.htmx && document.body.dataset.awake) setTimeout(function () { location.reload(); }, 5000);
+    if (document.body.dataset.awake) window.addEventListener("load", function () {  /* htmx runs after this script */
+      if (!window.htmx) setTimeout(function () { location.reload(); }, 5000);
+    });
     function cut(off) { lost.hidden = !off; document.body.classList.toggle("cut-off", off); }
     document.body.addEventListener("htmx:sendError", function () { cut(true); });
     document.body.addEventListener("htmx:timeout", function () { cut(true); });
@@ -297,11 +299,9 @@
   });
 
   /* The service worker keeps the app shell and the pages opened, for use without a connection;
-     a page it did not see load (the first visit) asks to be kept once it is active. The page
-     shown for one never opened (/offline) comes back by itself when the connection does. */
+     a page it did not see load (the first visit) asks to be kept once it is active. */
   function installWorker() {
     var url = document.documentElement.dataset.sw, worker = navigator.serviceWorker;
-    if (document.body.dataset.reloadOnline) backOnline();
     if (!url || !worker) return;
     var first = !worker.controller;
     /* The home page is kept too, so that offline its "Home" leads to this phone's games. */
@@ -316,21 +316,6 @@
     document.querySelectorAll("[data-forgotten]").forEach(function (item) {
       worker.ready.then(function (registration) { registration.active.postMessage({ drop: item.dataset.forgotten }); });
     });
-  }
-
-  /* The offline page: the page asked for comes back once the server answers, tried when the phone
-     says it is online and every 5 s while it is (a Wi-Fi without internet, a server restarting). */
-  function backOnline() {
-    var timer = null;
-    function check() {
-      clearTimeout(timer);
-      if (navigator.onLine === false) return;  /* the "online" event checks again */
-      fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
-        .then(function (response) { if (response.status < 500) location.reload(); else throw response; })
-        .catch(function () { timer = setTimeout(check, 5000); });
-    }
-    window.addEventListener("online", check);
-    timer = setTimeout(check, 5000);
   }
 
   /* The bars that stay on screen (the top bar, the dock) take at most a quarter of it: with large

@@ -5,6 +5,23 @@
    games, whose screens send them. Every word comes from the page. */
 (function () {
   "use strict";
+  /* The offline page: the page asked for comes back once the server answers, tried when the phone
+     says it is online and every 5 s while it is (a Wi-Fi without internet, a server restarting); a
+     check not answered in 10 s (a connection that hangs) counts as unanswered. */
+  if (document.body.dataset.reloadOnline) {
+    var timer = null;
+    var check = function () {
+      clearTimeout(timer);
+      if (navigator.onLine === false) return;  /* the "online" event checks again */
+      var stop = window.AbortController && new AbortController();
+      if (stop) setTimeout(function () { stop.abort(); }, 10000);
+      fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin", signal: stop && stop.signal })
+        .then(function (response) { if (response.status < 500) location.reload(); else throw response; })
+        .catch(function () { timer = setTimeout(check, 5000); });
+    };
+    window.addEventListener("online", check);
+    timer = setTimeout(check, 5000);
+  }
   var box = document.getElementById("waiting"), home = document.querySelector("[data-waiting]");
   if (!(box || home) || !window.indexedDB) return;
   var request = indexedDB.open("bluke-scorer", 1);

@@ -170,8 +170,15 @@ window.BlukeQueueRare = function (Q) {
         the page was kept): the page itself, asked again, carries a fresh one and sets the session
         that holds it (scorekeeper/errors.py answers every CSRF failure 400, like a malformed body).
         The queue's requests carry the page's token (static/queue.js, request). */
+  /* A page or words not come in 15 s are taken for unanswered (a connection that hangs): the entry
+     waits for its next try, as without an answer, instead of keeping the queue "sending" for good. */
+  function timed(url) {
+    var stop = window.AbortController && new AbortController();
+    if (stop) setTimeout(function () { stop.abort(); }, 15000);
+    return fetch(url, { credentials: "same-origin", cache: "no-store", signal: stop && stop.signal });
+  }
   function renew() {
-    return fetch(location.pathname, { credentials: "same-origin", cache: "no-store" }).then(function (page) {
+    return timed(location.pathname).then(function (page) {
       if (!page.ok) throw page;
       return page.text();
     }).then(function (html) {
@@ -232,9 +239,7 @@ window.BlukeQueueRare = function (Q) {
   function worded(part) {
     return function () {
       var args = arguments;
-      asked = asked || fetch("/offline/words?lang=" + encodeURIComponent(document.documentElement.lang), {
-        credentials: "same-origin", cache: "no-store"
-      }).then(function (answer) {
+      asked = asked || timed("/offline/words?lang=" + encodeURIComponent(document.documentElement.lang)).then(function (answer) {
         if (!answer.ok) throw answer;
         return answer.json();
       }).then(function (more) {

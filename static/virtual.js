@@ -11,7 +11,7 @@
 (function () {
   "use strict";
   var PACE = { bid: 600, card: 750, own: 250, trick: 1200, hand: 2600 };
-  var MOVE_WAIT = 10000;  // ms for a move's answer (the server's own wait for the bots is a second or two)
+  var WAIT = 10000;  // ms for an answer (a move's: the server's own wait for the bots is a second or two)
   var busy = false;       // a form post is on its way
   var unsure = false;     // a move whose answer was lost: the screen waits for the table's own
   var syncing = null;     // while the screen catches up with the table: the promise of its end
@@ -34,6 +34,15 @@
   }
   function remember(seq) { try { sessionStorage.setItem(seqKey(), String(seq)); } catch (e) { /* private mode */ } }
   function wait(ms) { return new Promise(function (done) { setTimeout(done, ms); }); }
+  // An answer not come in WAIT is taken for lost (a connection that hangs): the screen goes on
+  // following the table instead of waiting for it for good.
+  function timed(url, options) {
+    var stop = window.AbortController && new AbortController();
+    if (stop) setTimeout(function () { stop.abort(); }, WAIT);
+    options.signal = stop && stop.signal;
+    options.credentials = "same-origin";
+    return fetch(url, options);
+  }
 
   // A message over the screen for 4 s; ``untilBack``: until the table answers again (no connection).
   var waitingForTable = false;
@@ -194,13 +203,13 @@
   // meanwhile (another phone, the bots) are replayed before that screen too, not skipped.
   function catchUp(from, rounds) {
     var moves = attr("data-moves-url"), partial = attr("data-partial-url");
-    return fetch(moves + "?since=" + from, { credentials: "same-origin", cache: "no-store" })
+    return timed(moves + "?since=" + from, { cache: "no-store" })
       .then(function (res) { return res.ok ? res.json() : null; })
       .then(function (data) {
         if (!data) return null;
         return replay(data.moves, data.seat, data.labels).then(function () {
           remember(data.seq);
-          return fetch(partial, { headers: { "X-Partial": "1" }, credentials: "same-origin", cache: "no-store" });
+          return timed(partial, { headers: { "X-Partial": "1" }, cache: "no-store" });
         }).then(function (res) { return res.ok ? res.text() : null; })
           .then(function (html) {
             var fresh = html && screenOf(html);
@@ -223,7 +232,7 @@
   // at again; "your turn" reaches it all the same, from the table's screen fetched, not shown.
   function peek(stamp) {
     if (stamp === peeked) return null;
-    return fetch(attr("data-partial-url"), { headers: { "X-Partial": "1" }, credentials: "same-origin", cache: "no-store" })
+    return timed(attr("data-partial-url"), { headers: { "X-Partial": "1" }, cache: "no-store" })
       .then(function (res) { return res.ok ? res.text() : null; })
       .then(function (html) {
         var fresh = html && screenOf(html);
@@ -243,7 +252,7 @@
     var next = document.hidden ? 5000 : (r.hasAttribute("data-thinking") ? 500 : 1000);
     pollTimer = setTimeout(poll, next);
     if (busy || syncing) return;
-    fetch(r.getAttribute("data-version-url"), { credentials: "same-origin", cache: "no-store" })
+    timed(r.getAttribute("data-version-url"), { cache: "no-store" })
       .then(function (res) { if (!unsure) tableAnswered(); return res.status === 403 ? gone() : res.ok ? res.json() : null; })
       .then(function (data) {
         if (!data || busy || syncing || (!unsure && String(data.stamp) === attr("data-stamp"))) return;
@@ -358,15 +367,10 @@
     var by = event.submitter || (pressed && pressed.form === form ? pressed : null);
     if (by && by.name) data.append(by.name, by.value);
     root().classList.add("vt-busy");
-    // An answer that never comes (a connection that hangs) is a lost answer: after MOVE_WAIT the
-    // screen says so and follows the table again (a move sent twice is played once).
-    var stop = window.AbortController ? new AbortController() : null;
-    var timer = null;
+    // An answer that never comes is a lost one: the screen says so and follows the table again (a
+    // move sent twice is played once).
     (syncing || Promise.resolve()).then(function () {
-      if (stop) timer = setTimeout(function () { stop.abort(); }, MOVE_WAIT);
-      return fetch(form.action, {
-        method: "POST", body: data, headers: { "X-Partial": "1" }, credentials: "same-origin", signal: stop ? stop.signal : undefined
-      });
+      return timed(form.action, { method: "POST", body: data, headers: { "X-Partial": "1" } });
     }).then(function (res) {
       return res.text().then(function (html) {
         busy = false;
@@ -381,7 +385,6 @@
       unsure = move;
       toast(say("offline"), true);
     }).then(function () {
-      clearTimeout(timer);
       busy = false;
       var r = root();
       if (r && !unsure) r.classList.remove("vt-busy");

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 import requests
 from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.vectors import FILE as VECTORS
 from tests.web.groups_kit import export_file
@@ -182,6 +183,77 @@ def test_the_watch_page_says_when_its_score_stops_being_live(browser: Any, live:
         go_online(context, live)
     expect(lost).to_be_hidden()
     assert dot.evaluate("e => getComputedStyle(e).animationName") == "pulse"
+    context.close()
+
+
+def test_a_watch_page_with_htmx_does_not_reload_itself(browser: Any, live: LiveServer) -> None:
+    """The check for htmx ran before htmx (both scripts deferred, the page's first), so every watch
+    page reloaded itself every 5 s on a good connection. It is made once the page has loaded."""
+    game = new_game(live)
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.clock.install()
+    page.goto(game["watch_url"])
+    assert page.evaluate("typeof window.htmx") == "object"
+    with pytest.raises(PlaywrightTimeoutError), page.expect_navigation(timeout=3_000):
+        page.clock.run_for(12_000)  # a reload would begin at once, well within the 3 s watched
+    context.close()
+
+
+def test_a_watch_poll_that_hangs_does_not_stop_the_live_score(browser: Any, live: LiveServer) -> None:
+    """htmx gave a poll all the time in the world: one that hung stopped every poll after it, the
+    score stayed where it was and "No connection" was never said. After 10 s it is given up."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(game["watch_url"])
+    expect(page.locator(".state")).to_have_text("Bidding…")
+    hung: list[Any] = []
+
+    def hang_one(route: Any) -> None:
+        if hung:
+            route.continue_()
+        else:
+            hung.append(route)
+
+    page.evaluate(
+        """() => { const lost = document.getElementById('live-lost');
+          new MutationObserver(() => { if (!lost.hidden) window.__lostShown = true; })
+            .observe(lost, { attributes: true }); }"""
+    )
+    page.route(re.compile(r"since="), hang_one)
+    # the hung one given up: said until the next poll, a second later, is answered
+    page.wait_for_function("() => window.__lostShown === true", timeout=20_000)
+    url = f"{live.url}/api/games/{game['id']}/hands/1/bids"
+    assert requests.put(url, json={"bids": [4, 5, 3]}, headers=bearer(game), timeout=10).ok
+    expect(page.locator(".bidlist")).to_contain_text("Ann 4", timeout=10_000)
+    expect(page.locator("#live-lost")).to_be_hidden()
+    context.close()
+
+
+def test_the_offline_page_checks_again_after_a_check_that_hangs(browser: Any, live: LiveServer) -> None:
+    """The offline page checks every 5 s whether the server answers, and comes back by itself: a
+    check that hung was never followed by another, and it stayed on the offline page for good."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.clock.install()
+    checks: list[Any] = []
+
+    def hang_the_first(route: Any) -> None:
+        checks.append(route.request.url)
+        if len(checks) > 1:
+            route.continue_()
+
+    page.route(
+        re.compile(r"/offline$"),
+        lambda route: hang_the_first(route) if route.request.method == "HEAD" else route.continue_(),
+    )
+    page.goto(live.url + "/offline")
+    page.clock.run_for(6_000)  # the first check, which hangs
+    assert len(checks) == 1
+    with page.expect_navigation():
+        page.clock.run_for(16_000)  # given up after 10 s; the next one, 5 s later, is answered
+    assert len(checks) == 2
     context.close()
 
 
@@ -1860,6 +1932,33 @@ def test_entries_refused_for_an_expired_session_go_with_a_fresh_token(browser: A
     assert len(fetched) == 1  # one fresh token, for both
     assert live.count("PUT", f"/api/games/{game['id']}/hands/1/bids") == 2  # refused once, then taken
     assert live.count("PUT", f"/api/games/{game['id']}/hands/1/tricks") == 1
+
+
+def test_a_fresh_token_that_hangs_is_asked_for_again(browser: Any, live: LiveServer) -> None:
+    """The session went; the bids are refused (400) and the page is asked for a fresh token, but
+    that request hangs: the queue said "Sending…" for good. After 15 s it counts as unanswered,
+    and the next try gets the token and the bids go."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context, page = scorer_phone(browser, game)
+    sync = page.locator("#sync")
+    address = re.compile(rf"/g/{game['id']}$")
+    hung: list[Any] = []
+
+    def hang_the_first_fetch(route: Any) -> None:
+        if route.request.resource_type == "fetch" and not hung:
+            hung.append(route)
+        else:
+            route.continue_()
+
+    page.route(address, hang_the_first_fetch)
+    context.clear_cookies(name="session")
+    tap(page, "bid1-5", "bid2-3", "bid0-4")
+    expect(sync).to_contain_text("Server not answering", timeout=30_000)
+    assert len(hung) == 1
+    expect(sync).to_have_text("All sent", timeout=30_000)
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [4, 5, 3]
+    context.close()
 
 
 def test_a_queue_still_refused_with_a_fresh_token_says_its_entries_are_kept(browser: Any, live: LiveServer) -> None:

@@ -585,6 +585,29 @@ def test_a_move_whose_answer_never_comes_is_taken_for_lost(browser: Any, seeded_
     context.close()
 
 
+def test_a_refresh_that_hangs_does_not_stop_the_screen(browser: Any, seeded_server: str) -> None:
+    """Ann's screen asks for the moves it has not shown and the connection hangs: it stopped
+    following the table for good (no poll while it waited). After 10 s it asks again."""
+    table = Table(seeded_server, 5)
+    context = phone(browser, "light")
+    page = context.new_page()
+    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    expect(page.locator(".vt-status")).to_contain_text("Your turn: bid")
+    hung: list[Any] = []
+
+    def hang_the_first(route: Any) -> None:
+        if hung:
+            route.continue_()
+        else:
+            hung.append(route)
+
+    page.route(re.compile(r"/t/[^/]+/moves\?"), hang_the_first)
+    table.act(0, table.view(0))  # her other phone bids
+    expect(page.locator(".vt-status")).not_to_contain_text("Your turn: bid", timeout=30_000)
+    assert len(hung) == 1
+    context.close()
+
+
 def test_a_turn_that_comes_back_after_the_bots_alone_alerts_again(browser: Any, seeded_server: str) -> None:
     """Ann at a table of bots: her bid, the bots' bids, then her lead. The title kept "Your turn"
     through the bots' moves, and the lead came without a vibration: only a turn that followed
