@@ -166,10 +166,6 @@ window.BlukeQueueRare = function (Q) {
     });
   }
 
-  /* -- a refused CSRF token (400: the session that held it expired, or the browser dropped it while
-        the page was kept): the page itself, asked again, carries a fresh one and sets the session
-        that holds it (scorekeeper/errors.py answers every CSRF failure 400, like a malformed body).
-        The queue's requests carry the page's token (static/queue.js, request). */
   /* A page or words not come in 15 s are taken for unanswered (a connection that hangs): the entry
      waits for its next try, as without an answer, instead of keeping the queue "sending" for good. */
   function timed(url) {
@@ -177,6 +173,11 @@ window.BlukeQueueRare = function (Q) {
     if (stop) setTimeout(function () { stop.abort(); }, 15000);
     return fetch(url, { credentials: "same-origin", cache: "no-store", signal: stop && stop.signal });
   }
+
+  /* -- a refused CSRF token (400: the session that held it expired, or the browser dropped it while
+        the page was kept): the page itself, asked again, carries a fresh one and sets the session
+        that holds it (scorekeeper/errors.py answers every CSRF failure 400, like a malformed body).
+        The queue's requests carry the page's token (static/queue.js, request). */
   function renew() {
     return timed(location.pathname).then(function (page) {
       if (!page.ok) throw page;
