@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 import requests
@@ -42,6 +44,48 @@ def larger_text(page: Any, percent: int) -> None:
         route.fulfill(response=answer, body=answer.text() + f"\nhtml {{ font-size: {percent}%; }}")
 
     page.route("**/static/app.css*", grow)
+
+
+def hold(
+    target: Any, address: str, *, first_only: bool = False, when: Callable[[Any], bool] | None = None
+) -> list[Any]:
+    """Requests of a page or context to ``address`` (a regular expression) held, never answered (a
+    connection that hangs), in the list returned until the test lets one go (``continue_``, ``abort``).
+    With ``first_only`` the first is held and the later ones go through; ``when`` picks by request."""
+    held: list[Any] = []
+
+    def route_it(route: Any) -> None:
+        if (when is None or when(route.request)) and not (first_only and held):
+            held.append(route)
+        else:
+            route.continue_()
+
+    target.route(re.compile(address), route_it)
+    return held
+
+
+def until_held(page: Any, held: list[Any], what: str = "the request was never made") -> None:
+    """Wait (a bounded poll, no sleep) until ``hold`` has a request."""
+    for _ in range(100):
+        if held:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(what)
+
+
+def lose_the_first_answer(lost: list[str]) -> Callable[[Any], None]:
+    """A route whose first request reaches the server (which stores it) while its answer never
+    reaches the phone (a connection reset); ``lost`` lists it. Later requests go through."""
+
+    def route_it(route: Any) -> None:
+        if lost:
+            route.continue_()
+            return
+        lost.append(route.request.url)
+        route.fetch()
+        route.abort("connectionreset")
+
+    return route_it
 
 
 def no_sideways_scroll(page: Any, where: str) -> None:

@@ -11,7 +11,6 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import Callable
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,8 +29,11 @@ from .conftest import ARGS
 from .conftest import CHROMIUM
 from .offline_kit import live_server
 from .offline_kit import LiveServer
+from .phone_kit import hold
+from .phone_kit import lose_the_first_answer
 from .phone_kit import no_sideways_scroll
 from .phone_kit import phone as small_phone
+from .phone_kit import until_held
 
 pytestmark = pytest.mark.browser
 PHONE = {"viewport": {"width": 412, "height": 915}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
@@ -208,20 +210,12 @@ def test_a_watch_poll_that_hangs_does_not_stop_the_live_score(browser: Any, live
     page = context.new_page()
     page.goto(game["watch_url"])
     expect(page.locator(".state")).to_have_text("Bidding…")
-    hung: list[Any] = []
-
-    def hang_one(route: Any) -> None:
-        if hung:
-            route.continue_()
-        else:
-            hung.append(route)
-
     page.evaluate(
         """() => { const lost = document.getElementById('live-lost');
           new MutationObserver(() => { if (!lost.hidden) window.__lostShown = true; })
             .observe(lost, { attributes: true }); }"""
     )
-    page.route(re.compile(r"since="), hang_one)
+    hold(page, r"since=", first_only=True)
     # the hung one given up: said until the next poll, a second later, is answered
     page.wait_for_function("() => window.__lostShown === true", timeout=20_000)
     url = f"{live.url}/api/games/{game['id']}/hands/1/bids"
@@ -1489,25 +1483,6 @@ def test_a_correction_sent_into_a_wifi_without_internet_keeps_its_taps(browser: 
     expect(page.locator("#bid0-4")).to_be_checked()
 
 
-def hold(page: Any, address: str) -> list[Any]:
-    """Requests from the page to ``address`` (a regular expression) held until the test lets them go."""
-    held: list[Any] = []
-
-    def keep(route: Any) -> None:
-        held.append(route)
-
-    page.route(re.compile(address), keep)
-    return held
-
-
-def until_held(page: Any, held: list[Any]) -> None:
-    for _ in range(100):
-        if held:
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError("the request was never made")
-
-
 def test_undo_tapped_while_the_entry_is_on_its_way_is_done_once_the_server_has_it(
     browser: Any, live: LiveServer
 ) -> None:
@@ -1528,21 +1503,6 @@ def test_undo_tapped_while_the_entry_is_on_its_way_is_done_once_the_server_has_i
     assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][1]["bids"] is None
     assert live.count("PUT", f"/api/games/{game['id']}/hands/2/bids") == 1
     assert live.count("POST", f"/g/{game['id']}/undo") == 1
-
-
-def lose_the_first_answer(lost: list[str]) -> Callable[[Any], None]:
-    """A route whose first request reaches the server (which stores it) while its answer never
-    reaches the phone (a connection reset); ``lost`` lists it. Later requests go through."""
-
-    def route_it(route: Any) -> None:
-        if lost:
-            route.continue_()
-            return
-        lost.append(route.request.url)
-        route.fetch()
-        route.abort("connectionreset")
-
-    return route_it
 
 
 def test_undo_of_an_entry_whose_answer_was_lost_is_done_on_the_server(browser: Any, live: LiveServer) -> None:
@@ -1939,16 +1899,7 @@ def test_a_fresh_token_that_hangs_is_asked_for_again(browser: Any, live: LiveSer
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, page = scorer_phone(browser, game)
     sync = page.locator("#sync")
-    address = re.compile(rf"/g/{game['id']}$")
-    hung: list[Any] = []
-
-    def hang_the_first_fetch(route: Any) -> None:
-        if route.request.resource_type == "fetch" and not hung:
-            hung.append(route)
-        else:
-            route.continue_()
-
-    page.route(address, hang_the_first_fetch)
+    hung = hold(page, rf"/g/{game['id']}$", first_only=True, when=lambda request: request.resource_type == "fetch")
     context.clear_cookies(name="session")
     tap(page, "bid1-5", "bid2-3", "bid0-4")
     expect(sync).to_contain_text("Server not answering", timeout=30_000)

@@ -22,11 +22,12 @@ from scorekeeper.models import Correction
 
 from . import test_offline_browser as offline
 from .offline_kit import LiveServer
+from .phone_kit import hold
+from .phone_kit import lose_the_first_answer
 from .test_offline_browser import bearer
 from .test_offline_browser import bids_waiting_offline
 from .test_offline_browser import go_offline
 from .test_offline_browser import go_online
-from .test_offline_browser import lose_the_first_answer
 from .test_offline_browser import new_game
 from .test_offline_browser import queued
 from .test_offline_browser import scorer_phone
@@ -254,15 +255,7 @@ def test_an_entry_whose_answer_never_comes_is_sent_again(browser: Any, live: Liv
     says the server is not answering, and the bids are sent again and stored once."""
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, page = scorer_phone(browser, game)
-    hung: list[Any] = []
-
-    def hang_the_first(route: Any) -> None:
-        if hung:
-            route.continue_()
-        else:
-            hung.append(route)  # never answered
-
-    page.route(f"**/api/games/{game['id']}/hands/1/bids", hang_the_first)
+    hung = hold(page, rf"/api/games/{game['id']}/hands/1/bids$", first_only=True)  # never answered
     tap(page, "bid1-5", "bid2-3", "bid0-4")
     expect(page.locator("#sync")).to_contain_text("Server not answering", timeout=30_000)
     assert hung and game_doc(live, game)["version"] == 1  # the hung request never reached the server

@@ -21,8 +21,10 @@ from tests.web.virtual_support import said
 
 from .accessibility import assert_accessible
 from .conftest import serve
+from .phone_kit import hold
 from .phone_kit import no_sideways_scroll
 from .phone_kit import page_checks
+from .phone_kit import until_held
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 360, "height": 740}
@@ -472,22 +474,10 @@ def test_a_tap_while_the_screen_refreshes_is_played_once_the_refresh_is_in(brows
     page = context.new_page()
     page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
     expect(page.locator(".vt-status")).to_contain_text("Your turn: bid")
-    held: list[Any] = []
-    moves = re.compile(r"/t/[^/]+/moves\?")
-
-    def hold(route: Any) -> None:
-        held.append(route)
-        if len(held) > 1:  # after the one held
-            route.continue_()
-
-    page.route(moves, hold)
+    held = hold(page, r"/t/[^/]+/moves\?", first_only=True)
     joined = requests.get(table.data["seats"][1]["url"].replace("http://localhost", seeded_server), timeout=10)
     assert joined.status_code == 200, joined.text  # Ben joins: Ann's next poll sees the table changed
-    for _ in range(100):  # the next poll (every second) finds the table changed and asks for the moves
-        if held:
-            break
-        page.wait_for_timeout(100)
-    assert held, "Ann's screen never began to refresh"
+    until_held(page, held, "Ann's screen never began to refresh")  # the next poll (every second) asks for the moves
     page.locator('.vt-bids button[value="1"]').tap()
     assert table.view(0)["bids"][0] is None, "nothing is sent before the refresh is in"
     held[0].continue_()
@@ -569,8 +559,7 @@ def test_a_move_whose_answer_never_comes_is_taken_for_lost(browser: Any, seeded_
     table = Table(seeded_server, 5)
     context = phone(browser, "light")
     page = context.new_page()
-    held: list[Any] = []
-    page.route(re.compile(r"/t/[^/]+/bid$"), lambda route: held.append(route))
+    held = hold(page, r"/t/[^/]+/bid$")
     page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
     expect(page.locator(".vt-status")).to_contain_text("Your turn: bid")
     page.locator(".vt-bids button").first.tap()
@@ -593,15 +582,7 @@ def test_a_refresh_that_hangs_does_not_stop_the_screen(browser: Any, seeded_serv
     page = context.new_page()
     page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
     expect(page.locator(".vt-status")).to_contain_text("Your turn: bid")
-    hung: list[Any] = []
-
-    def hang_the_first(route: Any) -> None:
-        if hung:
-            route.continue_()
-        else:
-            hung.append(route)
-
-    page.route(re.compile(r"/t/[^/]+/moves\?"), hang_the_first)
+    hung = hold(page, r"/t/[^/]+/moves\?", first_only=True)
     table.act(0, table.view(0))  # her other phone bids
     expect(page.locator(".vt-status")).not_to_contain_text("Your turn: bid", timeout=30_000)
     assert len(hung) == 1
@@ -744,24 +725,16 @@ def test_a_screen_reader_names_the_cards_in_words(browser: Any, seeded_server: s
     hand = page.locator(".vt-cards").aria_snapshot()
     assert f'{said(v["hand"][0], lang)}"' in hand and not re.search("[♠♥♦♣]", hand), hand
 
-    held: list[Any] = []  # the screens asked for after each replay: the faces until then are the script's
-
-    def hold(route: Any) -> None:
-        if route.request.method == "GET" and route.request.headers.get("x-partial"):
-            held.append(route)
-        else:
-            route.continue_()
-
-    page.route(re.compile(rf"/t/{table.id}$"), hold)
+    # the screens asked for after each replay: the faces until then are the script's
+    held = hold(
+        page, rf"/t/{table.id}$", when=lambda request: request.method == "GET" and request.headers.get("x-partial")
+    )
     card = v["legal"][0]
     page.locator(f".vt-card[value={card}]").tap()
     mine = page.locator("#vt .vt-spot[data-seat='0'] [data-slot]")
     expect(mine.get_by_role("img", name=said(card, lang), exact=True)).to_be_visible()
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(100)
-    assert len(held) == 1, "the replay of Ann's card did not end"
+    until_held(page, held, "the replay of Ann's card did not end")
+    assert len(held) == 1
     expect(mine.get_by_role("img", name=said(card, lang), exact=True)).to_be_visible()  # drawn by the script
     held[0].continue_()
     page.wait_for_function("() => !document.querySelector('#vt .vt-sent')")  # the server's screen, before Ben plays
@@ -889,17 +862,12 @@ def test_after_a_lost_answer_the_old_screen_takes_no_tap_until_the_table_is_draw
         route.fetch()
         route.abort()
 
-    held: list[Any] = []
     page.route(f"**/t/{table['id']}/bid", arrives_but_the_answer_is_lost)
-    page.route(re.compile(r"/t/[^/]+/moves\?"), lambda route: held.append(route))  # the screen's refresh, held
+    held = hold(page, r"/t/[^/]+/moves\?")  # the screen's refresh, held
     page.locator(".vt-bids button").first.tap()
     toast = page.locator("#vt-toast")
     expect(toast).to_contain_text("may not have reached the table")
-    for _ in range(100):  # a poll answered: the table has the bid, the refresh is on its way
-        if held:
-            break
-        page.wait_for_timeout(100)
-    assert held, "the screen never began to refresh"
+    until_held(page, held, "the screen never began to refresh")  # a poll answered: the refresh is on its way
     expect(toast).to_be_visible()  # still: the screen shown is not the table's yet
     page.evaluate("document.querySelector('.vt-bids button').click()")  # a second bid on the old screen
     page.wait_for_timeout(500)
