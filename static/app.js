@@ -274,14 +274,15 @@
     });
   }
 
-  /* A double tap on any button that saves sends the form once (the server also stores once).
-     Without a connection a form that is not queued (a correction, an undo) is not sent at all: the
+  /* A double tap on any button that saves sends the form once (the server also stores once); a tap
+     10 s later sends it again, for a post the browser stopped (its ✕, a connection given up) leaves
+     the page as it was, with no sign of it. Without a connection a form that is not queued (a correction, an undo) is not sent at all: the
      browser would replace the app with its error page; the taps stay in the draft and the page
      says so (its data-offline), in its docked status line or else in the scorer's sync line. Sent,
      its taps stay in the draft until the server has drawn a later version (sentDraft). */
   function sendOnce(form) {
     form.addEventListener("submit", function (event) {
-      if (form.dataset.sent) { event.preventDefault(); return; }
+      if (Date.now() - (form.dataset.sent || 0) < 10000) { event.preventDefault(); return; }
       if (navigator.onLine === false && form.dataset.offline && !form.dataset.queue) {
         event.preventDefault();
         var status = form.querySelector(".dock .status") || document.getElementById("sync");
@@ -290,7 +291,7 @@
         status.classList.add("bad");
         return;
       }
-      form.dataset.sent = "1";
+      form.dataset.sent = Date.now();
       if (!form.dataset.queue) all(".hand[data-step]", form.parentNode).filter(function (part) { return form.contains(part); }).forEach(sentDraft);
     });
   }

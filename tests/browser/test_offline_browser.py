@@ -1118,6 +1118,28 @@ def test_the_correction_page_saves_bids_and_tricks_together(browser: Any, live: 
     assert doc["hands"][0]["bids"] == [3, 5, 3] and doc["hands"][0]["tricks"] == [4, 4, 5]
 
 
+def test_a_save_the_browser_stopped_is_sent_by_a_later_tap(browser: Any, live: LiveServer) -> None:
+    """A double tap sends a form once. A post the browser stopped (its ✕, a connection given up)
+    leaves the page as it was, and its button refused every tap until a reload: 10 s on, it sends."""
+    game, page = correcting_hand_1(browser, live)
+    page.clock.install()
+    page.reload()
+    save = page.locator("form.hand-edit button.primary")
+    tap(page, "bid0-3", "tricks0-4", "tricks1-4")
+    address = f"/g/{game['id']}/hands/1"
+    held = hold(page, address + "$", first_only=True, when=lambda request: request.method == "POST")
+    save.tap()
+    until_held(page, held)
+    page.context.new_cdp_session(page).send("Page.stopLoading")  # the browser's ✕: the page stays
+    save.tap()  # at once: taken for the double tap, and not sent
+    page.clock.fast_forward(11_000)
+    save.tap()
+    expect(page.locator(".notes")).to_contain_text("Hand 1 corrected")
+    doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
+    assert doc["hands"][0]["bids"] == [3, 5, 3] and doc["hands"][0]["tricks"] == [4, 4, 5]
+    assert live.count("POST", address) == 1
+
+
 def test_the_correction_page_follows_the_bids_and_says_what_stops_the_save(browser: Any, live: LiveServer) -> None:
     """Ben's bid changed from 5 to 3 above: his tricks row says "bid 3" and scores his 3 tricks as
     made (+30), and the hand's bids total 10. Tricks that no longer add up show in the docked line,
