@@ -157,6 +157,13 @@ def attach_for_request() -> Attach | None:
     return service.seat_players(group.id) if group else None
 
 
+def names_for_again(game: Game) -> list[str]:
+    """The players of "New game with the same players": in the request's group, when the game is
+    one of its own, by the roster's names now (a player renamed since is not a new player)."""
+    group = group_of_request()
+    return service.seat_names(game) if group is not None and group.id == game.group_id else list(game.players)
+
+
 def pick_chip(form: Any, group: Group | None) -> bool:
     """A chip tapped on the new-game screen (``action=pick-<player id>``): put that name in the
     first empty row, or take it out when it is already there. ``False`` for any other action."""

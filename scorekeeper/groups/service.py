@@ -286,6 +286,20 @@ def names_of(group: Group) -> dict[str, GroupPlayer]:
     return by_key
 
 
+def seat_names(game: Game) -> list[str]:
+    """A group game's players by the names the roster gives them now (renamed, or merged into
+    another player, since): a seat no player sits in (a bot's) keeps the name it was played with."""
+    names = list(game.players)
+    rows = db.session.execute(
+        select(GroupSeat.seat, GroupPlayer.name)
+        .join(GroupPlayer, GroupPlayer.id == GroupSeat.player_id)
+        .where(GroupSeat.game_id == game.id)
+    )
+    for seat, name in rows:
+        names[seat] = name
+    return names
+
+
 def _seat(
     group: Group, game: Game, seats: list[int], ids: list[str | None] | None = None, names: list[str] | None = None
 ) -> None:

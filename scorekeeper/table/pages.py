@@ -172,12 +172,12 @@ def home_page(message: str | None = None, status: int = 200) -> Any:
     ), status
 
 
-def again(game: Any) -> NewGameForm:
-    """The set-up of a new game with the same players, rules and options, seats rotated so that
-    the player after the last dealer deals first (R5): the deal follows on from the game before."""
+def again(game: Any, players: list[str]) -> NewGameForm:
+    """The set-up of a new game with the same ``players`` (by their names now), rules and options,
+    seats rotated so that the player after the last dealer deals first (R5): the deal follows on."""
     rules = games.rules_of(game)
     follows = (games.scorecard_of(game).hands[-1].dealer + 1) % rules.players
-    names = game.players[follows:] + game.players[:follows]
+    names = players[follows:] + players[:follows]
     return NewGameForm(
         formdata=None,
         data={
@@ -210,7 +210,7 @@ def new_game() -> Any:
         if before.group_id and "group" not in request.args and groups.opens(before.group_id):
             # the next game of a group's evening counts in the group too, where this phone may open it
             return redirect(url_for(".new_game", again=before.id, group=before.group_id))
-        form = again(before)
+        form = again(before, groups.names_for_again(before))
     if request.method == "POST" and (sent := form.rows_sent()) > MAX_ROWS:
         try:  # a hand-made form: the page offers no more rows than a table seats, and so does this answer
             Rules(sent)

@@ -1005,13 +1005,16 @@ def rematch(access: TableAccess, seed: int | None = None) -> Created:
     if (table.state or {}).get("rematch"):
         return _rematch_again(table, pad)
     rules = rules_of(table)
-    seats = [{"name": s["name"], "bot": s.get("bot")} for s in table.seats]
-    humans = sum(1 for s in seats if not s["bot"])
-    # A group's rematch is the group's game too. (Imported here: the groups package imports the
-    # virtual API to create its tables, so a module-level import would be circular.)
+    # A group's rematch is the group's game too, its players by the roster's names now (renamed
+    # since, merged). (Imported here: the groups package imports the virtual API to create its
+    # tables, so a module-level import would be circular.)
+    from ..groups.service import seat_names
     from ..groups.service import seat_players
 
     group = table.game.group_id
+    names = seat_names(table.game) if group else [s["name"] for s in table.seats]
+    seats = [{"name": name, "bot": s.get("bot")} for s, name in zip(table.seats, names, strict=True)]
+    humans = sum(1 for s in seats if not s["bot"])
     created = create_table(
         seats,
         rules.variant.value,

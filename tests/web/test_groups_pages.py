@@ -207,7 +207,22 @@ def test_roster_chips_fill_the_new_game_screen_and_the_game_joins_the_group(app:
     assert again.status_code == 302 and again.headers["Location"] == f"/new?again={game_id}&group={group['id']}"
     page = text(client.get(again.headers["Location"]))
     assert f'<input type="hidden" name="group" value="{group["id"]}">' in page
-    assert sorted(rows(page)[:3]) == ["Ann", "Eve", "cy"]  # as typed for that game
+    assert sorted(rows(page)[:3]) == ["Ann", "Cy", "Eve"]  # the roster's names ("cy" was typed)
+    # Eve renamed since: the next game seats Evelyn, not a new player "Eve" beside her
+    renamed = client.patch(
+        f"/api/groups/{group['id']}/players/{eve}", json={"name": "Evelyn"}, headers=auth(group["token"])
+    )
+    assert renamed.status_code == 200, renamed.get_data(as_text=True)
+    page = text(client.get(again.headers["Location"]))
+    names = rows(page)[:3]
+    assert sorted(names) == ["Ann", "Cy", "Evelyn"]
+    answer = client.post(
+        "/new",
+        data={**form, "action": "start", "group": group["id"], **{f"names-{i}": v for i, v in enumerate(names)}},
+    )
+    assert answer.status_code == 302, text(answer)
+    doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
+    assert sorted(p["name"] for p in doc["players"]) == ["Ann", "Ben", "Cy", "Dee", "Evelyn"]
     scorer_only = app.test_client()  # the scorer's cookie without the group's: a game outside it, as before
     scorer_only.set_cookie(f"sk_{game_id}", client.get_cookie(f"sk_{game_id}").value)  # type: ignore[union-attr]
     assert scorer_only.get(f"/new?again={game_id}").status_code == 200

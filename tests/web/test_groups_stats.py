@@ -295,6 +295,29 @@ def test_a_rematch_seat_its_player_followed_and_the_host_handed_back_counts_for_
     assert (by_name["Ann"]["games"], by_name["Ben"]["games"]) == (2, 2)
 
 
+def test_a_rematch_seats_a_player_renamed_since_under_the_new_name(client: FlaskClient) -> None:
+    """Ben renamed Benjamin once the game was over: the rematch seated a new roster player "Ben"
+    beside him, and his games were split between the two."""
+    group = new_group(client, players=["Ann", "Ben"])
+    spec = [{"name": "Ann"}, {"name": "Ben"}, {"name": "Robo", "bot": "random"}]
+    table = client.post(
+        f"/api/groups/{group['id']}/tables", headers=auth(group["token"]), json={"seats": spec, "seed": 5}
+    ).get_json()
+    tokens = {s["seat"]: s["token"] for s in table["seats"]}
+    finish(client, table["id"], tokens)
+    ids = {p["name"]: p["id"] for p in group["players"]}
+    renamed = client.patch(
+        f"/api/groups/{group['id']}/players/{ids['Ben']}", json={"name": "Benjamin"}, headers=auth(group["token"])
+    )
+    assert renamed.status_code == 200, renamed.get_json()
+    rematch = client.post(f"/api/tables/{table['id']}/rematch", headers=auth(table["host_token"])).get_json()
+    doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
+    assert sorted(p["name"] for p in doc["players"]) == ["Ann", "Benjamin"]
+    again = next(g for g in doc["games"] if g["id"] == rematch["game_id"])
+    assert [s["player_id"] for s in again["players"]] == [ids["Ann"], ids["Ben"], ""]
+    assert [s["name"] for s in rematch["seats"]][:2] == ["Ann", "Benjamin"]
+
+
 def test_a_name_whose_only_seat_a_bot_took_unopened_can_leave_the_roster(client: FlaskClient) -> None:
     """Cyd's seat went to a bot before anyone opened it: it counts for nobody, so the name typed for
     it leaves the roster like any name that played no game."""
