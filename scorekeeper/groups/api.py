@@ -124,7 +124,13 @@ def import_game(group_id: str) -> Any:
 @bp.patch("/<group_id>/players/<player_id>")
 def rename_player(group_id: str, player_id: str) -> Any:
     group = opened(group_id)
-    service.rename(group.id, player_id, needs(body(), "name", _('the player\'s new name, such as {"name": "Ann B."}')))
+    sent = body()
+    service.rename(
+        group.id,
+        player_id,
+        needs(sent, "name", _('the player\'s new name, such as {"name": "Ann B."}')),
+        sent.get("was"),
+    )
     return jsonify(answer(group))
 
 

@@ -77,10 +77,12 @@ class NewGroupForm(PageForm):
 
 
 class PlayerForm(PageForm):
-    """Rename a player (``name``), merge them into another (``into``, ``confirm`` ticked: it cannot
-    be undone), or take a player who played no game off the roster (``remove``)."""
+    """Rename a player (``name``; ``was``: the name the page showed), merge them into another
+    (``into``, ``confirm`` ticked: it cannot be undone), or take a player who played no game off
+    the roster (``remove``)."""
 
     name = StringField()
+    was = StringField()
     into = StringField()
     confirm = BooleanField()
     remove = BooleanField()
@@ -386,7 +388,7 @@ def change_player(group_id: str, player_id: str) -> Any:
         elif into:
             service.merge(group.id, player_id, into)
         else:
-            service.rename(group.id, player_id, form.name.data or "")
+            service.rename(group.id, player_id, form.name.data or "", form.was.data)
     except (RulesError, ServiceError) as error:
         status = error.status if isinstance(error, ServiceError) else 422
         return render_player(page_group(group_id), player_id, error_message(error), status, form)

@@ -20,6 +20,7 @@ from sqlalchemy import update
 
 from ..engine import RulesError
 from ..errors import BadRequest
+from ..errors import Conflict
 from ..errors import NotFound
 from ..extensions import db
 from ..games import Attach
@@ -28,6 +29,7 @@ from ..games import distinct
 from ..games import load_game
 from ..games import name_key
 from ..games import transaction
+from ..games import trimmed
 from ..i18n import _
 from ..i18n import _n
 from ..i18n import N_
@@ -329,14 +331,31 @@ def _seat(
     db.session.add_all(GroupSeat(game_id=game.id, seat=seat, player_id=p.id) for seat, p in chosen.items() if p)
 
 
-def rename(group_id: str, player_id: str, name: object) -> None:
-    """Give a player a new name in the group; recorded games keep the names they were played with."""
+def rename(group_id: str, player_id: str, name: object, was: object = None) -> None:
+    """Give a player a new name in the group; recorded games keep the names they were played with.
+
+    ``was``: the name the phone showed. Renamed meanwhile (another phone), the rename is refused
+    (409) rather than written over the other one unseen; asked again to the same name, it is done.
+    """
     if not isinstance(name, str):
         raise BadRequest(_("'name' must be the player's new name, such as \"Ann B.\"."))
+    if was is not None and not isinstance(was, str):
+        raise BadRequest(_("'was' must be the player's name as you saw it, such as \"Ann\"."))
     new_name = clean_name(name, _("The player"))
     with transaction():
         group = _locked(group_id)
         player = _player(group, player_id)
+        if player.name == new_name:
+            return
+        if was is not None and trimmed(was) != player.name:
+            raise Conflict(
+                _(
+                    "{was!r} was renamed {name!r} meanwhile, perhaps on another phone, so nothing was changed: "
+                    "check the name and rename again if needed.",
+                    was=trimmed(was),
+                    name=player.name,
+                )
+            )
         key = name_key(new_name)
         other = names_of(group).get(key, player)
         if other is not player:

@@ -338,6 +338,8 @@ def test_renaming_a_player_changes_the_roster_and_statistics_but_not_recorded_ga
         ({"name": ""}, 400, "The player has no name"),
         ({"name": 3}, 400, "'name' must be the player's new name"),
         ({}, 400, "The body needs 'name'"),
+        ({"name": "Ann B.", "was": 3}, 400, "'was' must be the player's name as you saw it"),
+        ({"name": "Ann B.", "was": "Anne"}, 409, "'Anne' was renamed 'Ann' meanwhile"),
     ],
 )
 def test_a_bad_rename_is_refused(client: FlaskClient, body: dict[str, Any], status: int, message: str) -> None:
@@ -347,6 +349,21 @@ def test_a_bad_rename_is_refused(client: FlaskClient, body: dict[str, Any], stat
     )
     assert answer.status_code == status and message in answer.get_json()["error"]["message"]
     assert roster(group_doc(client, group)).keys() == {"Ann", "Ben"}
+
+
+def test_two_phones_renaming_one_player_from_the_same_page_do_not_overwrite_each_other(client: FlaskClient) -> None:
+    """Both phones showed "Ann": the second rename was written over the first, unseen. Given the
+    name the phone showed (``was``), it is refused; the same rename from both is done once."""
+    group = new_group(client, players=["Ann", "Ben"])
+    url = f"/api/groups/{group['id']}/players/{roster(group)['Ann']}"
+    first = client.patch(url, json={"name": "Ann A", "was": "Ann"}, headers=auth(group["token"]))
+    assert first.status_code == 200
+    second = client.patch(url, json={"name": "Ann B", "was": " Ann "}, headers=auth(group["token"]))
+    assert second.status_code == 409 and second.get_json()["error"]["code"] == "conflict"
+    assert "'Ann' was renamed 'Ann A' meanwhile" in second.get_json()["error"]["message"]
+    assert roster(group_doc(client, group)).keys() == {"Ann A", "Ben"}
+    again = client.patch(url, json={"name": "Ann A", "was": "Ann"}, headers=auth(group["token"]))
+    assert again.status_code == 200 and roster(again.get_json()).keys() == {"Ann A", "Ben"}
 
 
 def test_the_roster_is_in_alphabetical_order_in_every_script(client: FlaskClient) -> None:

@@ -405,9 +405,14 @@ def test_a_player_is_renamed_and_merged_from_their_page(client: FlaskClient) -> 
     )
     assert answer.status_code == 422 and "sat at the same game" in text(answer) and "(R4)" in text(answer)
     assert 'name="name" value="Ben"' in text(answer)  # the merge form sends no name: Ben's stays
-    answer = client.post(url, data={"csrf_token": csrf(client, url), "name": "Anne M.", "into": ""})
+    assert '<input type="hidden" name="was" value="Anne">' in text(client.get(url))
+    answer = client.post(url, data={"csrf_token": csrf(client, url), "name": "Anne M.", "was": "Anne", "into": ""})
     assert answer.status_code == 303
     assert "Anne M." in text(client.get(answer.headers["Location"]))
+    # the same page on another phone: its rename would overwrite this one unseen
+    answer = client.post(url, data={"csrf_token": csrf(client, url), "name": "Anne X", "was": "Anne", "into": ""})
+    assert answer.status_code == 409 and "&#39;Anne&#39; was renamed &#39;Anne M.&#39; meanwhile" in text(answer)
+    assert 'value="Anne X"' in text(answer) and '<input type="hidden" name="was" value="Anne M.">' in text(answer)
     answer = client.post(url, data={"csrf_token": csrf(client, url), "into": ids["Ann"]})  # the box not ticked
     assert answer.status_code == 400 and "tick the box first, as this cannot be undone" in text(answer)
     assert "Anne M." in [
