@@ -86,6 +86,7 @@ BUDGETS = {
     "RATELIMIT_CREATE": "SCOREKEEPER_RATELIMIT_CREATE",
     "RATELIMIT_IMPORT": "SCOREKEEPER_RATELIMIT_IMPORT",
     "RATELIMIT_RENDER": "SCOREKEEPER_RATELIMIT_RENDER",
+    "RATELIMIT_ROSTER": "SCOREKEEPER_RATELIMIT_ROSTER",
 }
 
 
@@ -148,6 +149,7 @@ def load_config(app: Flask, overrides: Mapping[str, Any] | None) -> None:
         RATELIMIT_CREATE=os.environ.get("SCOREKEEPER_RATELIMIT_CREATE") or "10 per minute; 200 per hour",
         RATELIMIT_IMPORT=os.environ.get("SCOREKEEPER_RATELIMIT_IMPORT") or "10 per minute; 100 per hour",
         RATELIMIT_RENDER=os.environ.get("SCOREKEEPER_RATELIMIT_RENDER") or "10 per minute; 120 per hour",
+        RATELIMIT_ROSTER=os.environ.get("SCOREKEEPER_RATELIMIT_ROSTER") or "20 per minute; 200 per hour",
     )
     if "DATABASE_URL" in overrides:
         overrides["SQLALCHEMY_DATABASE_URI"] = overrides.pop("DATABASE_URL")

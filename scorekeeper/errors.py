@@ -55,6 +55,10 @@ TOO_OFTEN = {
     "import": N_("Too many imports from your address in a short time. Try again in {seconds} s; nothing was saved."),
     "render": N_("Too many printouts from your address in a short time. Try again in {seconds} s."),
     "export": N_("Too many whole-group exports from your address in a short time. Try again in {seconds} s."),
+    "roster": N_(
+        "Too many changes to a group's players and games from your address in a short time. Try again in {seconds} s; "
+        "nothing was changed."
+    ),
 }
 TOO_OFTEN_OTHER = N_("Too many requests from your address in a short time. Try again in {seconds} s.")
 

@@ -1,7 +1,8 @@
 """Rate limits per client address (API.md, "Errors": 429 ``rate_limited`` with ``Retry-After``).
 
 What costs the server storage or much work is limited: creating games and tables, importing,
-rendering PDFs and exporting a whole group. Playing is not: a scorer's writes, watchers' polls
+rendering PDFs, exporting a whole group, and changing a group's roster or games (each change
+adds the whole group up again: most of a second at its caps). Playing is not: a scorer's writes, watchers' polls
 and a seat's moves are cheap, and a table of phones often shares one address (the venue's
 Wi-Fi), so a game at play speed is never limited. A route opts in with a decorator, and routes
 that share a decorator share one budget per address (a new game by the API or by the form
@@ -11,7 +12,7 @@ counts alike)::
     @limits.creating
     def create_group() -> Any: ...
 
-The budgets are ``RATELIMIT_CREATE``, ``RATELIMIT_IMPORT`` and ``RATELIMIT_RENDER`` (strings
+The budgets are ``RATELIMIT_CREATE``, ``RATELIMIT_IMPORT``, ``RATELIMIT_RENDER`` and ``RATELIMIT_ROSTER`` (strings
 such as ``"10 per minute; 200 per hour"``). With ``SCOREKEEPER_RATELIMIT_STORAGE_URL`` (Redis)
 every server process counts in one place; without it each process counts alone.
 """
@@ -75,6 +76,13 @@ creating = limiter.shared_limit(
 importing = limiter.shared_limit(lambda: _budget("RATELIMIT_IMPORT"), scope="import", methods=["POST"])
 #: Rendering a PDF (a game's scorecard or a blank sheet).
 rendering = limiter.shared_limit(lambda: _budget("RATELIMIT_RENDER"), scope="render")
+#: Renaming, merging or taking off a group's player, taking a game out of a group (counted when done).
+changing_groups = limiter.shared_limit(
+    lambda: _budget("RATELIMIT_ROSTER"),
+    scope="roster",
+    methods=["POST", "PATCH", "DELETE"],
+    deduct_when=lambda response: response.status_code < 400,
+)
 
 
 def weighed(budget: str, scope: str, cost: Callable[[], int]) -> RouteLimit:

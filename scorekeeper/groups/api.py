@@ -122,6 +122,7 @@ def import_game(group_id: str) -> Any:
 
 
 @bp.patch("/<group_id>/players/<player_id>")
+@limits.changing_groups
 def rename_player(group_id: str, player_id: str) -> Any:
     group = opened(group_id)
     sent = body()
@@ -135,6 +136,7 @@ def rename_player(group_id: str, player_id: str) -> Any:
 
 
 @bp.post("/<group_id>/players/<player_id>/merge")
+@limits.changing_groups
 def merge_player(group_id: str, player_id: str) -> Any:
     group = opened(group_id)
     service.merge(
@@ -144,6 +146,7 @@ def merge_player(group_id: str, player_id: str) -> Any:
 
 
 @bp.delete("/<group_id>/players/<player_id>")
+@limits.changing_groups
 def remove_player(group_id: str, player_id: str) -> Any:
     """A roster player who sat at none of the group's games leaves the roster (400 otherwise)."""
     group = opened(group_id)
@@ -152,6 +155,7 @@ def remove_player(group_id: str, player_id: str) -> Any:
 
 
 @bp.delete("/<group_id>/games/<game_id>")
+@limits.changing_groups
 def remove_game(group_id: str, game_id: str) -> Any:
     """The game leaves the group and its statistics; it stays a game of its own, with its links."""
     group = opened(group_id)

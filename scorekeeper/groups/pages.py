@@ -323,6 +323,7 @@ def render_game(group: Group, game: Game, alert: str | None = None, status: int 
 
 
 @bp.post("/groups/<group_id>/games/<game_id>")
+@limits.changing_groups
 def remove_game(group_id: str, game_id: str) -> Any:
     """Take the game out of the group (the box ticked), then back to the group's home."""
     group = page_group(group_id)
@@ -373,6 +374,7 @@ def render_player(
 
 
 @bp.post("/groups/<group_id>/players/<player_id>")
+@limits.changing_groups
 def change_player(group_id: str, player_id: str) -> Any:
     """Rename (``name``) or merge into another player (``into``), then back to the page."""
     group = page_group(group_id)

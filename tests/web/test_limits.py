@@ -50,6 +50,7 @@ def limited(tmp_path: Path, store: redis.Redis, redis_url: str) -> Iterator[Flas
         RATELIMIT_CREATE="2 per minute",
         RATELIMIT_IMPORT="2 per minute",
         RATELIMIT_RENDER="2 per minute",
+        RATELIMIT_ROSTER="2 per minute",
     )
     yield app
     with app.app_context():
@@ -200,6 +201,35 @@ def test_a_whole_groups_export_has_a_budget_of_its_own(limited: Flask) -> None:
     )
     assert client.get("/scorecards/blank.pdf?players=3").status_code == 200  # printouts count apart
     assert client.get(f"/api/groups/{group['id']}/stats", headers=headers).status_code == 200
+
+
+def test_changes_to_a_groups_players_and_games_have_a_budget(limited: Flask) -> None:
+    """Each change adds the whole group up again (most of a second at the caps): a member renaming
+    in a loop held the server. Refused changes cost nothing; reads are not counted."""
+    client = limited.test_client()
+    group = client.post("/api/groups", json={"name": "Fridays", "players": ["Ann", "Ben", "Cy"]}).get_json()
+    headers = {"Authorization": f"Bearer {group['token']}"}
+    url = f"/api/groups/{group['id']}/players"
+    ids = {p["name"]: p["id"] for p in group["players"]}
+    assert client.patch(f"{url}/{ids['Ann']}", json={"name": "ben"}, headers=headers).status_code == 400  # free
+    assert client.patch(f"{url}/{ids['Ann']}", json={"name": "Anne"}, headers=headers).status_code == 200
+    assert client.delete(f"{url}/{ids['Cy']}", headers=headers).status_code == 200
+    error = assert_limited(
+        client.patch(f"{url}/{ids['Ben']}", json={"name": "Benjamin"}, headers=headers),
+        "Too many changes to a group's players and games",
+    )
+    assert "nothing was changed" in error["message"]
+    doc = client.get(f"/api/groups/{group['id']}", headers=headers).get_json()
+    assert sorted(p["name"] for p in doc["players"]) == ["Anne", "Ben"]
+    assert client.get(f"/api/groups/{group['id']}/stats", headers=headers).status_code == 200
+    client.set_cookie(f"skg_{group['id']}", group["token"])  # the player's page shares the budget
+    page = client.get(f"/groups/{group['id']}/players/{ids['Ben']}")
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True))
+    assert token is not None
+    answer = client.post(
+        f"/groups/{group['id']}/players/{ids['Ben']}", data={"csrf_token": token.group(1), "name": "Benjamin"}
+    )
+    assert answer.status_code == 429 and "Too many changes" in answer.get_data(as_text=True)
 
 
 def test_a_larger_group_file_counts_for_more_of_the_budget(limited: Flask, store: redis.Redis) -> None:
