@@ -58,7 +58,8 @@
 
   /* One player's tricks taken (R23). */
   function checkTaken(taken, cards, number, who, words) {
-    if (taken < 0 || taken > cards) return say(words, "taken_range", { who: who, taken: taken, cards: cards, number: number });
+    if (taken < 0) return say(words, "taken_low", { who: who, taken: taken });
+    if (taken > cards) return say(words, "taken_range", { who: who, taken: taken, cards: cards, number: number });
     return null;
   }
 

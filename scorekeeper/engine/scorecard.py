@@ -145,7 +145,9 @@ def check_taken(rules: Rules, number: int, taken: object, who: str) -> None:
     if not _whole(taken):
         raise TrickError("{who}'s tricks must be a whole number, not {taken!r} (R23).", "R23", who=who, taken=taken)
     assert isinstance(taken, int)
-    if not 0 <= taken <= cards:
+    if taken < 0:
+        raise TrickError("{who} took {taken} tricks, but tricks taken start at 0 (R23).", "R23", who=who, taken=taken)
+    if taken > cards:
         raise TrickError(
             Counted(
                 "{who} took {taken} tricks, but hand {number} had {cards} card dealt (R23).",

@@ -430,6 +430,7 @@ def offline_words() -> dict[str, Any]:
         ),
         "bid_low_one": _("{who} bid {bid}, but every bid is at least 1 (zero bids are off) (R13, R22)."),
         "bid_low_zero": _("{who} bid {bid}, but bids start at 0 (R13, R22)."),
+        "taken_low": _("{who} took {taken} tricks, but tricks taken start at 0 (R23)."),
         "taken_range": plural_forms(
             "{who} took {taken} tricks, but hand {number} had {cards} card dealt (R23).",
             "{who} took {taken} tricks, but hand {number} had {cards} cards dealt (R23).",

@@ -85,7 +85,7 @@ def test_zero_bids_are_allowed_only_by_the_house_rule() -> None:
         ([2, 7, 2], "Tricks add up to 11, but 12 cards were dealt in hand 2 (R23)."),
         ([2, 7, 4], "Tricks add up to 13, but 12 cards were dealt in hand 2 (R23)."),
         ([13, 0, -1], "Ann took 13 tricks, but hand 2 had 12 cards dealt (R23)."),
-        ([-1, 6, 7], "Ann took -1 tricks, but hand 2 had 12 cards dealt (R23)."),
+        ([-1, 6, 7], "Ann took -1 tricks, but tricks taken start at 0 (R23)."),
         ([2, 7.0, 3], "Ben's tricks must be a whole number, not 7.0 (R23)."),
         ([2, 10], "Hand 2 needs 3 trick counts, one per player, not 2 (R23)."),
     ],
