@@ -79,6 +79,8 @@ function kept(request) {
 
 // The network's page; the copy kept when there is no connection, when the server is in trouble
 // (a 5xx: the app restarting behind its proxy), or when no answer has come in 8 s (a weak signal).
+// A page not kept waits for the network 20 s in all (a connection that hangs would hold a blank
+// screen for minutes), then the offline page, which loads it once the server answers.
 function page(request) {
   var timer;
   var answer = fetch(request).then(function (response) {
@@ -97,7 +99,8 @@ function page(request) {
     return response;
   }, function (error) { clearTimeout(timer); throw error; });
   var slow = new Promise(function (resolve) { timer = setTimeout(resolve, 8000); })
-    .then(function () { return kept(request); }).then(function (hit) { return hit || answer; });
+    .then(function () { return kept(request); })
+    .then(function (hit) { return hit || Promise.race([answer, new Promise(function (_, give_up) { setTimeout(give_up, 12000); })]); });
   return Promise.race([answer, slow]).catch(function () {
     return kept(request).then(function (hit) { return hit || caches.match(OFFLINE); });
   });

@@ -352,6 +352,19 @@ def test_a_page_not_kept_shows_the_offline_page_while_the_server_is_in_trouble(b
     assert live.pages_unavailable == 0
 
 
+def test_a_page_not_kept_whose_answer_hangs_shows_the_offline_page_then_itself(browser: Any, live: LiveServer) -> None:
+    """A page this phone never opened, on a connection that hangs: the screen stayed blank for as
+    long as the browser waited (minutes). After 20 s the offline page says so, and loads the page
+    once the server answers."""
+    context, page = scorer_phone(browser, new_game(live))
+    held = hold(context, r"/rules$", first_only=True)  # the worker's request for the page
+    started = time.monotonic()
+    page.goto(live.url + "/rules", wait_until="commit", timeout=40_000)
+    expect(page.locator("h1")).to_have_text("No connection", timeout=30_000)
+    assert len(held) == 1 and time.monotonic() - started >= 19
+    expect(page.locator("#R23")).to_be_attached(timeout=30_000)  # its next check answered: the page itself
+
+
 def test_the_offline_page_lists_the_games_with_entries_waiting(browser: Any, live: LiveServer) -> None:
     """A scorer who opens an unknown page offline sees that the entries are kept, and where."""
     game = new_game(live, ("Ann", "Ben", "Cy"))
