@@ -117,7 +117,7 @@ def import_game(group_id: str) -> Any:
     seats' players by their ``group_players`` ids."""
     group = opened(group_id)
     data = body()
-    attach = service.seat_players(group.id, data.get("group_players"), data.get("group_names"))
+    attach = service.seat_players(group.id, data.get("group_players"), data.get("group_names"), data.get("id"))
     return created(*exchange.import_game(data, attach))
 
 

@@ -130,7 +130,7 @@ def _player(group: Group, player_id: object) -> GroupPlayer:
     return found
 
 
-def seat_players(group_id: str, known: object = None, known_names: object = None) -> Attach:
+def seat_players(group_id: str, known: object = None, known_names: object = None, origin: object = None) -> Attach:
     """Seat a new game's players in the group: each name is a roster player, or joins the roster.
 
     Returned as the hook that :func:`scorekeeper.games.create_game` runs inside the game's own
@@ -141,7 +141,8 @@ def seat_players(group_id: str, known: object = None, known_names: object = None
     player id of each seat, ``""`` for a seat that counted for nobody. A seat whose id is a player
     of this group is that player whatever the name now says (renamed, merged); other seats go by name:
     the roster name the export gives for the seat (``group_names``: the exporting group's renames
-    and merges), else the seat's name in the game.
+    and merges), else the seat's name in the game. ``origin``: an imported file's ``id``; a game
+    the group holds already is refused (its statistics would count twice).
     """
 
     def attach(game: Game, bots: Collection[int]) -> None:
@@ -152,6 +153,15 @@ def seat_players(group_id: str, known: object = None, known_names: object = None
                 _(
                     "This group already keeps {count} games, the most it can; start a new group for the next season.",
                     count=count,
+                )
+            )
+        if isinstance(origin, str) and db.session.scalar(
+            select(func.count()).select_from(Game).where(Game.id == origin, Game.group_id == group.id)
+        ):
+            raise BadRequest(
+                _(
+                    "This game is in the group already (id {id}): imported again, it would count twice. Nothing was stored.",
+                    id=origin,
                 )
             )
         ids = _known_ids(known, len(game.players))

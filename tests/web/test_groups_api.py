@@ -154,6 +154,21 @@ def test_an_import_into_a_group_answers_like_an_import(client: FlaskClient) -> N
     assert [g["id"] for g in group_doc(client, group)["games"]] == [game["id"]]
 
 
+def test_a_game_imported_into_the_group_that_holds_it_is_refused(client: FlaskClient) -> None:
+    """The group's own export imported back (a "restore" into the same group) counted every game
+    twice in the statistics; into another group it is a game of that group."""
+    group = new_group(client)
+    game = import_into(client, group, ["Ann", "Ben", "Cy"], [([4, 5, 3], [5, 3, 5])])
+    exported = client.get(f"/api/groups/{group['id']}/export.json", headers=auth(group["token"])).get_json()
+    entry = exported["games"][0]
+    answer = client.post(f"/api/groups/{group['id']}/import", json=entry, headers=auth(group["token"]))
+    assert answer.status_code == 400
+    assert f"This game is in the group already (id {game['id']})" in answer.get_json()["error"]["message"]
+    assert [g["id"] for g in group_doc(client, group)["games"]] == [game["id"]]
+    other = new_group(client, "Saturdays")
+    assert client.post(f"/api/groups/{other['id']}/import", json=entry, headers=auth(other["token"])).status_code == 201
+
+
 def test_a_virtual_games_export_brings_no_bot_to_the_roster_and_its_import_keeps_the_marks(client: FlaskClient) -> None:
     """A game played against bots outside the group, exported and imported into it: Robo and Rita
     joined the roster and its leaderboard. The export marks a bot's seat; in a group it counts for nobody."""
@@ -214,6 +229,8 @@ def test_a_game_of_the_groups_export_comes_back_to_the_same_players(client: Flas
     )
     exported = whole["games"][0]
     exported["group_players"][2] = ""  # as a bot's seat is written
+    # taken out of the group (a slip), then imported back from the export
+    assert client.delete(f"/api/groups/{group['id']}/games/{exported['id']}", headers=headers).status_code == 200
     again = client.post(f"/api/groups/{group['id']}/import", json=exported, headers=headers)
     assert again.status_code == 201, again.get_json()
     doc = group_doc(client, group)
