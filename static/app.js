@@ -275,11 +275,11 @@
   }
 
   /* A double tap on any button that saves sends the form once (the server also stores once); a tap
-     10 s later sends it again, for a post the browser stopped (its ✕, a connection given up) leaves
-     the page as it was, with no sign of it. Without a connection a form that is not queued (a correction, an undo) is not sent at all: the
-     browser would replace the app with its error page; the taps stay in the draft and the page
-     says so (its data-offline), in its docked status line or else in the scorer's sync line. Sent,
-     its taps stay in the draft until the server has drawn a later version (sentDraft). */
+     10 s later sends it again: a post the browser stopped (its ✕, a connection given up) leaves the
+     page as it was. Without a connection a form that is not queued (a correction, an undo) is not
+     sent at all: the browser would replace the app with its error page; the taps stay in the draft
+     and the page says so (its data-offline), in its docked status line or else in the scorer's sync
+     line. Sent, its taps stay in the draft until the server has drawn a later version (sentDraft). */
   function sendOnce(form) {
     form.addEventListener("submit", function (event) {
       if (Date.now() - (form.dataset.sent || 0) < 10000) { event.preventDefault(); return; }
