@@ -282,11 +282,19 @@ def _known_names(known: object, players: int) -> list[str] | None:
         return None
     if not isinstance(known, list) or len(known) != players or not all(isinstance(k, str) for k in known):
         raise BadRequest(_("'group_names' must list one roster name per seat, as the group's export.json gives it."))
-    names = [clean_name(name, _("Player {seat}", seat=seat)) if name else "" for seat, name in enumerate(known, 1)]
+    names = [_roster_name(name, seat) if name else "" for seat, name in enumerate(known, 1)]
     keys = [name_key(name) for name in names if name]
     if len(set(keys)) != len(keys):
         raise BadRequest(_("'group_names' names a player at two seats; a player holds one seat (R4)."))
     return names
+
+
+def _roster_name(name: str, seat: int) -> str:
+    """One name of ``group_names``, checked as a player's name; its error names the field and seat."""
+    try:
+        return clean_name(name, _("The player"))
+    except BadRequest as error:
+        raise BadRequest(_("'group_names', seat {seat}: {problem}", seat=seat, problem=error.message)) from None
 
 
 def names_of(group: Group) -> dict[str, GroupPlayer]:

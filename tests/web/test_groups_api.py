@@ -276,7 +276,7 @@ def test_a_game_of_one_groups_export_keeps_its_renames_and_merges_in_another_gro
         ("group_players", ["p", "p", ""], "'group_players' names a player at two seats"),
         ("group_names", "Ann", "'group_names' must list one roster name per seat"),
         ("group_names", ["Ann", "Ben"], "'group_names' must list one roster name per seat"),
-        ("group_names", ["Ann", "Ben", "x" * 41], "Player 3's name is longer than 40 characters"),
+        ("group_names", ["Ann", "Ben", "x" * 41], "'group_names', seat 3: The player's name is longer"),
         ("group_names", ["Ann", "ann ", ""], "'group_names' names a player at two seats"),  # a seat lost otherwise
     ],
 )
