@@ -78,6 +78,11 @@ class Table:
         raise AssertionError("no human is to act")
 
 
+def seat_link(server: str, table: dict[str, Any], seat: int = 0) -> str:
+    """A seat's link as the table's answer gives it (on http://localhost), on the test server."""
+    return str(table["seats"][seat]["url"]).replace("http://localhost", server)
+
+
 def blocked_in_hand_2(server: str) -> int:
     """A seed where, playing as the test does, a human must tap around a card they may not play in hand 2."""
     for seed in range(300):
@@ -124,8 +129,7 @@ def test_two_phones_play_a_hand_by_tapping(browser: Any, seeded_server: str, sho
     for seat, page in pages.items():
         page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: problems.append(str(e)))
-        link = next(s["url"] for s in table.data["seats"] if s["seat"] == seat)
-        page.goto(link.replace("http://localhost", seeded_server))
+        page.goto(seat_link(seeded_server, table.data, seat))
         assert page.url == f"{seeded_server}/t/{table.id}", "the link's token leaves the address bar"
         expect(page.locator("#vt")).to_be_visible()
 
@@ -266,7 +270,7 @@ def test_two_phones_see_every_card_of_every_trick_in_order(browser: Any, seeded_
         context.add_init_script(RECORD)
         page = context.new_page()
         page.on("pageerror", lambda e: problems.append(str(e)))
-        page.goto(table.data["seats"][seat]["url"].replace("http://localhost", seeded_server))
+        page.goto(seat_link(seeded_server, table.data, seat))
         pages[seat] = page
     moves: dict[int, dict[str, Any]] = {}
     for _ in range(200):
@@ -306,7 +310,7 @@ def test_a_phone_that_slept_through_hands_shows_the_latest_trick_only(browser: A
     context = phone(browser, "light")
     context.add_init_script(RECORD)
     page = context.new_page()
-    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table.data))
     expect(page.locator("#vt")).to_have_count(1)
     asleep = context.new_cdp_session(page)
     asleep.send("Page.setWebLifecycleState", {"state": "frozen"})
@@ -348,7 +352,7 @@ def test_tap_to_pick_then_tap_again_to_play_is_a_setting_of_the_seat(
     )
     context.set_default_timeout(20_000)
     page = context.new_page()
-    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table.data))
     page.locator("#vt-settings summary").tap()
     page.locator("#vt-settings input[name=confirm]").tap()
     page.locator("#vt-settings button[type=submit]").tap()
@@ -453,7 +457,7 @@ def test_a_played_card_leaves_the_hand_at_once_while_the_others_answer(browser: 
         raise AssertionError("Ben never came to play a card")
     context = phone(browser, "light")
     page = context.new_page()
-    page.goto(table.data["seats"][1]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table.data, 1))
     expect(page.locator(".vt-status")).to_contain_text("Your turn")
     card = v["legal"][0]
     page.evaluate(WATCH_SCREEN, card)
@@ -472,10 +476,10 @@ def test_a_tap_while_the_screen_refreshes_is_played_once_the_refresh_is_in(brows
     table = Table(seeded_server, 3)
     context = phone(browser, "light")
     page = context.new_page()
-    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table.data))
     expect(page.locator(".vt-status")).to_contain_text("Your turn: bid")
     held = hold(page, r"/t/[^/]+/moves\?", first_only=True)
-    joined = requests.get(table.data["seats"][1]["url"].replace("http://localhost", seeded_server), timeout=10)
+    joined = requests.get(seat_link(seeded_server, table.data, 1), timeout=10)
     assert joined.status_code == 200, joined.text  # Ben joins: Ann's next poll sees the table changed
     until_held(page, held, "Ann's screen never began to refresh")  # the next poll (every second) asks for the moves
     page.locator('.vt-bids button[value="1"]').tap()
@@ -494,7 +498,7 @@ def test_your_turn_reaches_a_tab_in_the_background(browser: Any, seeded_server: 
     context = phone(browser, "light")
     context.add_init_script(DEVICE)
     page = context.new_page()
-    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table.data))
     page.locator("#vt-settings summary").tap()
     page.locator("input[data-alert=vibrate]").tap()
     page.locator("input[data-alert=sound]").tap()
@@ -533,7 +537,7 @@ def test_a_tab_in_the_background_replays_what_it_missed_when_looked_at(browser: 
     context = phone(browser, "light")
     context.add_init_script(DEVICE)
     page = context.new_page()
-    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table.data))
     expect(page.locator(".vt-status")).to_contain_text("Your turn: bid")
     before = page.get_attribute("#vt", "data-seq")
     page.evaluate("window.__hide()")
@@ -560,7 +564,7 @@ def test_a_move_whose_answer_never_comes_is_taken_for_lost(browser: Any, seeded_
     context = phone(browser, "light")
     page = context.new_page()
     held = hold(page, r"/t/[^/]+/bid$")
-    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table.data))
     expect(page.locator(".vt-status")).to_contain_text("Your turn: bid")
     page.locator(".vt-bids button").first.tap()
     expect(page.locator("#vt-toast")).to_contain_text("No connection", timeout=15_000)
@@ -580,7 +584,7 @@ def test_a_refresh_that_hangs_does_not_stop_the_screen(browser: Any, seeded_serv
     table = Table(seeded_server, 5)
     context = phone(browser, "light")
     page = context.new_page()
-    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table.data))
     expect(page.locator(".vt-status")).to_contain_text("Your turn: bid")
     hung = hold(page, r"/t/[^/]+/moves\?", first_only=True)
     table.act(0, table.view(0))  # her other phone bids
@@ -603,7 +607,7 @@ def test_a_turn_that_comes_back_after_the_bots_alone_alerts_again(browser: Any, 
     context = phone(browser, "light")
     context.add_init_script(DEVICE)
     page = context.new_page()
-    page.goto(answer.json()["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, answer.json()))
     expect(page).to_have_title(re.compile("^\u25cf Your turn"))  # Ann bids first (R13)
     page.locator("#vt-settings summary").tap()
     page.locator("input[data-alert=vibrate]").tap()
@@ -622,7 +626,7 @@ def test_by_keyboard_the_turn_come_takes_the_focus_and_is_read_out(browser: Any,
     table = Table(seeded_server, 3)
     context = phone(browser, "light")
     page = context.new_page()
-    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table.data))
     page.locator(".vt-bids button").first.focus()
     page.keyboard.press("Enter")  # Ann bids; Ben is to bid
     expect(page.locator(".vt-bids")).to_have_count(0)
@@ -639,7 +643,7 @@ def test_a_seats_second_phone_stops_offering_the_turn_its_first_phone_took(brows
     """Two phones on one seat: the one that did not bid kept "Your turn" and its bid buttons while it
     replayed the table's moves (seconds at a big table), and a tap there was refused after."""
     table = Table(seeded_server, 3)
-    link = table.data["seats"][0]["url"].replace("http://localhost", seeded_server)
+    link = seat_link(seeded_server, table.data)
     first, second = phone(browser, "light"), phone(browser, "dark")
     one, two = first.new_page(), second.new_page()
     one.goto(link)
@@ -666,7 +670,7 @@ def test_the_last_trick_stays_on_the_table_then_with_the_hands_result(browser: A
     table = Table(seeded_server, 3)
     context = phone(browser, "dark")
     page = context.new_page()
-    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table.data))
     v = to_my_play(table)
     center = page.locator("#vt [data-center]")
     expect(center).to_contain_text("You lead")
@@ -709,7 +713,7 @@ def test_a_screen_reader_names_the_cards_in_words(browser: Any, seeded_server: s
     v = to_my_play(table)
     context = phone(browser, "light")
     page = context.new_page()
-    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server) + f"?lang={lang}")
+    page.goto(seat_link(seeded_server, table.data) + f"?lang={lang}")
     expect(page.locator("#vt.vt-myturn")).to_have_count(1)
     for code in v["hand"]:
         # the rank it shows, then the card in words: said as seen, by voice control too (WCAG 2.5.3)
@@ -780,7 +784,7 @@ def test_a_stale_tab_says_what_happened_without_version_numbers(
     context.set_default_timeout(20_000)
     page = context.new_page()
     page.route(re.compile(r"/(version|moves)(\?.*)?$"), lambda route: route.abort())
-    page.goto(table.data["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table.data))
     expect(page.locator(".vt-bids button").first).to_be_visible()
     seat, v = table.to_act()
     assert seat == 0
@@ -821,7 +825,7 @@ def test_a_bid_whose_answer_is_lost_is_shown_once_the_table_answers(
     table = one_against_bots(seeded_server)
     context = phone(browser, "light")
     page = context.new_page()
-    page.goto(table["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table))
     expect(page.locator(".vt-status")).to_contain_text("Your turn")
 
     def arrives_but_the_answer_is_lost(route: Any) -> None:
@@ -853,7 +857,7 @@ def test_after_a_lost_answer_the_old_screen_takes_no_tap_until_the_table_is_draw
     table = one_against_bots(seeded_server)
     context = phone(browser, "light")
     page = context.new_page()
-    page.goto(table["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table))
     expect(page.locator(".vt-status")).to_contain_text("Your turn")
     bids: list[str] = []
 
@@ -887,7 +891,7 @@ def test_no_connection_stays_said_until_the_table_answers_again(browser: Any, se
     context = phone(browser, "light")
     page = context.new_page()
     page.clock.install()
-    page.goto(table["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table))
     expect(page.locator(".vt-status")).to_contain_text("Your turn")
     cut = re.compile(r"/t/[^/]+/(bid|version|moves)(\?.*)?$")
     page.route(cut, lambda route: route.abort())
@@ -906,7 +910,7 @@ def test_a_seat_screen_whose_link_was_replaced_says_so_by_itself(browser: Any, s
     table = one_against_bots(seeded_server)
     context = phone(browser, "light")
     page = context.new_page()
-    page.goto(table["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table))
     expect(page.locator(".vt-status")).to_contain_text("Your turn")
     relinked = requests.post(
         f"{seeded_server}/api/tables/{table['id']}/seats/0/link",
@@ -935,7 +939,7 @@ def test_a_card_another_seat_plays_is_said_in_the_tables_live_region(browser: An
     context = phone(browser, "light")
     context.add_init_script(CENTRE)
     page = context.new_page()
-    page.goto(table["seats"][0]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table))
     page.locator(".vt-bids button").first.tap()  # Ann bids, the bots bid, Ann leads
     expect(page.locator("#vt.vt-myturn .vt-card.vt-legal").first).to_be_visible(timeout=30_000)
     page.locator(".vt-card.vt-legal").first.tap()
@@ -965,7 +969,7 @@ def test_a_seat_bids_on_an_older_browser(browser: Any, seeded_server: str, brows
     context = phone(browser, "light")
     context.add_init_script(OLDER_BROWSERS[browser_lacks])
     page = context.new_page()
-    page.goto(table.data["seats"][seat]["url"].replace("http://localhost", seeded_server))
+    page.goto(seat_link(seeded_server, table.data, seat))
     expect(page.locator(".vt-status")).to_contain_text("Your turn")
     bid = v["legal"][-1]
     page.locator(f'.vt-bid button[value="{bid}"]').tap()
