@@ -296,8 +296,6 @@ def read_players(data: Mapping[str, Any]) -> tuple[list[str], dict[int, str]]:
 def read_hands(data: Mapping[str, Any], rules: Rules) -> list[HandRecord]:
     """``hands`` as engine records; ``cards`` and ``dealer`` are kept as claims the engine checks (R24)."""
     hands = _get(data, "hands", (list,), "", _("the list of hands"))
-    if len(hands) > rules.hand_count:
-        rules.cards_in_hand(len(hands))  # the engine refuses a hand past the schedule (R24) before each is read
     records = []
     for index, hand in enumerate(hands):
         where = f"hands[{index}]."
@@ -317,6 +315,8 @@ def read_hands(data: Mapping[str, Any], rules: Rules) -> list[HandRecord]:
                 number=number,
                 place=index + 1,
             )
+        if number > rules.hand_count:
+            rules.cards_in_hand(number)  # the engine refuses a hand past the schedule (R24): no more is read
         trump = _get(hand, "trump", (str,), where, _("S, H, D, C or null"), required=False)
         no_trump = _get(hand, "no_trump", (bool,), where, _("true or false"), required=False)
         try:
@@ -680,6 +680,10 @@ def _check_summary(data: Mapping[str, Any], card: Mapping[str, Any], names: Sequ
             who=who,
             claimed=shown(data["winners"]),
             damaged=DAMAGED,
+        )
+    if "status" in data and data["status"] not in ("in_progress", "finished"):
+        raise BadRequest(
+            _("The file's status should be 'in_progress' or 'finished', not {claimed}.", claimed=shown(data["status"]))
         )
     if "status" in data and not _same(data["status"], card["status"]):
         raise RulesError(

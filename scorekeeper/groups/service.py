@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import delete
 from sqlalchemy import func
+from sqlalchemy import or_
 from sqlalchemy import select
 from sqlalchemy import update
 
@@ -141,9 +142,12 @@ def seat_players(group_id: str, known: object = None, known_names: object = None
     player id of each seat, ``""`` for a seat that counted for nobody. A seat whose id is a player
     of this group is that player whatever the name now says (renamed, merged); other seats go by name:
     the roster name the export gives for the seat (``group_names``: the exporting group's renames
-    and merges), else the seat's name in the game. ``origin``: an imported file's ``id``; a game
-    the group holds already is refused (its statistics would count twice).
+    and merges), else the seat's name in the game. ``origin``: an imported file's ``id``, kept with
+    the game; a game the group holds already, or imported from the same file (an import sent again
+    after its answer was lost), is refused: its statistics would count twice.
     """
+
+    kept = origin if isinstance(origin, str) and 0 < len(origin) <= 64 else None
 
     def attach(game: Game, bots: Collection[int]) -> None:
         group = _locked(group_id)
@@ -155,15 +159,18 @@ def seat_players(group_id: str, known: object = None, known_names: object = None
                     count=count,
                 )
             )
-        if isinstance(origin, str) and db.session.scalar(
-            select(func.count()).select_from(Game).where(Game.id == origin, Game.group_id == group.id)
+        if kept is not None and db.session.scalar(
+            select(func.count())
+            .select_from(Game)
+            .where(Game.group_id == group.id, Game.id != game.id, or_(Game.id == kept, Game.origin == kept))
         ):
             raise BadRequest(
                 _(
                     "This game is in the group already (id {id}): imported again, it would count twice. Nothing was stored.",
-                    id=origin,
+                    id=kept,
                 )
             )
+        game.origin = kept
         ids = _known_ids(known, len(game.players))
         names = _known_names(known_names, len(game.players))
         seats = [seat for seat in range(len(game.players)) if seat not in bots and ids[seat] != ""]

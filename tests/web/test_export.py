@@ -305,14 +305,21 @@ TAMPERED: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str
     ("name not text", change("players.1.name", 7), 400, None, "'players[1].name' should be the player's name"),
     ("same name twice", change("players.1.name", "ann"), 400, None, "Two players are called"),
     ("one player", change("players", [{"seat": 0, "name": "Ann"}]), 422, "R4", "2 to 15 players, not 1 (R4)"),
-    # Long lists are refused before any entry is read (a 2 MB list once took seconds).
+    # Long lists are refused before all their entries are read (a 2 MB list once took seconds).
     ("100000 players", change("players", [{"seat": 0}] * 100_000), 422, "R4", "2 to 15 players, not 100000 (R4)"),
     (
         "100000 hands",
-        change("hands", [{}] * 100_000),
+        change("hands", [{"number": n} for n in range(1, 100_001)]),
         422,
         "R24",
-        "hands 1 to 25; there is no hand 100000 (R7, R8, R24)",
+        "hands 1 to 25; there is no hand 26 (R7, R8, R24)",
+    ),
+    (
+        "a hand listed twice",  # once blamed on a hand 26 that the file does not have
+        lambda d: d["hands"].insert(1, copy.deepcopy(d["hands"][0])),
+        422,
+        "R25",
+        "The file lists hand 1 where hand 2 belongs",
     ),
     ("unknown variant", change("variant", "bridge"), 422, "R18", "The variant must be"),
     ("option not boolean", change("options", {"extended": "yes"}), 400, None, "must be true or false"),
@@ -382,6 +389,7 @@ TAMPERED: list[tuple[str, Callable[[dict[str, Any]], None], int, str | None, str
         "The winner is",
     ),
     ("status", change("status", "in_progress"), 422, "R21", 'This game is "finished"'),
+    ("status not a status", change("status", "bogus"), 400, None, "status should be 'in_progress' or 'finished'"),
     (
         "points of an open hand",
         last_hand_open_with_points([1, 2, 3]),

@@ -169,6 +169,32 @@ def test_a_game_imported_into_the_group_that_holds_it_is_refused(client: FlaskCl
     assert client.post(f"/api/groups/{other['id']}/import", json=entry, headers=auth(other["token"])).status_code == 201
 
 
+def test_a_games_file_imported_into_a_group_a_second_time_is_refused(client: FlaskClient) -> None:
+    """An import sent again (its first answer lost on the way back, or the file chosen twice) made
+    a second copy of the game, which counted twice in the group's statistics."""
+    made = client.post("/api/games", json={"players": ["Ann", "Ben", "Cy"], "first_dealer": 0}).get_json()
+    exported = client.get(f"/api/games/{made['id']}/export.json", headers=auth(made["scorer_token"])).get_json()
+    group = new_group(client)
+    first = client.post(f"/api/groups/{group['id']}/import", json=exported, headers=auth(group["token"]))
+    assert first.status_code == 201, first.get_json()
+    again = client.post(f"/api/groups/{group['id']}/import", json=exported, headers=auth(group["token"]))
+    assert again.status_code == 400
+    assert f"This game is in the group already (id {made['id']})" in again.get_json()["error"]["message"]
+    assert [g["id"] for g in group_doc(client, group)["games"]] == [first.get_json()["id"]]
+    # The copy's own export (its new id) is refused too, and a file without an id is not compared.
+    copy_file = client.get(
+        f"/api/games/{first.get_json()['id']}/export.json", headers=auth(first.get_json()["scorer_token"])
+    ).get_json()
+    assert (
+        client.post(f"/api/groups/{group['id']}/import", json=copy_file, headers=auth(group["token"])).status_code
+        == 400
+    )
+    del exported["id"]
+    assert (
+        client.post(f"/api/groups/{group['id']}/import", json=exported, headers=auth(group["token"])).status_code == 201
+    )
+
+
 def test_a_virtual_games_export_brings_no_bot_to_the_roster_and_its_import_keeps_the_marks(client: FlaskClient) -> None:
     """A game played against bots outside the group, exported and imported into it: Robo and Rita
     joined the roster and its leaderboard. The export marks a bot's seat; in a group it counts for nobody."""

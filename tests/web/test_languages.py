@@ -629,6 +629,24 @@ def test_a_body_that_is_no_object_is_named_in_the_case_the_sentence_needs(
     assert answer.status_code == 400 and answer.get_json()["error"]["message"] == expected
 
 
+@pytest.mark.parametrize(
+    ("lang", "sent", "expected"),
+    [
+        ("ru", {}, "В файле нет 'players': там ожидается список вроде"),
+        ("be", {}, "У файле няма 'players': там чакаецца спіс накшталт"),
+        ("ru", {"players": 7}, "В файле 'players' — 7, а ожидается список вроде"),
+    ],
+)
+def test_an_import_field_missing_or_malformed_reads_whatever_the_gender_of_what_belongs_there(
+    client: FlaskClient, lang: str, sent: dict[str, object], expected: str
+) -> None:
+    """ "там должно быть список" was wrong Russian: "expected there" agrees with a word of any gender."""
+    answer = client.post(
+        f"/api/games/import?lang={lang}", json={"format": "bluke-scorekeeper", "format_version": 1, **sent}
+    )
+    assert answer.status_code == 400 and answer.get_json()["error"]["message"].startswith(expected), answer.get_json()
+
+
 def test_a_bid_that_is_no_number_starts_its_sentence_with_a_capital(client: FlaskClient) -> None:
     game = client.post("/api/games", json={"players": ["Ann", "Ben", "Cy"], "first_dealer": 0}).get_json()
     answer = client.put(
