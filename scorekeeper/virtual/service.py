@@ -557,21 +557,28 @@ def settle(table_id: str, after_move: bool = False) -> None:
     one lets any bots think (:data:`BOT_SHARE`); a move waits for both within the same ``wait``.
     """
     wait = BOT_WAIT_SECONDS + BOT_BUDGET_SECONDS if after_move else 0.0
-    if wait:
-        db.session.rollback()  # no connection held while waiting for another request's bots
+    if _pending(table_id) is None:
+        return  # no bot to move: nothing to wait for, whatever the bots of other tables are doing
+    db.session.rollback()  # no connection held while waiting for another request's bots
     deadline = time.monotonic() + wait
     with _thinker(table_id, wait) as mine:
         if mine:
             _settle(table_id, max(0.0, deadline - time.monotonic()))
 
 
+def _pending(table_id: str) -> VirtualTable | None:
+    """The table read afresh (outside any transaction) if a bot is to move there, else None."""
+    db.session.rollback()
+    table = db.session.get(VirtualTable, table_id)
+    return table if table is not None and bots_pending(table) else None
+
+
 def _settle(table_id: str, wait: float) -> None:
     with bot_share.turn(wait) as mine:
         if not mine or bot_share.left() <= 0:
             return  # another request of the process lets bots think, or their share is spent
-        db.session.rollback()  # a fresh read, outside any transaction
-        table = db.session.get(VirtualTable, table_id)
-        if table is None or not bots_pending(table):
+        table = _pending(table_id)
+        if table is None:
             return
         version, start, game, log = table.version, load_state(table), load_state(table), log_of(table)
         assert start is not None and game is not None  # bots_pending: a game under way
@@ -1013,7 +1020,7 @@ def rematch(access: TableAccess, seed: int | None = None) -> Created:
 
     group = table.game.group_id
     names = seat_names(table.game) if group else [s["name"] for s in table.seats]
-    seats = [{"name": name, "bot": s.get("bot")} for s, name in zip(table.seats, names, strict=True)]
+    seats = _bots_named_apart([{"name": name, "bot": s.get("bot")} for s, name in zip(table.seats, names, strict=True)])
     humans = sum(1 for s in seats if not s["bot"])
     created = create_table(
         seats,
@@ -1038,6 +1045,21 @@ def rematch(access: TableAccess, seed: int | None = None) -> Created:
         return _rematch_again(locked, pad)
     settle(created.table.id)
     return created
+
+
+def _bots_named_apart(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The seats with each bot named apart from every other seat: a group's player renamed since to
+    a bot's name ("Bot 3") made two players of one name, and the rematch was refused for good (R4).
+    Such a bot takes the first free number after its name ("Bot 3 2")."""
+    taken = {games.name_key(s["name"]) for s in seats if not s["bot"]}
+    for seat in seats:
+        if seat["bot"]:
+            name, n = seat["name"], 2
+            while games.name_key(name) in taken:
+                name, n = f"{seat['name'][:36]} {n}", n + 1
+            seat["name"] = name
+            taken.add(games.name_key(name))
+    return seats
 
 
 def _rematch_again(table: VirtualTable, pad: bytes) -> Created:

@@ -318,6 +318,28 @@ def test_a_rematch_seats_a_player_renamed_since_under_the_new_name(client: Flask
     assert [s["name"] for s in rematch["seats"]][:2] == ["Ann", "Benjamin"]
 
 
+def test_a_rematch_after_a_player_took_a_bots_name_names_the_bot_apart(client: FlaskClient) -> None:
+    """Ben renamed "robo" (a bot's name at the table: bots are no roster players, so the rename
+    stands): the rematch was refused for two players of one name (R4), every time it was asked."""
+    group = new_group(client, players=["Ann", "Ben"])
+    spec = [{"name": "Ann"}, {"name": "Ben"}, {"name": "Robo", "bot": "random"}]
+    table = client.post(
+        f"/api/groups/{group['id']}/tables", headers=auth(group["token"]), json={"seats": spec, "seed": 5}
+    ).get_json()
+    finish(client, table["id"], {s["seat"]: s["token"] for s in table["seats"]})
+    ids = {p["name"]: p["id"] for p in group["players"]}
+    renamed = client.patch(
+        f"/api/groups/{group['id']}/players/{ids['Ben']}", json={"name": "robo"}, headers=auth(group["token"])
+    )
+    assert renamed.status_code == 200, renamed.get_json()
+    answer = client.post(f"/api/tables/{table['id']}/rematch", headers=auth(table["host_token"]))
+    assert answer.status_code == 201, answer.get_json()
+    doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
+    again = next(g for g in doc["games"] if g["id"] == answer.get_json()["game_id"])
+    assert [s["name"] for s in again["players"]] == ["Ann", "robo", "Robo 2"]
+    assert [s["player_id"] for s in again["players"]] == [ids["Ann"], ids["Ben"], ""]
+
+
 def test_a_name_whose_only_seat_a_bot_took_unopened_can_leave_the_roster(client: FlaskClient) -> None:
     """Cyd's seat went to a bot before anyone opened it: it counts for nobody, so the name typed for
     it leaves the roster like any name that played no game."""

@@ -569,6 +569,35 @@ def test_a_look_while_another_request_moves_the_bots_does_not_move_them_again(
     assert view(client, bots["id"], bots["seats"][0]["token"])["seq"] >= 1
 
 
+def test_a_move_at_a_table_without_bots_does_not_wait_for_the_bots_of_another(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every move waited for the process's turn to let bots think before it looked for a bot to
+    move: while one table's bots thought, a bid at a table of people held its request (up to 1.2 s
+    with the real budget; here, with the wait made a minute, the bid never answers in time)."""
+    from scorekeeper.virtual import service
+
+    client = app.test_client()
+    people = create(client, seats("Ann", "Ben"), seed=3)
+    tokens = [seat["token"] for seat in people["seats"]]
+    with a_bot_thinking(app, monkeypatch):
+        monkeypatch.setattr(service, "BOT_WAIT_SECONDS", 60.0)
+        token = next(t for t in tokens if view(client, people["id"], t)["your_turn"])
+        bid = view(client, people["id"], token)["legal"][0]
+        answers: list[int] = []
+        mover = threading.Thread(
+            target=lambda: answers.append(
+                app.test_client()
+                .post(f"/api/tables/{people['id']}/bid", json={"bid": bid}, headers=auth(token))
+                .status_code
+            )
+        )
+        mover.start()
+        mover.join(15)
+        assert answers == [200], "the bid waited for another table's bots"
+    mover.join(90)
+
+
 @pytest.mark.usefixtures("patient_bots")
 @pytest.mark.parametrize("kind", ["bid", "card"])
 def test_the_same_move_sent_again_is_answered_as_the_move_it_repeats(app: Flask, kind: str) -> None:
