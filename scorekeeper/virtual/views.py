@@ -360,6 +360,8 @@ def status_line(view: dict[str, Any]) -> str:
         return _("Your turn: bid.") if phase == "bidding" else _("Your turn: play a card.")
     if to_act is None:
         return ""
+    if to_act == view["seat"]:  # the host handed this seat to a bot, whose move is still to come
+        return _("A bot bids for you now.") if phase == "bidding" else _("A bot plays for you now.")
     if phase == "bidding":
         return _("Waiting for {name} to bid.", name=names[to_act])
     return _("Waiting for {name} to play.", name=names[to_act])

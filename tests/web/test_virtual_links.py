@@ -315,7 +315,8 @@ def test_a_link_the_host_opened_shows_no_cards_once_a_bot_plays_the_seat(app: Fl
 
 def test_a_seat_a_bot_plays_is_never_told_it_is_its_turn(app: Flask, client: FlaskClient) -> None:
     """Ben's turn to bid, then the host hands Ben's seat to a bot: until the bot has moved, Ben's
-    link reads the table with the bot to act, not "your turn" (the bid form, the alert)."""
+    link reads the table with the bot to act, not "your turn" (the bid form, the alert), nor
+    "Waiting for Ben" on Ben's own phone."""
     created = create(client, seats("Ann", "Ben", "Cy"), first_dealer=0, seed=3)
     table, ben = created["id"], created["seats"][1]["token"]
     assert view(client, table, ben).get_json()["your_turn"] is True  # the dealer's left bids first (R13)
@@ -327,7 +328,7 @@ def test_a_seat_a_bot_plays_is_never_told_it_is_its_turn(app: Flask, client: Fla
         seen = seat_view(stored, 1)
     assert seen["to_act"] == 1 and seen["bots_thinking"] is True
     assert seen["your_turn"] is False and seen["hand"] == [] and seen["blocked"] == {}
-    assert status_line(seen) == "Waiting for Ben to bid."
+    assert status_line(seen) == "A bot bids for you now."
 
 
 def test_a_link_replaced_while_its_move_was_on_its_way_moves_nothing(app: Flask, client: FlaskClient) -> None:
