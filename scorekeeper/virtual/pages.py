@@ -200,8 +200,8 @@ def join(table_id: str, token: str) -> Any:
     if access.is_host:
         response = redirect(url_for("virtual.host", table_id=table_id))
         _set_cookie(response, HOST_COOKIE + table_id, token)
-    else:
-        service.mark_joined(access)
+    else:  # joined once the seat's page opens with the cookie (:func:`seat`), not here: a chat app
+        # fetching the link for its preview keeps no cookie, and its fetch is nobody joining
         response = redirect(url_for("virtual.seat", table_id=table_id))
         _set_cookie(response, SEAT_COOKIE + table_id, token)
     return response
@@ -287,8 +287,9 @@ def seat(table_id: str) -> Any:
         to_host = True
     if to_host:
         return redirect(url_for("virtual.host", table_id=table_id))
-    access = service.settle_if_needed(page_access(table_id))
-    return render_seat(access)
+    access = page_access(table_id)
+    service.mark_joined(access)
+    return render_seat(service.settle_if_needed(access))
 
 
 @bp.get("/t/<table_id>/bid")

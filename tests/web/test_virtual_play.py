@@ -86,6 +86,23 @@ def test_the_lobby_shows_who_has_joined_and_the_rules_and_a_playing_host_deals_f
     assert ben.get(f"/t/{table}").status_code == 404
 
 
+def test_a_link_fetched_for_a_chat_apps_preview_is_nobody_joining(app: Flask, client: FlaskClient) -> None:
+    """A chat app fetches a link sent to Ben for its preview: that marked Ben joined, and the host
+    page stopped showing his link and QR code before he had opened it. A seat is joined once its
+    page opens with the link's cookie."""
+    created = create(client, seats("Ann", "Ben", "bot"), start=False, seed=5)
+    table, host, ben_url = created["id"], created["host_token"], created["seats"][1]["url"]
+    preview = app.test_client(use_cookies=False)
+    fetched = preview.get(ben_url.replace("http://localhost", ""), follow_redirects=True)
+    assert fetched.status_code == 404  # the seat's page without the cookie: nothing of the seat either
+    hosted = api_view(client, table, host)
+    assert [p["joined"] for p in hosted["players"]] == [False, False, False]
+    assert [link["seat"] for link in hosted["links"]] == [0, 1]
+    ben = phone(app, ben_url)
+    assert "Before the first deal" in text(ben.get(f"/t/{table}"))
+    assert [p["joined"] for p in api_view(client, table, host)["players"]] == [False, True, False]
+
+
 def test_the_table_view_shows_each_seat_around_the_table(app: Flask, client: FlaskClient) -> None:
     created = create(client, seats("Ann", "bot", "bot", "bot"), seed=7, first_dealer=3)
     ann = phone(app, created["seats"][0]["url"])
