@@ -52,7 +52,7 @@ def test_the_host_sees_a_seat_link_only_until_the_seat_joins(client: FlaskClient
     table, host = created["id"], created["host_token"]
     ann, ben = (s["token"] for s in created["seats"])
     assert [link["token"] for link in view(client, table, host).get_json()["links"]] == [ann, ben]
-    assert client.get(f"/t/{table}/join/{ann}").status_code == 302
+    assert client.get(f"/t/{table}/join/{ann}", follow_redirects=True).status_code == 200
     hosted = view(client, table, host).get_data(as_text=True)
     assert ben in hosted and ann not in hosted
     page = client.get(f"/t/{table}/join/{host}")
@@ -148,7 +148,7 @@ def test_a_new_link_made_during_a_hand_shows_none_of_its_cards(app: Flask, clien
     table, host = created["id"], created["host_token"]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
     ann = app.test_client()
-    assert ann.get(f"/t/{table}/join/{tokens[1]}").status_code == 302  # Ann opened hers
+    assert ann.get(f"/t/{table}/join/{tokens[1]}", follow_redirects=True).status_code == 200  # Ann opened hers
     cards = held(app, table, 1)
     relinked = client.post(f"/api/tables/{table}/seats/1/link", headers=auth(host))
     assert relinked.status_code == 200, relinked.get_json()
@@ -191,7 +191,7 @@ def test_a_link_nobody_opened_stops_working_when_a_bot_takes_the_seat(app: Flask
     created = create(client, seats("Ann", "Ben", "Cy", "Dee"), start=False)
     table, host = created["id"], created["host_token"]
     ann, ben, cy, dee = (s["token"] for s in created["seats"])
-    assert client.get(f"/t/{table}/join/{ann}").status_code == 302  # Ann opened hers
+    assert client.get(f"/t/{table}/join/{ann}", follow_redirects=True).status_code == 200  # Ann opened hers
     assert client.put(f"/api/tables/{table}/seats/3", json={"bot": "basic"}, headers=auth(host)).status_code == 200
     hosting = app.test_client()  # the host page's "Fill the empty seats with bots"
     assert hosting.get(f"/t/{table}/join/{host}").status_code == 302

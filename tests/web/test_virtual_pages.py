@@ -39,11 +39,11 @@ def text(answer: Any) -> str:
 
 
 def joined(app: Flask, created: dict[str, Any], seat: int) -> FlaskClient:
-    """A phone that opened the seat's link."""
+    """A phone that opened the seat's link: its page, with the link's cookie."""
     client = app.test_client()
     link = next(s for s in created["seats"] if s["seat"] == seat)
-    answer = client.get(f"/t/{created['id']}/join/{link['token']}")
-    assert answer.status_code == 302
+    answer = client.get(f"/t/{created['id']}/join/{link['token']}", follow_redirects=True)
+    assert answer.status_code == 200
     return client
 
 
@@ -491,6 +491,7 @@ def test_another_seats_link_on_a_phone_that_plays_a_seat_asks_first(app: Flask, 
     moved = phone.post(f"/t/{table}/join/{ben}", data={"csrf_token": token_of(phone, f"/t/{table}/join/{ben}")})
     assert moved.status_code == 302 and moved.headers["Location"] == f"/t/{table}"
     assert phone.get_cookie(f"vt_{table}").value == ben
+    assert phone.get(f"/t/{table}").status_code == 200  # Ben's seat opens on this phone
     assert client.get(f"/api/tables/{table}/view", headers=host).get_json()["links"] == []
     assert phone.post(f"/t/{table}/join/{ben}").status_code == 400  # no page token: nothing moves
 
