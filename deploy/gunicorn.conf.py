@@ -8,17 +8,31 @@ and nothing times out a slow read: serve it only behind a proxy that buffers who
 the environment; the app's own settings are in README.md, "Configuration".
 
     SCOREKEEPER_BIND     where to listen                (default 127.0.0.1:8000)
-    SCOREKEEPER_WORKERS  processes                      (default: one per CPU core)
-    SCOREKEEPER_THREADS  threads per process            (default 8)
+    SCOREKEEPER_WORKERS  processes, 1 to 64             (default: one per CPU core)
+    SCOREKEEPER_THREADS  threads per process, 1 to 15   (default 8)
+
+Another value stops the server before it starts, with a sentence naming the variable: with 0
+processes gunicorn listened and never answered. Each thread may hold one of its process's database
+connections, of which SQLAlchemy's pool keeps at most 15 (more threads would wait for one).
 """
 
 import os
 
+
+def _count(name: str, default: int, most: int) -> int:
+    text = (os.environ.get(name) or "").strip()
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= most):
+        raise SystemExit(f"{name} must be a whole number from 1 to {most}, not {text!r}.")
+    return int(text)
+
+
 wsgi_app = "scorekeeper:create_app()"
 bind = os.environ.get("SCOREKEEPER_BIND", "127.0.0.1:8000").split(",")
 worker_class = "gthread"
-workers = int(os.environ.get("SCOREKEEPER_WORKERS") or os.cpu_count() or 2)
-threads = int(os.environ.get("SCOREKEEPER_THREADS") or 8)
+workers = _count("SCOREKEEPER_WORKERS", min(os.cpu_count() or 2, 64), 64)
+threads = _count("SCOREKEEPER_THREADS", 8, 15)
 # With threaded workers this is the worker's heartbeat: a process whose main loop stops answering
 # for this long (stuck, out of memory) is restarted. A slow request is not cut short: each request's
 # work is bounded by the app itself (rate limits, caps on what a game or group may hold).

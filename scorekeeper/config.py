@@ -11,6 +11,11 @@ from typing import Any
 
 from flask import Flask
 from limits import parse_many
+from limits.errors import ConfigurationError
+from limits.storage import storage_from_string
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import NoSuchModuleError
 
 #: Optional: where the instance folder lives (the default SQLite file and the generated secret key).
 INSTANCE_ENV = "SCOREKEEPER_INSTANCE_PATH"
@@ -26,10 +31,50 @@ def instance_path(overrides: Mapping[str, Any] | None) -> str | None:
 
 
 def database_url(url: str) -> str:
-    """Use psycopg 3 for bare ``postgres://`` and ``postgresql://`` URLs (psycopg2 is not installed)."""
+    """Use psycopg 3 for bare ``postgres://`` and ``postgresql://`` URLs (psycopg2 is not installed).
+
+    A URL SQLAlchemy cannot read, or of a database it has no driver for, stops the app from
+    starting with a sentence naming ``SCOREKEEPER_DATABASE_URL`` (not the URL: it may hold a password).
+
+    >>> database_url("postgres://bluke@db/bluke"), database_url("")
+    ('postgresql+psycopg://bluke@db/bluke', '')
+    >>> database_url("bluke.sqlite")
+    Traceback (most recent call last):
+    ValueError: SCOREKEEPER_DATABASE_URL must be a database URL such as 'postgresql+psycopg://user@host:5432/name' or 'sqlite:////path/to/file.sqlite'; this one cannot be used (a mistyped scheme or driver?).
+    """
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix) :]
+            url = "postgresql+psycopg://" + url[len(prefix) :]
+    if url:
+        try:
+            make_url(url).get_dialect().import_dbapi()
+        except (ArgumentError, NoSuchModuleError, ImportError):
+            raise ValueError(
+                "SCOREKEEPER_DATABASE_URL must be a database URL such as 'postgresql+psycopg://user@host:5432/name'"
+                " or 'sqlite:////path/to/file.sqlite'; this one cannot be used (a mistyped scheme or driver?)."
+            ) from None
+    return url
+
+
+def storage_url(url: str | None) -> str:
+    """``SCOREKEEPER_RATELIMIT_STORAGE_URL`` (``memory://`` when unset), of a kind the rate limiter
+    knows; another stops the app from starting with a sentence naming the variable.
+
+    >>> storage_url(None), storage_url("redis://127.0.0.1:6379/0")
+    ('memory://', 'redis://127.0.0.1:6379/0')
+    >>> storage_url("127.0.0.1:6379")
+    Traceback (most recent call last):
+    ValueError: SCOREKEEPER_RATELIMIT_STORAGE_URL must be a URL such as 'redis://127.0.0.1:6379/0'; this one names no kind of storage the rate limiter knows.
+    """
+    if not url:
+        return "memory://"
+    try:
+        storage_from_string(url)  # reads the URL; connects to nothing
+    except ConfigurationError:
+        raise ValueError(
+            "SCOREKEEPER_RATELIMIT_STORAGE_URL must be a URL such as 'redis://127.0.0.1:6379/0'; this one names no"
+            " kind of storage the rate limiter knows."
+        ) from None
     return url
 
 
@@ -136,7 +181,7 @@ def load_config(app: Flask, overrides: Mapping[str, Any] | None) -> None:
         PROXIES=proxies(os.environ.get("SCOREKEEPER_PROXIES")),
         # Rate limits per client address (limits.py); counted in Redis when several processes serve.
         RATELIMIT_ENABLED=True,
-        RATELIMIT_STORAGE_URI=os.environ.get("SCOREKEEPER_RATELIMIT_STORAGE_URL") or "memory://",
+        RATELIMIT_STORAGE_URI=storage_url(os.environ.get("SCOREKEEPER_RATELIMIT_STORAGE_URL")),
         RATELIMIT_STRATEGY="moving-window",
         RATELIMIT_KEY_PREFIX="scorekeeper",
         # A Redis that cannot be reached or stops answering costs a request half a second at most,

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,3 +86,30 @@ def test_the_image_has_the_fonts_the_printed_card_asks_for() -> None:
         assert font in read("static/print.css")
     for package in ("fonts-droid-fallback", "fonts-nanum", "fonts-symbola", "fonts-noto-core"):
         assert package in read("deploy/Dockerfile") and package in read("Makefile")
+
+
+def gunicorn_check(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """gunicorn reads deploy/gunicorn.conf.py with these settings, and stops."""
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    command = [str(gunicorn), "--config", "deploy/gunicorn.conf.py", "--check-config"]
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "words"),
+    [
+        ("SCOREKEEPER_WORKERS", "0", "SCOREKEEPER_WORKERS must be a whole number from 1 to 64, not '0'."),
+        ("SCOREKEEPER_WORKERS", "two", "SCOREKEEPER_WORKERS must be a whole number from 1 to 64, not 'two'."),
+        ("SCOREKEEPER_THREADS", "0", "SCOREKEEPER_THREADS must be a whole number from 1 to 15, not '0'."),
+        ("SCOREKEEPER_THREADS", "16", "SCOREKEEPER_THREADS must be a whole number from 1 to 15, not '16'."),
+    ],
+)
+def test_a_server_size_gunicorn_cannot_serve_stops_it_with_a_sentence_naming_the_variable(
+    name: str, value: str, words: str
+) -> None:
+    """With 0 processes gunicorn said it was listening and never answered; 0 threads failed to boot
+    with a traceback, and a word for a number with Python's ``int()`` traceback."""
+    checked = gunicorn_check({**os.environ, name: value})
+    assert checked.returncode != 0 and words in checked.stdout + checked.stderr, checked
+    unset = {k: v for k, v in os.environ.items() if k not in ("SCOREKEEPER_WORKERS", "SCOREKEEPER_THREADS")}
+    assert gunicorn_check(unset).returncode == 0  # the defaults

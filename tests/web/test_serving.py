@@ -314,6 +314,26 @@ def test_a_mistyped_budget_stops_the_start(
         create_app({"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path)})
 
 
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("SCOREKEEPER_DATABASE_URL", "nonsense"),
+        ("SCOREKEEPER_DATABASE_URL", "postgresql+psycopg2://bluke:secret@db/bluke"),  # a driver not installed
+        ("SCOREKEEPER_RATELIMIT_STORAGE_URL", "nonsense"),
+        ("SCOREKEEPER_RATELIMIT_STORAGE_URL", "127.0.0.1:6379"),
+    ],
+)
+def test_a_mistyped_url_stops_the_start_with_a_sentence_naming_its_variable(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, variable: str, value: str
+) -> None:
+    """The start stopped on "Could not parse SQLAlchemy URL" or "unknown storage scheme", which name
+    no setting; the sentence does not repeat the URL, which may hold a password."""
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ValueError, match=f"^{variable} must be ") as refused:
+        create_app({"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path)})
+    assert "secret" not in str(refused.value)
+
+
 # -- the SQLite file -------------------------------------------------------------------------------
 def test_a_new_sqlite_file_is_private_to_its_owner(tmp_path: Path) -> None:
     path = tmp_path / "private.sqlite"
