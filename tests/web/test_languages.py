@@ -94,6 +94,14 @@ def test_lang_in_the_address_is_read_as_accept_language_is(client: FlaskClient, 
     assert cookie is not None and cookie.value == "ru"
 
 
+def test_an_error_pages_title_says_what_happened_in_the_readers_language(client: FlaskClient) -> None:
+    """The title, which a screen reader reads first and a tab shows, was "404 · Bluke" in every language."""
+    page = client.get("/g/nothing-here?lang=it").get_data(as_text=True)
+    title = re.search(r"<title>(.*?)</title>", page, re.S)
+    assert title and title.group(1).endswith(" · Bluke") and "404" not in title.group(1), title
+    assert title.group(1).removesuffix(" · Bluke").rstrip(".…") in page.split("</title>", 1)[1]
+
+
 def test_an_unknown_lang_is_ignored_and_not_remembered(client: FlaskClient) -> None:
     assert html_lang(client, "/?lang=xx", **{"Accept-Language": "eo"}) == "eo"
     assert client.get_cookie(COOKIE) is None

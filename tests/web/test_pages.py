@@ -318,8 +318,9 @@ def test_bad_tricks_are_explained_and_store_nothing(
     assert answer.status_code == 422 and message in page
     if beside is not None:
         assert f'id="tricks{beside}-err">{message}' in page
-    else:  # in the docked line, just above the save button, the rule is not a link a thumb could catch
-        assert f'<p class="status bad" aria-live="polite">{message}</p>' in answer.get_data(as_text=True)
+    else:  # in the docked line, just above the save button, the rule is not a link a thumb could catch;
+        # it takes the focus, so that a screen reader reads it as the page opens (a live region is not)
+        assert f'<p class="status bad" aria-live="polite" tabindex="-1" autofocus>{message}</p>' in page
     assert document(app, game_id)["hands"][0]["tricks"] is None
 
 
