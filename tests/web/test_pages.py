@@ -134,6 +134,27 @@ def test_a_bad_set_up_is_explained_and_stores_nothing(
     )
 
 
+@pytest.mark.parametrize(
+    ("fields", "marked"),
+    [
+        ({"names-0": "Ann", "names-1": "Ben", "names-2": "ann"}, [0, 2]),
+        ({"names-0": "", "names-1": "Ann", "names-2": "C" * 41}, [2]),
+        ({"names-0": "A", "names-1": "B", "names-2": "C", "names-3": "D", "extended": "y"}, []),
+    ],
+)
+def test_a_refused_set_up_marks_the_name_fields_it_is_about(
+    client: FlaskClient, fields: dict[str, str], marked: list[int]
+) -> None:
+    """The sentence was read out, but no field said it was the one at fault (a screen reader
+    moving through the names heard nothing of it)."""
+    data = {"csrf_token": csrf(client), "first_dealer": "0", "action": "start", **fields}
+    page = text(client.post("/new", data=data))
+    invalid = [
+        int(row) for row in re.findall(r'id="names-(\d+)"[^>]*aria-invalid="true" aria-describedby="setup-error"', page)
+    ]
+    assert invalid == marked
+
+
 @pytest.mark.parametrize("action", ["start", "enter", "add"])
 def test_a_form_with_thousands_of_rows_is_refused_at_the_size_of_a_table(
     app: Flask, client: FlaskClient, action: str
