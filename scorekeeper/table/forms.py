@@ -20,8 +20,8 @@ from wtforms.validators import InputRequired
 from wtforms.widgets import HiddenInput
 
 from ..engine.rules import MAX_PLAYERS
-from ..extensions import PageForm
 from ..errors import BadRequest
+from ..extensions import PageForm
 from ..games import clean_name
 from ..games import name_key
 from ..games import trimmed
