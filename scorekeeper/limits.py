@@ -1,11 +1,11 @@
 """Rate limits per client address (API.md, "Errors": 429 ``rate_limited`` with ``Retry-After``).
 
 What costs the server storage or much work is limited: creating games and tables, importing,
-rendering PDFs, exporting a whole group, and changing a group's roster or games (each change
-adds the whole group up again: most of a second at its caps). Playing is not: a scorer's
-writes, watchers' polls and a seat's moves are cheap, and a table of phones often shares one
-address (the venue's Wi-Fi), so a game at play speed is never limited. A route opts in with a decorator, and routes
-that share a decorator share one budget per address (a new game by the API or by the form
+rendering PDFs, exporting a whole group, and changing a group's roster or games (each change adds
+the whole group up again: most of a second at its caps). Playing is not: a scorer's writes,
+watchers' polls and a seat's moves are cheap, and a table of phones often shares one address (the
+venue's Wi-Fi), so a game at play speed is never limited. A route opts in with a decorator, and
+routes that share a decorator share one budget per address (a new game by the API or by the form
 counts alike)::
 
     @bp.post("/api/groups")
@@ -13,8 +13,9 @@ counts alike)::
     def create_group() -> Any: ...
 
 The budgets are ``RATELIMIT_CREATE``, ``RATELIMIT_IMPORT``, ``RATELIMIT_RENDER`` and
-``RATELIMIT_ROSTER`` (strings such as ``"10 per minute; 200 per hour"``). With ``SCOREKEEPER_RATELIMIT_STORAGE_URL`` (Redis)
-every server process counts in one place; without it each process counts alone.
+``RATELIMIT_ROSTER`` (strings such as ``"10 per minute; 200 per hour"``). With
+``SCOREKEEPER_RATELIMIT_STORAGE_URL`` (Redis) every server process counts in one place; without it
+each process counts alone.
 """
 
 from __future__ import annotations
