@@ -286,6 +286,7 @@ def test_home_notes_the_entries_a_game_keeps_on_this_phone_and_its_screen_sends_
     home.locator(f"[data-game='{game['id']}'] .game-link").tap()
     eventually(lambda: game_doc(live, game)["hands"][0]["bids"] == [4, 5, 3])
     expect(home.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    eventually(lambda: queued(home) == 0)  # the answer read and the entry taken off the queue
     home.goto(live.url + "/")
     expect(home.locator(f"[data-game='{game['id']}'] .game-link")).to_be_visible()
     expect(home.locator(".gwaiting")).to_have_count(0)
