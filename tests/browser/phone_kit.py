@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
 import requests
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from .accessibility import assert_accessible
@@ -62,6 +64,20 @@ def hold(
 
     target.route(re.compile(address), route_it)
     return held
+
+
+def eventually(check: Callable[[], bool], seconds: float = 15) -> None:
+    """Wait until ``check()`` is true, asked again every 0.1 s; a page reloading meanwhile (its
+    script's context gone) counts as not yet."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if check():
+                return
+        except PlaywrightError:
+            pass
+        assert time.monotonic() < deadline, f"not so within {seconds} s"
+        time.sleep(0.1)
 
 
 def until_held(page: Any, held: list[Any], what: str = "the request was never made") -> None:

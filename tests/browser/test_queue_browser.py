@@ -7,13 +7,10 @@ Same phones and server as ``test_offline_browser`` (its fixtures and helpers).
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 import requests
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
@@ -22,6 +19,7 @@ from scorekeeper.models import Correction
 
 from . import test_offline_browser as offline
 from .offline_kit import LiveServer
+from .phone_kit import eventually
 from .phone_kit import hold
 from .phone_kit import lose_the_first_answer
 from .test_offline_browser import bearer
@@ -47,20 +45,6 @@ def corrections(live: LiveServer, game: dict[str, Any]) -> list[dict[str, Any]]:
     url = f"{live.url}/api/games/{game['id']}/history"
     found: list[dict[str, Any]] = requests.get(url, headers=bearer(game), timeout=10).json()["corrections"]
     return found
-
-
-def eventually(check: Callable[[], bool], seconds: float = 15) -> None:
-    """Wait until ``check()`` is true, asked again every 0.1 s; a page reloading meanwhile (its
-    script's context gone) counts as not yet."""
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            if check():
-                return
-        except PlaywrightError:
-            pass
-        assert time.monotonic() < deadline, f"not so within {seconds} s"
-        time.sleep(0.1)
 
 
 def test_tricks_recorded_online_after_an_offline_step_move_the_screen_on(browser: Any, live: LiveServer) -> None:
@@ -186,7 +170,7 @@ def test_an_entry_changed_in_one_tab_is_sent_as_changed_and_not_refused(browser:
         expect(page.locator("#conflict")).to_be_hidden()
     assert game_doc(live, game)["hands"][0]["bids"] == [4, 1, 3]
     assert corrections(live, game) == []  # the bids taken back were never stored
-    assert queued(first) == 0
+    eventually(lambda: queued(first) == 0)  # the tab may be reloading itself (queue.js, sent)
 
 
 def test_an_entry_refused_for_itself_says_why_and_can_be_dropped(browser: Any, live: LiveServer) -> None:

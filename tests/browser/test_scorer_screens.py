@@ -12,6 +12,7 @@ import requests
 from playwright.sync_api import expect
 
 from .phone_kit import api_game
+from .phone_kit import eventually
 from .phone_kit import finished_game
 from .phone_kit import page_checks
 from .phone_kit import phone
@@ -54,6 +55,9 @@ def test_bids_and_tricks_list_the_players_in_bidding_order_with_one_badge(browse
     for seat, bid in ((3, 1), (0, 1), (1, 1), (2, 1)):
         page.locator(f"label[for=bid{seat}-{bid}]").tap()
     expect(page.locator("form.hand.tricks")).to_be_visible()
+    game_url, auth = f"{server}/api/games/{made['id']}", {"Authorization": f"Bearer {made['scorer_token']}"}
+    # the screen goes on to the tricks while the bids may still be on their way (queue.js, draw)
+    eventually(lambda: requests.get(game_url, headers=auth, timeout=10).json()["hands"][1]["bids"] == [1, 1, 1, 1])
     page.locator(".steps li.done a").tap()
     expect(page.locator("#bids-part")).to_be_visible()
     expect(page.locator("#bid0-1")).to_be_checked()
@@ -313,7 +317,7 @@ def test_two_scorers_see_each_other_live_and_a_refused_save_keeps_the_taps(brows
     for selector in ("label[for=bid2-4]", "label[for=bid0-2]", "label[for=bid1-6]"):
         one.locator(selector).tap()
     expect(one.locator("form.hand.tricks")).to_be_visible()
-    expect(two.locator("form.hand.tricks")).to_be_visible(timeout=6000)
+    expect(two.locator("form.hand.tricks")).to_be_visible(timeout=15_000)
 
     # A refused save: both tap tricks; the second, already tapping, is told and keeps its taps.
     two.locator("label[for=tricks2-3]").tap()
@@ -321,13 +325,13 @@ def test_two_scorers_see_each_other_live_and_a_refused_save_keeps_the_taps(brows
     one.locator("label[for=tricks0-2]").tap()
     one.locator("button[type=submit].primary").tap()
     expect(one.locator(".hand-title h1")).to_contain_text("Hand 3")
-    expect(two.locator("#changed-elsewhere")).to_be_visible(timeout=6000)
+    expect(two.locator("#changed-elsewhere")).to_be_visible(timeout=15_000)
     two.locator("label[for=tricks0-1]").tap()  # the second scorer's own count: Ann 1, Cy 3, Ben 8
     two.locator("button[type=submit].primary").tap()
     # With script the phone's queue sends the entry; the refusal shows both versions on the
     # game's own address (without script the server's Post/Redirect/Get page does: test_pages.py).
     box = two.locator("#conflict")
-    expect(box).to_be_visible(timeout=6000)
+    expect(box).to_be_visible(timeout=15_000)
     expect(box.locator(".theirs")).to_have_text("Ann 2 · Ben 7 · Cy 3")
     expect(box.locator(".mine")).to_have_text("Ann 1 · Ben 8 · Cy 3")
     expect(box).to_contain_text("Choose which one the game keeps.")
@@ -335,12 +339,12 @@ def test_two_scorers_see_each_other_live_and_a_refused_save_keeps_the_taps(brows
     assert two.url == f"{server}/g/{made['id']}"  # never a form's POST address
     page_checks(two, "a refused save beside what the other scorer entered")
     box.get_by_role("button", name="Use this phone's").tap()  # apply mine: sent, and the screen moves on
-    expect(two.locator(".sheet #hand-2 .mk").nth(0)).to_have_text("1/2", timeout=6000)
+    expect(two.locator(".sheet #hand-2 .mk").nth(0)).to_have_text("1/2", timeout=15_000)
     doc = requests.get(
         f"{server}/api/games/{made['id']}", headers={"Authorization": f"Bearer {made['watch_token']}"}, timeout=10
     ).json()
     assert doc["hands"][1]["tricks"] == [1, 8, 3]
-    expect(one.locator(".sheet #hand-2 .mk").nth(0)).to_have_text("1/2", timeout=6000)  # live again
+    expect(one.locator(".sheet #hand-2 .mk").nth(0)).to_have_text("1/2", timeout=15_000)  # live again
     first.close()
     second.close()
     assert problems == []

@@ -114,7 +114,9 @@ def test_a_three_player_game_on_a_phone_with_a_watcher(
     for selector in ("label[for=bid0-3]", "label[for=bid1-3]", "label[for=bid2-3]"):
         page.locator(selector).tap()
     expect(page.locator("form.hand.tricks")).to_be_visible()
-    expect(watcher.locator(".watch-now .state")).to_have_text("Playing · 9 bid for 11 cards", timeout=2000)
+    expect(watcher.locator(".watch-now .state")).to_have_text(
+        "Playing · 9 bid for 11 cards", timeout=10_000
+    )  # a poll a second
     watcher.screenshot(path=shots / f"{size}-{scheme}-watch.png", full_page=True)
 
     # Undo the latest entry, correct an earlier hand; both land in the corrections history.
@@ -129,7 +131,7 @@ def test_a_three_player_game_on_a_phone_with_a_watcher(
     expect(page.locator(".note")).to_contain_text("Hand 1 corrected")
     page.locator(".history summary").tap()
     expect(page.locator(".changes")).to_contain_text("Ben 3 → 4")
-    expect(watcher.locator(".sheet tfoot tr.total td")).to_have_text(["61", "11", "−9"], timeout=2000)
+    expect(watcher.locator(".sheet tfoot tr.total td")).to_have_text(["61", "11", "−9"], timeout=10_000)
     watcher_context.close()
     scorer.close()
     assert problems == []

@@ -684,7 +684,7 @@ def test_the_last_trick_stays_on_the_table_then_with_the_hands_result(browser: A
     expect(page.locator(f'.vt-card[value="{v["legal"][0]}"]')).to_have_count(0)  # played
     ben = table.view(1)
     table.act(1, ben)  # Ben plays; the bots finish the trick and the hand; hand 2 is dealt
-    expect(page.locator("#vt .vt-spot.vt-won")).to_have_count(1)
+    expect(page.locator("#vt .vt-spot.vt-won")).to_have_count(1, timeout=15_000)  # for PACE.hand only
     expect(page.locator("#vt [data-slot] .vt-face")).to_have_count(4)
     expect(center).to_contain_text("the last of hand 1")
 
