@@ -97,13 +97,13 @@ window.BlukeQueueRare = function (Q) {
       /* Stored already (sent before, its answer lost, or saved alike on another phone): a stale version
          is refused all the same (API.md). Its step is then known here as the server holds it (with a
          trump another phone noted since): the entries behind it clash only with what else changed. */
+      noteOthers(answer.data);  /* whatever else another phone changed, told even where this entry stands */
       if (!refused && holds(entry, answer.data)) {
         var held = answer.data.hands[entry.number - 1], known = confirmed.hands[entry.number - 1];
         known[entry.step] = held[entry.step];
         if (entry.step === "bids") known.trump = trumpOf(held);
         return Q.took(entry, answer.data.version);
       }
-      noteOthers(answer.data);
       if (!refused && untouched(entry, answer.data)) return rebase(entry.base, answer.data);
       var theirs = answer.data.hands[entry.number - 1] || {};
       var step = entry.step === "bids" ? words.step_bids : words.step_tricks;

@@ -68,16 +68,19 @@
   /* The server took `entry` (now at `version`): it leaves the queue. The rest move on to `version`
      only if that write was the one change since their base; else another phone wrote, and they
      are refused (409) and shown. The rest are the phone's, not only this page's: another tab may
-     have added to them, and been closed since. Resolves to whether this phone still knows the game. */
+     have added to them, and been closed since. An entry of that tab for the same step is not one
+     that follows: it stays on its base, to be refused and shown beside what was stored, never
+     sent over it. Resolves to whether this phone still knows the game. */
   function settle(entry, version) {
     var from = entry.base, moved = version === from + 1;
-    pending.forEach(function (e) { if (moved && e.base === from) e.base = version; });
+    function follows(e) { return e.base === from && !(e.number === entry.number && e.step === entry.step); }
+    pending.forEach(function (e) { if (moved && follows(e)) e.base = version; });
     return store("readwrite", function (s) {
       s.delete(entry.key);
       if (moved) s.index("game").openCursor(game.id).onsuccess = function (event) {
         var at = event.target.result;
         if (!at) return;
-        if (at.value.base === from) { at.value.base = version; at.update(at.value); }
+        if (follows(at.value)) { at.value.base = version; at.update(at.value); }
         at.continue();
       };
     }).then(function () { return moved || version === from; });

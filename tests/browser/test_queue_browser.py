@@ -173,6 +173,71 @@ def test_an_entry_changed_in_one_tab_is_sent_as_changed_and_not_refused(browser:
     eventually(lambda: queued(first) == 0)  # the tab may be reloading itself (queue.js, sent)
 
 
+def test_two_tabs_tricks_for_the_same_hand_clash_and_neither_is_stored_over_the_other(
+    browser: Any, live: LiveServer
+) -> None:
+    """Two tabs in sight (split screen), both offline, recorded hand 1's tricks differently: back
+    online, the first stored moved the other on to the new version as if it followed, and it was
+    stored over the first without a question, even after "Keep the server's"."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}"
+    requests.put(url + "/hands/1/bids", json={"bids": [4, 5, 3], "version": 1}, headers=bearer(game), timeout=10)
+    context, first = scorer_phone(browser, game)
+    second = context.new_page()
+    second.goto(f"{live.url}/g/{game['id']}")
+    expect(second.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    try:
+        go_offline(context, live)
+        for page, taps in ((first, ("tricks1-5", "tricks2-4")), (second, ("tricks1-3", "tricks2-5"))):
+            tap(page, *taps)
+            page.locator("form.hand button.primary").tap()
+        eventually(lambda: queued(first) == 2)
+    finally:
+        go_online(context, live)
+    clashing = lambda: [page for page in (first, second) if page.locator("#conflict").is_visible()]  # noqa: E731
+    eventually(lambda: bool(clashing()))
+    box = clashing()[0].locator("#conflict")
+    stored = game_doc(live, game)["hands"][0]["tricks"]
+    assert stored in ([4, 5, 4], [5, 3, 5]) and corrections(live, game) == []  # one stored, nothing over it
+    mine = "Ann 4 · Ben 5 · Cy 4" if stored == [5, 3, 5] else "Ann 5 · Ben 3 · Cy 5"
+    expect(box.locator(".mine")).to_have_text(mine)
+    box.get_by_role("button", name="Keep the server's").tap()
+    expect(box).to_be_hidden()
+    eventually(lambda: queued(first) == 0)
+    assert game_doc(live, game)["hands"][0]["tricks"] == stored and corrections(live, game) == []
+
+
+def test_an_entry_another_phone_stored_alike_still_tells_what_else_it_changed(browser: Any, live: LiveServer) -> None:
+    """Tricks waited offline; another phone recorded the same tricks, then corrected the bids. Back
+    online the entry was taken as stored, and the changed bids (Ann's perfect bid now a set) were
+    shown without a word."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}"
+    context, page = scorer_phone(browser, game)
+    tap(page, "bid1-5", "bid2-3", "bid0-4")
+    eventually(lambda: queued(page) == 0 and game_doc(live, game)["version"] == 2)
+    try:
+        context.set_offline(True)  # this phone only: the other one reaches the server
+        tap(page, "tricks1-5", "tricks2-4")  # Ann's 4 is the remainder
+        page.locator("form.hand button.primary").tap()
+        expect(page.locator("#sync")).to_have_text("Offline — 1 entry waiting")
+        for step, values, version in (("tricks", [4, 5, 4], 2), ("bids", [5, 5, 3], 3)):
+            answer = requests.put(
+                f"{url}/hands/1/{step}", json={step: values, "version": version}, headers=bearer(game), timeout=10
+            )
+            assert answer.status_code == 200, answer.text
+    finally:
+        go_online(context, live)
+    note = page.locator("#others-changed")
+    expect(note).to_have_text(
+        "Hand 1 bids were changed on another phone: Ann 4 · Ben 5 · Cy 3 · Trump: not noted → Ann 5 · Ben 5 · Cy 3 · Trump: not noted",
+        timeout=15_000,
+    )
+    expect(page.locator("#conflict")).to_be_hidden()
+    eventually(lambda: queued(page) == 0)
+    assert game_doc(live, game)["hands"][0]["bids"] == [5, 5, 3]
+
+
 def test_an_entry_refused_for_itself_says_why_and_can_be_dropped(browser: Any, live: LiveServer) -> None:
     """The game has all the corrections it may keep; this phone's bids, kept over another phone's,
     would be one more. Every 400 was taken for an expired CSRF token: "Reload the page to send
