@@ -181,7 +181,7 @@
           status.textContent = say("saving");
           /* a tap of its button: a submit event for the queue (static/queue.js) in every browser, where
              form.submit() sends none (Safari before 16 has no requestSubmit) */
-          setTimeout(function () { button.disabled = false; button.click(); button.disabled = true; }, 120);
+          setTimeout(function () { button.disabled = false; button.click(); button.disabled = busy; }, 120);
           return;
         }
         var next = input.checked && nextOpen(row);
@@ -192,6 +192,7 @@
       if (event.persisted) { busy = false; update(); }
     });
     form.refresh = update;  /* static/edit.js: the tricks again once the bids above them change */
+    form.release = function () { busy = false; update(); };  /* a save that did not go (notSent) */
     if (!form.querySelector(".status.bad")) update();
     else if (button) button.disabled = false;
   }
@@ -276,24 +277,30 @@
 
   /* A double tap on any button that saves sends the form once (the server also stores once); a tap
      10 s later sends it again: a post the browser stopped (its ✕, a connection given up) leaves the
-     page as it was. Without a connection a form that is not queued (a correction, an undo) is not
-     sent at all: the browser would replace the app with its error page; the taps stay in the draft
-     and the page says so (its data-offline), in its docked status line or else in the scorer's sync
-     line. Sent, its taps stay in the draft until the server has drawn a later version (sentDraft). */
+     page as it was. Without a connection a form the queue does not take (a correction, an undo; any
+     form where the queue cannot run: no IndexedDB) is not sent at all: the browser would replace the
+     app with its error page; the taps stay in the draft and the page says so (notSent). Sent, its
+     taps stay in the draft until the server has drawn a later version (sentDraft). */
   function sendOnce(form) {
     form.addEventListener("submit", function (event) {
       if (Date.now() - (form.dataset.sent || 0) < 10000) { event.preventDefault(); return; }
-      if (navigator.onLine === false && form.dataset.offline && !form.dataset.queue) {
+      if (navigator.onLine === false && form.dataset.offline && !form.dataset.queueing) {
         event.preventDefault();
-        var status = form.querySelector(".dock .status") || document.getElementById("sync");
-        status.hidden = false;
-        status.textContent = form.dataset.offline;
-        status.classList.add("bad");
+        notSent(form);
         return;
       }
       form.dataset.sent = Date.now();
-      if (!form.dataset.queue) all(".hand[data-step]", form.parentNode).filter(function (part) { return form.contains(part); }).forEach(sentDraft);
+      if (!form.dataset.queueing) all(".hand[data-step]", form.parentNode).filter(function (part) { return form.contains(part); }).forEach(sentDraft);
     });
+  }
+  /* The form's sentence for no connection (its data-offline), in its docked status line or else in
+     the scorer's sync line. */
+  function notSent(form) {
+    if (form.release) form.release();
+    var status = form.querySelector(".dock .status") || document.getElementById("sync");
+    status.hidden = false;
+    status.textContent = form.dataset.offline;
+    status.classList.add("bad");
   }
   window.addEventListener("pageshow", function (event) {
     if (event.persisted) all("form[data-sent]").forEach(function (form) { delete form.dataset.sent; });
@@ -343,7 +350,7 @@
 
   /* What static/queue.js, the scorer's offline queue, builds on. */
   window.BlukeApp = {
-    handForm: handForm, saveDraft: saveDraft, forgetDraft: forgetDraft, say: format, messages: messages, minus: minus, before: BEFORE
+    handForm: handForm, saveDraft: saveDraft, notSent: notSent, forgetDraft: forgetDraft, say: format, messages: messages, minus: minus, before: BEFORE
   };
 
   /* The phone's time zone, for the dates the server writes (scorekeeper/i18n.py, select_timezone). */

@@ -392,6 +392,7 @@
     return message || (step === "tricks" ? R.checkTotal(list, cards, number, words) : null);
   }
   function watch(f) {
+    f.dataset.queueing = "1";  /* its saves are this queue's (static/app.js) */
     f.addEventListener("submit", function (event) {
       if (event.defaultPrevented) return;  /* a second tap (static/app.js): the entry is made once */
       event.preventDefault();
@@ -424,8 +425,11 @@
         if (navigator.onLine === false || pending.length > 1) draw();
         else setTimeout(function () { if (pending.indexOf(entry) >= 0 && conflictBox.hidden) draw(); }, 1500);
         send();
-      }, function () {
-        f.submit();  /* no IndexedDB (private mode): the plain form still works while online */
+      }, function () {  /* IndexedDB unusable after all: the plain form, which works only online */
+        delete f.dataset.queued;
+        delete f.dataset.sent;
+        if (navigator.onLine === false) App.notSent(f);
+        else f.submit();
       });
     });
   }

@@ -353,3 +353,32 @@ def test_bids_are_saved_where_indexeddb_never_answers(browser: Any, live: LiveSe
         tap(page, "bid1-5", "bid2-3", "bid0-4")
     expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
     assert game_doc(live, game)["hands"][0]["bids"] == [4, 5, 3]
+
+
+@pytest.mark.parametrize("storage", ["none", "unanswered"])
+def test_without_indexeddb_a_save_offline_says_so_and_keeps_the_taps(
+    browser: Any, live: LiveServer, storage: str
+) -> None:
+    """No IndexedDB (storage blocked, some private modes) or one that never answers: the queue cannot
+    keep the bids, and a save without a connection replaced the app with the browser's error page."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    context = browser.new_context(**offline.PHONE)
+    blocked = {"none": "delete window.indexedDB", "unanswered": "indexedDB.open = () => ({})"}
+    context.add_init_script(blocked[storage])
+    page = context.new_page()
+    page.goto(game["scorer_url"])
+    context.set_offline(True)
+    tap(page, "bid1-5", "bid2-3", "bid0-4")
+    status = page.locator("form.hand .dock .status")
+    expect(status).to_have_text(
+        "No connection: nothing was sent. What you tapped is kept on this phone; save again when the connection is back.",
+        timeout=10_000,
+    )
+    assert page.url == f"{live.url}/g/{game['id']}" and game_doc(live, game)["version"] == 1
+    expect(page.locator("#bid0-4")).to_be_checked()
+    context.set_offline(False)
+    with page.expect_navigation(timeout=10_000):
+        page.locator("form.hand button.primary").tap()
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    assert game_doc(live, game)["hands"][0]["bids"] == [4, 5, 3]
+    context.close()
