@@ -561,14 +561,16 @@ def undo(game_id: str) -> Any:
     removed = (entry.tricks if had_tricks else entry.bids) if entry is not None else None
     try:
         saved_here(service.undo(game_id, number, form.version.data, whole_hand=False))
-    except Conflict as conflict:  # Post/Redirect/Get, as for a refused save
+    except Conflict:  # Post/Redirect/Get, as for a refused save
         if _undone(opened.game, number, form.version.data):  # sent twice: the first undid it
             flash(_("That entry of hand {number} is undone already, so nothing more was undone.", number=number))
             return redirect(url_for(".game", game_id=game_id), 303)
         if superseded_here(opened.game):
             return older_page(opened.game)  # sent again: the undo was this phone's, and it stands
         flash(
-            _("{message} Nothing was undone: check the scorecard and undo again if needed.", message=conflict.message)
+            _(
+                "Another scorer saved a change first, so nothing was undone: check the scorecard and undo again if needed."
+            )
         )
         return redirect(url_for(".game", game_id=game_id), 303)
     except (RulesError, ServiceError) as error:

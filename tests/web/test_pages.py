@@ -621,7 +621,8 @@ def test_an_undo_after_another_phone_entered_again_is_not_taken_for_a_double_tap
     assert entered.status_code == 200  # and enters them again
     assert other.post(f"/g/{game_id}/undo", data=form).status_code == 303
     page = text(other.get(f"/g/{game_id}"))
-    assert "Someone else changed this game first" in page and "undone already" not in page
+    said = "Another scorer saved a change first, so nothing was undone: check the scorecard and undo again if needed."
+    assert said in page and "you had version" not in page and "undone already" not in page
     assert document(app, game_id)["hands"][0]["tricks"] == [4, 4, 5]
 
 
