@@ -35,11 +35,15 @@
     };
   };
   function note(id, n) {
-    var link = home.querySelector("[data-game='" + id + "'] .game-link"), line = document.createElement("span");
-    if (!link) return;
+    var item = home.querySelector("[data-game='" + id + "']"), line = document.createElement("span");
+    if (!item) return;
     line.className = "gwaiting";
     line.textContent = home.dataset.waiting.replace("{n}", n);
-    link.appendChild(line);
+    item.querySelector(".game-link").appendChild(line);
+    var ask = item.querySelector(".forget-ask p"), warning = document.createElement("p");
+    warning.className = "small alert unsent";
+    warning.textContent = home.dataset.unsent.replace("{n}", n);
+    ask.parentNode.insertBefore(warning, ask);
   }
   function show(id, n) {
     var url = box.dataset.game.replace("GAME", encodeURIComponent(id)), link = document.createElement("a");

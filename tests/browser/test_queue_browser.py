@@ -318,7 +318,8 @@ def test_home_notes_the_entries_a_game_keeps_on_this_phone_and_its_screen_sends_
     browser: Any, live: LiveServer
 ) -> None:
     """Entries made offline, the app closed, then opened again online at its start page (home): the
-    game was listed as if nothing waited, and nothing was sent."""
+    game was listed as if nothing waited, and nothing was sent; asked whether to forget it, the
+    scorer was not told its entries could then never be sent."""
     game = new_game(live, ("Ann", "Ben", "Cy"))
     other = new_game(live, ("Dee", "Eve"))
     context, page = scorer_phone(browser, game)
@@ -332,6 +333,12 @@ def test_home_notes_the_entries_a_game_keeps_on_this_phone_and_its_screen_sends_
     waiting = home.locator(f"[data-game='{game['id']}'] .gwaiting")
     expect(waiting).to_have_text("Entries kept on this phone, waiting to be sent: 1. Open the game to send them.")
     expect(home.locator(".gwaiting")).to_have_count(1)
+    home.locator(f"[data-game='{game['id']}'] .forget summary").tap()  # asked before it is forgotten
+    expect(home.locator(f"[data-game='{game['id']}'] .forget-ask .unsent")).to_have_text(
+        "Entries of this game not sent yet: 1. Once it is forgotten here they can never be sent: open the game first"
+        " to send them."
+    )
+    expect(home.locator(".unsent")).to_have_count(1)
     home.locator(f"[data-game='{game['id']}'] .game-link").tap()
     eventually(lambda: game_doc(live, game)["hands"][0]["bids"] == [4, 5, 3])
     expect(home.locator("form.hand")).to_have_attribute("data-step", "tricks")
