@@ -291,19 +291,32 @@ def unforget(game_id: str) -> Any:
 # -- the game page -----------------------------------------------------------------------------
 DRAFT = "clash"
 #: The game and version this browser's last save made: a form it sends again from an older page
-#: (Back, then reload) is not another scorer's doing.
+#: (Back, then reload) is not another scorer's doing. Third, the latest correction it knows of.
 WROTE = "wrote"
 
 
 def saved_here(game: Game) -> None:
-    """Remember that this browser's save made the game's current version."""
-    session[WROTE] = [game.id, game.version]
+    """Remember that this browser's save made the game's current version, and the corrections it knows."""
+    session[WROTE] = [game.id, game.version, max((c.id for c in game.corrections), default=0)]
 
 
 def superseded_here(game: Game) -> bool:
     """Whether the game's current version is this browser's own save: a stale form from it is a page
     it has moved on from (Back, then reload or send again), not a clash with another scorer."""
-    return session.get(WROTE) == [game.id, game.version]
+    return session.get(WROTE, [])[:2] == [game.id, game.version]
+
+
+def changed_elsewhere(game: Game) -> list[screens.Change]:
+    """What another phone corrected or took back in this game since this browser saved in it, told
+    once. The page says so only without script: the phone's queue tells its own scorer
+    (static/queue-rare.js)."""
+    wrote = session.get(WROTE)
+    if not wrote or wrote[0] != game.id or len(wrote) < 3:
+        return []
+    since = [c for c in game.corrections if c.id > wrote[2]]
+    if since:
+        session[WROTE] = [*wrote[:2], since[-1].id]
+    return screens.changes(since, game.players)
 
 
 def older_page(game: Game) -> Any:
@@ -374,6 +387,7 @@ def render_game(
         latest=card.hands[latest - 1] if latest else None,
         changes=screens.changes(game.corrections, game.players),
         change_count=len(game.corrections),
+        elsewhere=changed_elsewhere(game) if opened.can_write else [],
         standings=screens.standings(card, game.players),
         chart=progression(game.players, card) if current is None or not opened.can_write else None,
         offline_doc=screens.offline_state(game, card) if opened.can_write else None,

@@ -570,7 +570,7 @@ def test_undo_takes_back_the_latest_entry_step_by_step(app: Flask, client: Flask
         f"/g/{game_id}/undo", data={"csrf_token": csrf(other, f"/g/{game_id}"), "version": 1, "number": 1}
     )
     assert stale.status_code == 303
-    assert "Someone else changed this game first" in text(other.get(f"/g/{game_id}"))
+    assert "Another scorer saved a change first, so nothing was undone" in text(other.get(f"/g/{game_id}"))
     client.post(
         f"/g/{game_id}/undo",
         data={"csrf_token": csrf(client, f"/g/{game_id}"), "version": current_version(app, game_id), "number": 1},
@@ -624,6 +624,28 @@ def test_an_undo_after_another_phone_entered_again_is_not_taken_for_a_double_tap
     said = "Another scorer saved a change first, so nothing was undone: check the scorecard and undo again if needed."
     assert said in page and "you had version" not in page and "undone already" not in page
     assert document(app, game_id)["hands"][0]["tricks"] == [4, 4, 5]
+
+
+def test_a_scorer_without_script_is_told_once_what_another_phone_changed_of_the_game(
+    app: Flask, client: FlaskClient
+) -> None:
+    """This phone (no script) recorded hand 1; another phone's queue then stored its own tricks over
+    them (its scorer chose "Use this phone's"): this page showed the new figures without a word."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 4, 4])
+    said = "Changed on another phone since you last saved here:"
+    assert said not in text(client.get(f"/g/{game_id}"))  # its own entries are no news
+    token = client.get_cookie(f"sk_{game_id}")
+    assert token is not None
+    bearer = {"Authorization": f"Bearer {token.value}"}
+    changed = client.put(f"/api/games/{game_id}/hands/1/tricks", json={"tricks": [4, 5, 4]}, headers=bearer)
+    assert changed.status_code == 200
+    page = text(client.get(f"/g/{game_id}"))
+    told = page[page.index(said) : page.index("</noscript>", page.index(said))]
+    assert "Hand 1 · tricks: Ann 5 → 4, Ben 4 → 5." in told
+    assert said not in text(client.get(f"/g/{game_id}"))  # told once
+    other = second_phone(app, client, game_id)  # another browser of the scorer, which saved nothing here
+    assert said not in text(other.get(f"/g/{game_id}"))
 
 
 @pytest.mark.parametrize(
