@@ -303,7 +303,8 @@ def saved_here(game: Game) -> None:
 def superseded_here(game: Game) -> bool:
     """Whether the game's current version is this browser's own save: a stale form from it is a page
     it has moved on from (Back, then reload or send again), not a clash with another scorer."""
-    return session.get(WROTE, [])[:2] == [game.id, game.version]
+    wrote: list[Any] = session.get(WROTE) or []
+    return wrote[:2] == [game.id, game.version]
 
 
 def changed_elsewhere(game: Game) -> list[screens.Change]:
