@@ -46,6 +46,10 @@
       save.disabled = !!(bad || open);
     }
 
+    /* Cancel and Back leave without saving: what was tapped here is not brought back next time. */
+    document.querySelectorAll("a.cancel").forEach(function (link) {
+      link.addEventListener("click", function () { edit.querySelectorAll(".hand[data-step]").forEach(App.forgetDraft); });
+    });
     edit.addEventListener("click", function (event) {
       if (!event.target.matches("input[type=radio]")) return;
       if (bids.contains(event.target)) follow();

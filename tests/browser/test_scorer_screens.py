@@ -439,3 +439,22 @@ def test_the_keyboard_focus_ring_stands_out_three_to_one(browser: Any, server: s
         assert ratio >= 3, f"{scheme}: the ring {ring} on {back} around {text!r} is {ratio:.2f}:1"
     assert len(set(seen)) > 3  # the walk went through links, buttons and tap choices
     context.close()
+
+
+@pytest.mark.parametrize("leave", ["Cancel", "Back"])
+def test_a_correction_left_without_saving_is_not_brought_back(browser: Any, server: str, leave: str) -> None:
+    """Taps on the correction page, then Cancel: opened again, the page showed them as if recorded
+    ("Bids and tricks are saved together"), and the next save stored them."""
+    made = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0, [([3, 4, 2, 3], [4, 4, 1, 4])])
+    page = phone(browser, "360").new_page()
+    page.goto(made["scorer_url"])
+    page.goto(f"{server}/g/{made['id']}/hands/1")
+    page.locator("label[for=tricks0-6]").tap()
+    page.locator("label[for=tricks1-2]").tap()
+    expect(page.locator("#tricks0-6")).to_be_checked()
+    page.get_by_role("link", name=leave, exact=True).tap()
+    expect(page).to_have_url(f"{server}/g/{made['id']}")
+    page.goto(f"{server}/g/{made['id']}/hands/1")
+    expect(page.locator("#tricks0-4")).to_be_checked()
+    expect(page.locator("#tricks1-4")).to_be_checked()
+    expect(page.locator("#tricks0-6")).not_to_be_checked()
