@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -9,8 +10,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import games
+from scorekeeper.engine import draw_for_deal
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
+from scorekeeper.table import pages
 from scorekeeper.table import service
 
 from .pages_kit import csrf
@@ -94,6 +97,22 @@ def test_drawing_for_the_deal_names_dealer_and_scorer_and_shows_the_cards(client
     page = text(client.get(answer.headers["Location"]))
     assert "deals first (highest card)" in page and "keeps score (lowest)" in page
     assert page.count('class="cardface') >= 3
+
+
+@pytest.mark.parametrize(("seed", "rounds"), [(0, 1), (4, 2)])
+def test_the_draw_is_numbered_only_where_a_tie_had_cards_drawn_again(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, seed: int, rounds: int
+) -> None:
+    """With no tie the one row of cards read "1. Ann 5♠ Ben 8♦ Cy 2♦", as if Ann came first."""
+    monkeypatch.setattr(pages.secrets, "SystemRandom", lambda: random.Random(seed))  # a known draw (R6)
+    fields = {"names-0": "Ann", "names-1": "Ben", "names-2": "Cy", "first_dealer": "draw", "action": "start"}
+    answer = client.post("/new", data={"csrf_token": csrf(client), **fields})
+    page = text(client.get(answer.headers["Location"]))
+    assert page.count('class="drawn"') == sum(map(len, draw_for_deal(3, random.Random(seed)).rounds))
+    if rounds == 1:
+        assert '<p class="draws">' in page and "<ol" not in page
+    else:
+        assert page.count("Tie, drawn again:") == rounds - 1 and '<ol class="draws">' in page
 
 
 @pytest.mark.parametrize(
