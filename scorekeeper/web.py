@@ -88,10 +88,16 @@ def csv_download(text: str, filename: str) -> Response:
 
 
 def qr_svg(url: str, title: str | None = None, **style: Any) -> Markup:
-    """``url`` as a QR code in inline SVG, black on white with a quiet zone of 2, error level M;
-    ``style`` passes on segno's other ``svg_inline`` options (``svgclass``, ``omitsize``)."""
+    """``url`` as a QR code in inline SVG, black on white, error level M, with the quiet zone of four
+    modules the QR standard asks for (with less, a dark page around it in dark mode can keep a
+    camera from finding the code); ``style`` passes on segno's other ``svg_inline`` options
+    (``svgclass``, ``omitsize``)."""
     code = segno.make(url, error="m")
-    return Markup(code.svg_inline(scale=4, border=2, dark="#000", light="#fff", title=title, **style))
+    return Markup(code.svg_inline(scale=4, border=QUIET_ZONE, dark="#000", light="#fff", title=title, **style))
+
+
+#: Modules of white around a QR code (ISO/IEC 18004).
+QUIET_ZONE = 4
 
 
 def no_store(response: Response) -> Response:

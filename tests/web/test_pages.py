@@ -776,3 +776,12 @@ def test_the_game_page_links_to_the_print_and_export_files_this_cookie_opens(app
     assert f"/api/games/{game_id}/scorecard.pdf?style=creative" in page
     answer = client.get(csv_link)
     assert answer.status_code == 200 and "Ann" in text(answer)
+
+
+def test_the_qr_codes_keep_the_quiet_zone_of_four_modules_a_camera_needs(client: FlaskClient) -> None:
+    """Two modules of white, then in dark mode the dark page: below what the QR standard asks for."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    page = client.get(f"/g/{game_id}/share").get_data(as_text=True)
+    codes = re.findall(r'<path fill="#fff" d="M0 0h(\d+)v\1h-\1z"/><path class="qrline" stroke="#000" d="M(\d+) ', page)
+    assert codes and all(start == "4" for _, start in codes)  # the first finder pattern starts 4 modules in
+    assert all((int(side) - 8 - 17) % 4 == 0 for side, _ in codes)  # a whole QR version (21, 25, …) and 2 × 4
