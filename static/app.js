@@ -301,6 +301,7 @@
     status.hidden = false;
     status.textContent = form.dataset.offline;
     status.classList.add("bad");
+    status.classList.remove("ok");  /* the taps fit, but nothing was sent */
   }
   window.addEventListener("pageshow", function (event) {
     if (event.persisted) all("form[data-sent]").forEach(function (form) { delete form.dataset.sent; });

@@ -381,6 +381,7 @@ def test_without_indexeddb_a_save_offline_says_so_and_keeps_the_taps(
         "No connection: nothing was sent. What you tapped is kept on this phone; save again when the connection is back.",
         timeout=10_000,
     )
+    assert page.evaluate("() => [...document.querySelector('form.hand .dock .status').classList]") == ["status", "bad"]
     assert page.url == f"{live.url}/g/{game['id']}" and game_doc(live, game)["version"] == 1
     expect(page.locator("#bid0-4")).to_be_checked()
     context.set_offline(False)
