@@ -194,7 +194,10 @@ def test_two_tabs_tricks_for_the_same_hand_clash_and_neither_is_stored_over_the_
         eventually(lambda: queued(first) == 2)
     finally:
         go_online(context, live)
-    clashing = lambda: [page for page in (first, second) if page.locator("#conflict").is_visible()]  # noqa: E731
+
+    def clashing() -> list[Any]:
+        return [page for page in (first, second) if page.locator("#conflict").is_visible()]
+
     eventually(lambda: bool(clashing()))
     box = clashing()[0].locator("#conflict")
     stored = game_doc(live, game)["hands"][0]["tricks"]

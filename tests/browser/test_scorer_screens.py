@@ -446,7 +446,8 @@ def test_a_correction_left_without_saving_is_not_brought_back(browser: Any, serv
     """Taps on the correction page, then Cancel: opened again, the page showed them as if recorded
     ("Bids and tricks are saved together"), and the next save stored them."""
     made = api_game(server, ["Ann", "Ben", "Cy", "Dee"], 0, [([3, 4, 2, 3], [4, 4, 1, 4])])
-    page = phone(browser, "360").new_page()
+    context = phone(browser, "360")
+    page = context.new_page()
     page.goto(made["scorer_url"])
     page.goto(f"{server}/g/{made['id']}/hands/1")
     page.locator("label[for=tricks0-6]").tap()
@@ -458,3 +459,4 @@ def test_a_correction_left_without_saving_is_not_brought_back(browser: Any, serv
     expect(page.locator("#tricks0-4")).to_be_checked()
     expect(page.locator("#tricks1-4")).to_be_checked()
     expect(page.locator("#tricks0-6")).not_to_be_checked()
+    context.close()
