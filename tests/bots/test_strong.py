@@ -331,10 +331,14 @@ def test_a_seat_seen_to_play_otherwise_than_the_model_only_makes_deals_less_like
     assert 0 < held_by(worlds, 1, "AH") < 0.8 * held_by(unweighed, 1, "AH")
 
 
+@pytest.mark.parametrize("variant", list(Variant))
 @pytest.mark.parametrize("players", [4, 8])
-def test_basic_bots_play_as_the_model_so_their_plays_never_rule_out_a_card_they_hold(players: int) -> None:
-    """The model of the other seats is the ``basic`` bot's play: against it, nothing true is ruled out."""
-    rules = Rules(players)
+def test_basic_bots_play_as_the_model_so_their_plays_never_rule_out_a_card_they_hold(
+    players: int, variant: Variant
+) -> None:
+    """The model of the other seats is the ``basic`` bot's play: against it, nothing true is ruled
+    out, in New Jersey too, where the Blukes follow as trumps (R18)."""
+    rules = Rules(players, variant)
     rng = random.Random(players)
     checked = 0
     for number in range(1, rules.hand_count + 1, 3):
@@ -347,7 +351,9 @@ def test_basic_bots_play_as_the_model_so_their_plays_never_rule_out_a_card_they_
             view = game.view_for(seat)
             trump = fast.NO_TRUMP if view["trump"] is None else "SHDC".index(view["trump"])
             history = inference._history(view)
-            for s, held, excluded in inference._play_events(history, view["bids"], trump, False, players, seat):
+            for s, held, excluded in inference._play_events(
+                history, view["bids"], trump, rules.new_jersey, players, seat
+            ):
                 assert not (fast.mask_of(game.hands[s]) | held) & excluded
                 checked += 1
             game.apply(seat, decide("basic", view, rules, rng))

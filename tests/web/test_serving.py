@@ -382,7 +382,7 @@ def test_flask_db_upgrade_creates_a_private_file(tmp_path: Path) -> None:
 
 
 def test_the_examples_in_the_serving_helpers_hold() -> None:
-    """Doctests of the settings, rate-limit, static-file, printing and access-log helpers (pytest collects the engine's only)."""
+    """Doctests of the settings, rate-limit, static-file, printing and access-log helpers (pytest collects the engine's and the bots' only)."""
     import doctest
 
     from scorekeeper import assets
