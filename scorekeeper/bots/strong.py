@@ -53,12 +53,10 @@ from .inference import sample_worlds
 from .inference import view_trump
 from .inference import Worlds
 
-#: Deals drawn and deals kept (by weight) per bid and per card decision at thirteen cards; tables
-#: with a smaller top deal take more, up to :data:`MORE_DEALS` times, and tables beyond eight
-#: players fewer, see :func:`_sizes`.
+#: Deals drawn and deals kept (by weight) per bid and per card decision, at up to eight players;
+#: larger tables take fewer (each deal costs more there), see :func:`_sizes`.
 BID_DRAWN, BID_KEPT = 360, 200
 PLAY_DRAWN, PLAY_KEPT = 240, 80
-MORE_DEALS = 4.0
 #: Safety caps on drawing deals and on playing them out, in seconds of this thread's CPU time
 #: (not the wall clock, which also counts waiting for a processor on a busy machine: a decision
 #: stays reproducible under load). The counts above keep a decision well under the 300 ms the
@@ -94,24 +92,16 @@ def _margin(view: dict[str, Any]) -> float:
     return MODEL_MARGIN if "strong" in others else 0.0
 
 
-def _sizes(drawn: int, kept: int, rules: Rules) -> tuple[int, int]:
-    """Deals to draw and keep at this table: more where fewer cards are dealt, fewer beyond eight players.
+def _sizes(drawn: int, kept: int, players: int) -> tuple[int, int]:
+    """Deals to draw and keep at this table size: fewer beyond eight players.
 
-    A decision tries every card held, each in playouts as long as the hand, so its work grows as
-    the square of the cards held. From five to eight players the top deal is ten cards or fewer
-    (R8), and a decision draws ``(13 / top deal)²`` times the deals, at most :data:`MORE_DEALS`
-    times, for about the work of one at thirteen cards. Beyond eight players a playout costs more
-    (at most 53 cards are dealt whatever the table, but the weighing of every seat's bid grows
-    with the table), so fewer deals are drawn.
-
-    >>> _sizes(240, 80, Rules(4)), _sizes(240, 80, Rules(5)), _sizes(240, 80, Rules(8))
-    ((240, 80), (406, 135), (960, 320))
+    A playout costs about one step per card dealt, and at most 53 cards are dealt whatever the
+    table, so up to eight players (six cards each at most, R8) a deal costs no more than at four
+    with thirteen; beyond, the weighing of every seat's bid grows with the table.
     """
-    players = rules.players
-    if players > 8:
-        return max(drawn * 4 // players, 60), max(kept * 5 // players, 30)
-    scale = min(MORE_DEALS, max(1.0, (13 / rules.top_deal) ** 2))
-    return round(drawn * scale), round(kept * scale)
+    if players <= 8:
+        return drawn, kept
+    return max(drawn * 4 // players, 60), max(kept * 5 // players, 30)
 
 
 #: The playouts' simple policy takes fewer tricks than the bot's own Monte-Carlo play does, so
@@ -145,7 +135,7 @@ def choose_bid(view: dict[str, Any], rules: Rules, rng: random.Random) -> int:
     leader = (view["dealer"] + 1) % rules.players
     cards = view["cards"]
     taken_count = [0.0] * (cards + 1)
-    worlds = sample_worlds(view, rules, rng, *_sizes(BID_DRAWN, BID_KEPT, rules), DRAW_TIME)
+    worlds = sample_worlds(view, rules, rng, *_sizes(BID_DRAWN, BID_KEPT, rules.players), DRAW_TIME)
     zero = [0] * rules.players
     for hands, bids, weight in worlds:
         bids[seat] = cards  # contest every trick: the count reached tells which bids are made
@@ -177,7 +167,7 @@ def choose_card(view: dict[str, Any], rules: Rules, rng: random.Random) -> str:
     # suit; a single legal card takes as long as any other decision at this point of the hand.
     shadows = [c for c in (fast.card_index(h) for h in view["hand"]) if c not in candidates]
     totals = [0.0] * len(candidates)
-    worlds: Worlds = sample_worlds(view, rules, rng, *_sizes(PLAY_DRAWN, PLAY_KEPT, rules), DRAW_TIME)
+    worlds: Worlds = sample_worlds(view, rules, rng, *_sizes(PLAY_DRAWN, PLAY_KEPT, rules.players), DRAW_TIME)
     exact = len(view["hand"]) <= EXACT_CARDS.get(rules.players, 1)
     if exact:
         worlds = worlds[:EXACT_DEALS]
