@@ -349,7 +349,7 @@ def test_basic_bots_play_as_the_model_so_their_plays_never_rule_out_a_card_they_
             seat = game.to_act
             assert seat is not None
             view = game.view_for(seat)
-            trump = fast.NO_TRUMP if view["trump"] is None else "SHDC".index(view["trump"])
+            trump = view_trump(view)
             history = inference._history(view)
             for s, held, excluded in inference._play_events(
                 history, view["bids"], trump, rules.new_jersey, players, seat
