@@ -25,6 +25,8 @@ inference of the hidden cards could gain in play. ``--swap oracle-bids`` is the 
 bids from the true deal (the seats still to bid given the bid the model expects from their
 cards) and plays as usual. Eight players, seed 31, 400 deals: +1.18 [+0.96, +1.39] points per
 hand against +0.94 for the strong bot (both keeping the model margin at every table then).
+``--swap oracle-both`` sees every hand in both: what the strong bot would gain if it knew the
+deal, the ceiling of its way of playing (benchmarks/strong_bot.md, "A bot that knows the deal").
 
     python benchmarks/bot_strength.py --players 4 --swap oracle --deals 400
 
@@ -74,12 +76,13 @@ def _worlds(view: dict, rules: Rules, rng: random.Random, drawn: int, kept: int,
 
 
 strong.sample_worlds = _worlds
-#: The phase in which each oracle decides with every hand in view.
-SEES = {"oracle": "playing", "oracle-bids": "bidding"}
+#: The phases in which each oracle decides with every hand in view.
+SEES = {"oracle": ("playing",), "oracle-bids": ("bidding",), "oracle-both": ("bidding", "playing")}
 #: Diagnostic seats: the level that bids and the level that plays (the oracles' views are set apart).
 SPLIT = {
     "oracle": ("strong", "strong"),
     "oracle-bids": ("strong", "strong"),
+    "oracle-both": ("strong", "strong"),
     "strong-bids": ("strong", "basic"),
     "strong-plays": ("basic", "strong"),
 }
@@ -119,7 +122,7 @@ def play_hand(
         assert seat is not None
         view = game.view_for(seat)
         start, cpu = time.perf_counter(), time.process_time()
-        if SEES.get(seats[seat]) == view["phase"]:
+        if view["phase"] in SEES.get(seats[seat], ()):
             _TRUE_HANDS[:] = [sum(fast.BIT[c.index] for c in hand) for hand in game.hands]
         levels = [level_for(level, view["phase"]) for level in seats]  # public at a virtual table
         action = decide(levels[seat], table_view(view, levels), rules, rngs[seat])

@@ -51,6 +51,28 @@ def modelled(view: dict, rules: Rules) -> tuple[str, str]:
     return ("follow" if trick else "lead") + (", short" if need > 0 else ", made"), str(DECK[card])
 
 
+Calibration = dict[tuple[str, int], list[float]]  # (kind, tenth) -> [shares summed, held, pairs]
+
+
+def posterior(view: dict, rules: Rules, rng: random.Random, hands: list[int], fit: Calibration) -> None:
+    """For each unseen card and other seat, the share of the strong bot's sampled deals that give
+    the seat the card, by tenths, against whether it holds it; trumps and Blukes apart."""
+    worlds = strong.sample_worlds(view, rules, rng, strong.PLAY_DRAWN, strong.PLAY_KEPT, 1.0)
+    trumps = fast.BLUKES | (fast.SUIT_MASKS[view_trump(view)] if view_trump(view) != fast.NO_TRUMP else 0)
+    seat = view["seat"]
+    for other, held in enumerate(hands):
+        if other == seat:
+            continue
+        for card in range(54):
+            share = sum(w[0][other] >> card & 1 for w in worlds) / len(worlds)
+            if 0 < share < 1:
+                kind = "trump" if trumps >> card & 1 else "side"
+                row = fit.setdefault((kind, min(int(share * 10), 9)), [0.0, 0.0, 0.0])
+                row[0] += share
+                row[1] += held >> card & 1
+                row[2] += 1
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--players", type=int, default=8)
@@ -58,7 +80,9 @@ def main() -> None:
     parser.add_argument("--level", default="basic", choices=("basic", "strong"))
     parser.add_argument("--hands", type=int, default=300)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--posterior", action="store_true", help="also how well the sampled deals place the cards")
     args = parser.parse_args()
+    calibration: Calibration = {}
     strong.DECISION_FLOOR = 0.0  # the same decisions, sooner
     rules = Rules(args.players, Variant.parse(args.variant))
     fit: Counter[tuple[str, bool]] = Counter()
@@ -74,6 +98,9 @@ def main() -> None:
             if len(view["legal"]) > 1:
                 kind, expected = modelled(view, rules)
                 fit[kind, str(action) == expected] += 1
+                if args.posterior and view["phase"] == "playing" and view["tricks_played"]:
+                    held = [sum(fast.BIT[c.index] for c in hand) for hand in game.hands]
+                    posterior(view, rules, random.Random(f"{args.seed}:{deal}:p"), held, calibration)
             game.apply(seat, action)
     print(f"the model of the others at a table of {args.level} bots, {args.players} players, {args.hands} hands")
     print(f"  {'decision':16} {'with a choice':>13}  as modelled")
@@ -81,6 +108,12 @@ def main() -> None:
         agree, total = fit[kind, True], fit[kind, True] + fit[kind, False]
         if total:
             print(f"  {kind:16} {total:13}  {agree / total:6.1%}")
+    if calibration:
+        print("the sampled deals against the true one, once a trick is played: a seat's share of the deals")
+        print("giving it a card it may hold, against how often it holds it")
+        print(f"  {'cards':6} {'share':>11} {'pairs':>8} {'mean share':>10} {'held':>6}")
+        for (kind, tenth), (shares, held, pairs) in sorted(calibration.items()):
+            print(f"  {kind:6} {tenth / 10:4.1f}-{(tenth + 1) / 10:3.1f}  {pairs:8.0f} {shares / pairs:10.3f} {held / pairs:6.3f}")
 
 
 if __name__ == "__main__":
