@@ -8,6 +8,10 @@ expects: bids, and cards by leads and follows, short of the bid or made.
 
     python benchmarks/model_fit.py --players 8 --hands 300
     python benchmarks/model_fit.py --players 4 --level strong --hands 50
+    python benchmarks/model_fit.py --players 8 --variant new-jersey --posterior
+
+``--posterior`` also checks the strong bot's sampled deals against the true one at every play with
+a choice once a trick is played: of the deals that give a seat a card, how often it holds it.
 
 Eight players, 300 hands, a table of basic bots: the model picks the basic bot's card in 97-99% of
 the plays with a choice (benchmarks/strong_bot.md): what is left between the strong bot and a bot
@@ -113,7 +117,9 @@ def main() -> None:
         print("giving it a card it may hold, against how often it holds it")
         print(f"  {'cards':6} {'share':>11} {'pairs':>8} {'mean share':>10} {'held':>6}")
         for (kind, tenth), (shares, held, pairs) in sorted(calibration.items()):
-            print(f"  {kind:6} {tenth / 10:4.1f}-{(tenth + 1) / 10:3.1f}  {pairs:8.0f} {shares / pairs:10.3f} {held / pairs:6.3f}")
+            print(
+                f"  {kind:6} {tenth / 10:4.1f}-{(tenth + 1) / 10:3.1f}  {pairs:8.0f} {shares / pairs:10.3f} {held / pairs:6.3f}"
+            )
 
 
 if __name__ == "__main__":
