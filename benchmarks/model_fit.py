@@ -62,7 +62,8 @@ def posterior(view: dict, rules: Rules, rng: random.Random, hands: list[int], fi
     """For each unseen card and other seat, the share of the strong bot's sampled deals that give
     the seat the card, by tenths, against whether it holds it; trumps and Blukes apart."""
     worlds = strong.sample_worlds(view, rules, rng, strong.PLAY_DRAWN, strong.PLAY_KEPT, 1.0)
-    trumps = fast.BLUKES | (fast.SUIT_MASKS[view_trump(view)] if view_trump(view) != fast.NO_TRUMP else 0)
+    trump = view_trump(view)
+    trumps = fast.BLUKES | (fast.SUIT_MASKS[trump] if trump != fast.NO_TRUMP else 0)
     seat = view["seat"]
     for other, held in enumerate(hands):
         if other == seat:
