@@ -123,7 +123,7 @@ def play_hand(
         view = game.view_for(seat)
         start, cpu = time.perf_counter(), time.process_time()
         if view["phase"] in SEES.get(seats[seat], ()):
-            _TRUE_HANDS[:] = [sum(fast.BIT[c.index] for c in hand) for hand in game.hands]
+            _TRUE_HANDS[:] = [fast.mask_of(hand) for hand in game.hands]
         levels = [level_for(level, view["phase"]) for level in seats]  # public at a virtual table
         action = decide(levels[seat], table_view(view, levels), rules, rngs[seat])
         _TRUE_HANDS.clear()

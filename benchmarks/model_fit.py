@@ -104,7 +104,7 @@ def main() -> None:
                 kind, expected = modelled(view, rules)
                 fit[kind, str(action) == expected] += 1
                 if args.posterior and view["phase"] == "playing" and view["tricks_played"]:
-                    held = [sum(fast.BIT[c.index] for c in hand) for hand in game.hands]
+                    held = [fast.mask_of(hand) for hand in game.hands]
                     posterior(view, rules, random.Random(f"{args.seed}:{deal}:p"), held, calibration)
             game.apply(seat, action)
     print(f"the model of the others at a table of {args.level} bots, {args.players} players, {args.hands} hands")
