@@ -18,15 +18,15 @@ exactly (:func:`fast.solve`) instead of played out.
 Bidding: with the bot contesting every trick, the playouts give the distribution of the tricks it
 can take, hence the chance of making every bid; it bids the best expected score. Playing: each
 card held is played into every sampled deal (common random numbers) and scored by its weighted
-mean, but for two rules that make the bot play as the others model it. Once its bid is made it
-plays as the playouts model a made seat: it takes a trick only with a cheap side-suit winner and
-otherwise throws its weakest card. While short it plays the card that model expects unless another
-card scores more than :data:`MODEL_MARGIN` points per hand, when another strong bot is at the table.
+mean, but for two rules that make the bot play as the others model it, when another strong bot
+is at the table. Once its bid is made it plays as the playouts model a made seat: it takes a trick
+only with a cheap side-suit winner and otherwise throws its weakest card. While short it plays the
+card that model expects unless another card scores more than :data:`MODEL_MARGIN` points per hand.
 A table of strong bots then reads each other: their inference rules out the right cards, and their
 playouts give each seat the tricks it counts on. At four players a basic seat at a table of strong
 bots loses about 2 points per hand (0.35 when the bot played on for overtricks once made, 1.5 with
 no margin). Nobody else reads the bot so, and at a table of people or other bots it plays the card
-that scores best.
+that scores best, made or short: once made, every trick more is an overtrick (R19).
 
 What each rule and constant is worth, and what was tried at eight players, where the gain stays
 short of the issue's bound (in New Jersey further still), is measured in benchmarks/strong_bot.md.
@@ -35,8 +35,9 @@ Limits kept: the bot reads only its seat's view; a fixed number of samples makes
 reproducible for a given random source (the time caps are a safety net only). Timing does not
 show the hand: every card held is played into every deal, legal or not (the illegal ones'
 results are discarded), so the work does not depend on how many cards may be played, and every
-decision takes at least :data:`DECISION_FLOOR` seconds. A made bid skips the sampling, but every
-seat sees the bids and the tricks taken, so that shows nothing of the hand.
+decision takes at least :data:`DECISION_FLOOR` seconds. A made bid skips the sampling where another
+strong bot sits, but every seat sees the bids, the tricks taken and the seats' levels, so that
+shows nothing of the hand.
 """
 
 from __future__ import annotations
@@ -80,16 +81,14 @@ EXACT_DEALS = 30
 MODEL_MARGIN = 1.5
 
 
-def _margin(view: dict[str, Any]) -> float:
-    """:data:`MODEL_MARGIN` when another seat is a strong bot, whose inference reads this bot's plays
-    through the model; none at a table of people and other bots, who do not. Each seat's bot level
-    is public at a virtual table (``view["bots"]``, :mod:`scorekeeper.bots`); a view without it is
-    taken to be read."""
+def _read(view: dict[str, Any]) -> bool:
+    """Whether another seat is a strong bot, whose inference reads this bot's plays through the
+    model (people and other bots do not). Each seat's bot level is public at a virtual table
+    (``view["bots"]``, :mod:`scorekeeper.bots`); a view without it is taken to be read."""
     levels = view.get("bots")
     if levels is None:
-        return MODEL_MARGIN
-    others = (level for seat, level in enumerate(levels) if seat != view["seat"])
-    return MODEL_MARGIN if "strong" in others else 0.0
+        return True
+    return any(level == "strong" for seat, level in enumerate(levels) if seat != view["seat"])
 
 
 def _sizes(drawn: int, kept: int, players: int) -> tuple[int, int]:
@@ -157,7 +156,8 @@ def choose_card(view: dict[str, Any], rules: Rules, rng: random.Random) -> str:
     need = bid - view["tricks_taken"][seat]
     hand = hand_mask(view)
     model = fast.aim_card(hand, trick, trump, rules.new_jersey, need, len(view["hand"]), True)
-    if need <= 0:  # made: as the playouts model a made seat (module docstring)
+    read = _read(view)
+    if need <= 0 and read:  # made: as the playouts model a made seat (module docstring)
         return str(DECK[model])
     leader = view["trick"][0]["seat"] if trick else seat
     candidates = [fast.card_index(c) for c in legal]
@@ -188,7 +188,7 @@ def choose_card(view: dict[str, Any], rules: Rules, rng: random.Random) -> str:
     # Short: the model's card unless another is clearly better (module docstring); ties between
     # the others go to the cheapest card (lowest rank, Blukes dearest): keep the strong ones for later.
     modelled = candidates.index(model)
-    if totals[modelled] >= max(totals) - _margin(view) * len(worlds):
+    if totals[modelled] >= max(totals) - (MODEL_MARGIN if read else 0.0) * len(worlds):
         return legal[modelled]
     cost = [c % 13 if c < fast.LO_BLUKE else c for c in candidates]
     return legal[max(range(len(candidates)), key=lambda i: (totals[i], -cost[i]))]

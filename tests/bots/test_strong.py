@@ -180,7 +180,10 @@ def test_the_margin_holds_only_where_another_strong_bot_reads_the_bot(monkeypatc
     never = short_plays_as_modelled(monkeypatch, 0.0)
     assert never[0] < read[0]
     assert short_plays_as_modelled(monkeypatch, margin, ["strong", "basic", None, "strong"]) == read
-    assert short_plays_as_modelled(monkeypatch, margin, [None, "basic", None, "random"]) == never
+    unread = [None, "basic", None, "random"]
+    matched, plays = short_plays_as_modelled(monkeypatch, margin, unread)
+    assert short_plays_as_modelled(monkeypatch, 1e9, unread) == (matched, plays)  # no margin there
+    assert matched / plays < read[0] / read[1]
 
 
 @pytest.mark.usefixtures("no_time_caps")
@@ -472,6 +475,27 @@ def test_once_its_bid_is_made_the_bot_plays_as_its_playouts_model_a_made_seat() 
     assert strong.choose_card(view, Rules(3), random.Random(1)) == str(DECK[modelled]) == "3D"
     short = {**view, "bids": [2, 1, 1]}  # one trick short of the bid: it ruffs
     assert strong.choose_card(short, Rules(3), random.Random(1)) == "2S"
+
+
+@pytest.mark.parametrize("others", [["basic", "basic"], [None, "random"]])
+def test_once_made_at_a_table_that_does_not_read_it_the_bot_takes_the_overtrick(others: list[str | None]) -> None:
+    # The same trick at a table of people or other bots: nobody reads the bot through the model,
+    # so it ruffs with the 2S for a sure overtrick (R19: one point more) instead of throwing the 3D.
+    view = playing_view(
+        ["2S", "3D"],
+        cards=4,
+        bids=[1, 1, 1],
+        tricks_played=[
+            [{"seat": 0, "card": "AD"}, {"seat": 1, "card": "4D"}, {"seat": 2, "card": "5D"}],
+            [{"seat": 0, "card": "6C"}, {"seat": 1, "card": "KC"}, {"seat": 2, "card": "7C"}],
+        ],
+        trick=[{"seat": 1, "card": "KH"}, {"seat": 2, "card": "QH"}],
+        tricks_taken=[1, 1, 0],
+        bots=["strong", *others],
+    )
+    assert strong.choose_card(view, Rules(3), random.Random(1)) == "2S"
+    read = {**view, "bots": ["strong", "basic", "strong"]}
+    assert strong.choose_card(read, Rules(3), random.Random(1)) == "3D"
 
 
 @pytest.mark.parametrize("nj", [False, True])
