@@ -455,20 +455,26 @@ def test_a_seat_that_has_made_its_bid_ducks_and_lets_a_short_seat_win() -> None:
     assert fast.play_out(random.Random(0), hands, 1, [], 0, False, "greedy", [1, 0, 0])[1] == 0
 
 
-def test_once_its_bid_is_made_the_bot_plays_as_its_playouts_model_a_made_seat() -> None:
-    # Spades trump, seat 0 bid 1 and took the first trick. Last to the KH, void in hearts: ruffing
-    # with the 2S is a sure overtrick, but a made seat of the model throws its weakest card.
-    view = playing_view(
-        ["2S", "3D"],
-        cards=4,
-        bids=[1, 1, 1],
-        tricks_played=[
+def last_to_the_kh(**fields: Any) -> dict[str, Any]:
+    """Spades trump, seat 0 bid 1 and took the first trick. Last to the KH, void in hearts, it holds
+    the 2S and 3D: ruffing is a sure overtrick. ``fields`` override the rest of the view."""
+    made = {
+        "cards": 4,
+        "bids": [1, 1, 1],
+        "tricks_played": [
             [{"seat": 0, "card": "AD"}, {"seat": 1, "card": "4D"}, {"seat": 2, "card": "5D"}],
             [{"seat": 0, "card": "6C"}, {"seat": 1, "card": "KC"}, {"seat": 2, "card": "7C"}],
         ],
-        trick=[{"seat": 1, "card": "KH"}, {"seat": 2, "card": "QH"}],
-        tricks_taken=[1, 1, 0],
-    )
+        "trick": [{"seat": 1, "card": "KH"}, {"seat": 2, "card": "QH"}],
+        "tricks_taken": [1, 1, 0],
+    }
+    return playing_view(["2S", "3D"], **{**made, **fields})
+
+
+def test_once_its_bid_is_made_the_bot_plays_as_its_playouts_model_a_made_seat() -> None:
+    # Ruffing the KH with the 2S is a sure overtrick, but a made seat of the model throws its
+    # weakest card (no levels in the view: taken to be read by another strong bot).
+    view = last_to_the_kh()
     modelled = fast.aim_card(
         mask("2S 3D"), [fast.card_index("KH"), fast.card_index("QH")], 0, False, 0, 2, counting=True
     )
@@ -481,20 +487,8 @@ def test_once_its_bid_is_made_the_bot_plays_as_its_playouts_model_a_made_seat() 
 def test_once_made_at_a_table_that_does_not_read_it_the_bot_takes_the_overtrick(others: list[str | None]) -> None:
     # The same trick at a table of people or other bots: nobody reads the bot through the model,
     # so it ruffs with the 2S for a sure overtrick (R19: one point more) instead of throwing the 3D.
-    view = playing_view(
-        ["2S", "3D"],
-        cards=4,
-        bids=[1, 1, 1],
-        tricks_played=[
-            [{"seat": 0, "card": "AD"}, {"seat": 1, "card": "4D"}, {"seat": 2, "card": "5D"}],
-            [{"seat": 0, "card": "6C"}, {"seat": 1, "card": "KC"}, {"seat": 2, "card": "7C"}],
-        ],
-        trick=[{"seat": 1, "card": "KH"}, {"seat": 2, "card": "QH"}],
-        tricks_taken=[1, 1, 0],
-        bots=["strong", *others],
-    )
-    assert strong.choose_card(view, Rules(3), random.Random(1)) == "2S"
-    read = {**view, "bots": ["strong", "basic", "strong"]}
+    assert strong.choose_card(last_to_the_kh(bots=["strong", *others]), Rules(3), random.Random(1)) == "2S"
+    read = last_to_the_kh(bots=["strong", "basic", "strong"])
     assert strong.choose_card(read, Rules(3), random.Random(1)) == "3D"
 
 
