@@ -185,7 +185,8 @@ def choose_card(view: dict[str, Any], rules: Rules, rng: random.Random) -> str:
                 totals[i] += weight * fast.points(bid, taken[seat])
         if time.thread_time() > deadline:  # a safety net on a far slower machine only
             break
-    # Short: the model's card unless another is clearly better (module docstring); ties between
+    # The model's card unless another is clearly better: by the margin while short where another
+    # strong bot reads this one, by any amount elsewhere, made or short (module docstring); ties between
     # the others go to the cheapest card (lowest rank, Blukes dearest): keep the strong ones for later.
     modelled = candidates.index(model)
     if totals[modelled] >= max(totals) - (MODEL_MARGIN if read else 0.0) * len(worlds):
