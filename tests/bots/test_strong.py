@@ -187,6 +187,33 @@ def test_the_margin_holds_only_where_another_strong_bot_reads_the_bot(monkeypatc
 
 
 @pytest.mark.usefixtures("no_time_caps")
+@pytest.mark.parametrize(("players", "unread_shift_used"), [(4, True), (8, False)])
+def test_where_nobody_reads_it_the_bot_at_up_to_four_players_bids_with_its_own_shift(
+    monkeypatch: pytest.MonkeyPatch, players: int, unread_shift_used: bool
+) -> None:
+    """UNREAD_SHIFT moves the trick counts at a table of up to four players with no other strong
+    bot; a shift past every count makes the bot bid all it holds."""
+    rules = Rules(players)
+    order = list(range(54))
+    random.Random(7).shuffle(order)
+    game = game_at(rules, 3, order)
+    seat = game.to_act
+    assert seat is not None
+    view = game.view_for(seat)
+
+    def bid(*others: str | None) -> int:
+        levels = [*others, *[None] * (players - 1 - len(others))]
+        return strong.choose_bid({**view, "bots": levels[:seat] + ["strong"] + levels[seat:]}, rules, random.Random(1))
+
+    monkeypatch.setattr(strong, "UNREAD_SHIFT", 99.0)
+    read = bid("basic", "strong")
+    assert read < view["cards"]
+    assert (bid("basic", "basic") == view["cards"]) == unread_shift_used
+    monkeypatch.setattr(strong, "UNREAD_SHIFT", strong.TOP_DEAL_SHIFT)
+    assert bid("basic", "basic") == read
+
+
+@pytest.mark.usefixtures("no_time_caps")
 def test_decisions_are_reproducible_for_a_given_random_source() -> None:
     rules = Rules(4)
     order = list(range(54))
@@ -236,11 +263,20 @@ def test_the_work_of_a_card_decision_does_not_depend_on_how_many_cards_are_legal
 
 @pytest.mark.usefixtures("no_time_caps")
 @pytest.mark.parametrize(
-    ("players", "number", "cards", "exact"), [(4, 11, 3, True), (4, 10, 4, False), (8, 5, 2, False)]
+    ("players", "number", "cards", "bots", "exact"),
+    [
+        (4, 11, 3, None, True),
+        (4, 11, 3, ["strong", "basic", "strong", None], True),
+        (4, 11, 3, ["strong", "basic", "basic", None], False),  # nobody reads it: played out
+        (4, 10, 4, None, False),
+        (8, 5, 2, None, False),
+    ],
 )
-def test_the_endgame_is_solved_exactly_from_three_cards_at_four_players_and_played_out_at_eight(
-    monkeypatch: pytest.MonkeyPatch, players: int, number: int, cards: int, exact: bool
+def test_the_endgame_is_solved_exactly_from_three_cards_at_a_read_table_of_four_and_played_out_elsewhere(
+    monkeypatch: pytest.MonkeyPatch, players: int, number: int, cards: int, bots: list[str | None] | None, exact: bool
 ) -> None:
+    """The exact search expects every other seat to play perfectly: it serves only where another
+    strong bot sits (no levels in the view: taken to be read)."""
     calls = []
     real = fast.solve
 
@@ -257,6 +293,8 @@ def test_the_endgame_is_solved_exactly_from_three_cards_at_four_players_and_play
     seat = game.to_act
     assert seat is not None
     view = game.view_for(seat)
+    if bots is not None:
+        view["bots"] = bots[-seat:] + bots[:-seat]  # the strong bot in the seat to act
     assert len(view["hand"]) == cards
     assert decide("strong", view, rules, random.Random(5)) in view["legal"]
     assert bool(calls) == exact
