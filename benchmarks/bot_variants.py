@@ -10,7 +10,7 @@ deals, about ±0.04 points per hand against ±0.14 for each gain alone.
 
     python benchmarks/bot_variants.py --players 8 --deals 400 --seed 31 TOP_DEAL_SHIFT=0.5
     python benchmarks/bot_variants.py --players 8 inference.BID_SPREAD=0.3 inference.OFF_MODEL=0.1
-    python benchmarks/bot_variants.py --players 4 "MODEL_MARGIN=0 PLAY_KEPT=160" TOP_DEAL_SHIFT=0.8
+    python benchmarks/bot_variants.py --players 4 "PLAY_DRAWN=480 PLAY_KEPT=160" UNREAD_SHIFT=0.9
 
 CPU time per setting is printed as a ratio to the shipped bot's (the work, not the machine).
 The settings tried so far and their figures are in benchmarks/strong_bot.md.

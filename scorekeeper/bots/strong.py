@@ -116,7 +116,8 @@ def _sizes(drawn: int, kept: int, players: int) -> tuple[int, int]:
 TOP_DEAL_SHIFT = 0.65
 #: The shift where no other strong bot sits, at up to four players: the bot there plays for
 #: every trick it can score, made or short, and more shift gains, paired with 0.65 (seed 9494):
-#: +0.45 points per hand at four players, +0.16 in New Jersey (benchmarks/strong_bot.md).
+#: +0.45 points per hand at four players, +0.16 in New Jersey; at eight players it loses 0.29
+#: (benchmarks/strong_bot.md), so from five players on the shift stays TOP_DEAL_SHIFT.
 UNREAD_SHIFT = 0.8
 
 

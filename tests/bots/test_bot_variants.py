@@ -22,7 +22,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(
     ("other", "shipped"),
     [
-        ("TOP_DEAL_SHIFT=3", f"TOP_DEAL_SHIFT={strong.TOP_DEAL_SHIFT}"),
+        ("UNREAD_SHIFT=3", f"UNREAD_SHIFT={strong.UNREAD_SHIFT}"),
         ("inference.BID_SPREAD=3", f"inference.BID_SPREAD={inference.BID_SPREAD}"),
     ],
 )
