@@ -22,14 +22,14 @@ random numbers) and scored by its weighted mean, but for two rules that make the
 others model it, when another strong bot is at the table. Once its bid is made it plays as the
 playouts model a made seat: it takes a trick only with a cheap side-suit winner and otherwise
 throws its weakest card. While short it plays the card that model expects unless another card
-scores more than :data:`MODEL_MARGIN` points per hand.
-A table of strong bots then reads each other: their inference rules out the right cards, and their
-playouts give each seat the tricks it counts on. At four players a basic seat at a table of strong
-bots loses about 2 points per hand (0.35 when the bot played on for overtricks once made, 1.5 with
-no margin). Nobody else reads the bot so, and at a table of people or other bots it plays the card
-that scores best, made or short: once made, every trick more is an overtrick (R19). There it also
-plays every sampled deal out to the end (the exact search expects perfect play of the others) and,
-at up to four players, bids a little higher (:data:`UNREAD_SHIFT`).
+scores more than :data:`MODEL_MARGIN` points per hand. A table of strong bots then reads each
+other: their inference rules out the right cards, and their playouts give each seat the tricks it
+counts on. At four players a basic seat at a table of strong bots loses about 2 points per hand
+(0.35 when the bot played on for overtricks once made, 1.5 with no margin). Nobody else reads the
+bot so, and at a table of people or other bots it plays the card that scores best, made or short:
+once made, every trick more is an overtrick (R19). There it also plays every sampled deal out to
+the end (the exact search expects perfect play of the others) and, at up to four players, bids a
+little higher (:data:`UNREAD_SHIFT`).
 
 What each rule and constant is worth, and what was tried at eight players, where the gain stays
 short of the issue's bound (in New Jersey further still), is measured in benchmarks/strong_bot.md.

@@ -44,6 +44,14 @@ def playing_view(hand: list[str], **fields: Any) -> dict[str, Any]:
     return {**defaults, "tricks_played": [], "hand": hand, "legal": hand, **fields}
 
 
+def among(view: dict[str, Any], *others: str | None) -> dict[str, Any]:
+    """``view`` with the seats' levels (public at a virtual table): the strong bot in its own seat,
+    ``others`` in the other seats in seat order, people (``None``) in the rest."""
+    seat, players = view["seat"], len(view["bids"])
+    levels = [*others, *[None] * (players - 1 - len(others))]
+    return {**view, "bots": levels[:seat] + ["strong"] + levels[seat:]}
+
+
 class Stacked(random.Random):
     """Deals a fixed deck order, so two games can share one seat's cards and differ elsewhere."""
 
@@ -202,8 +210,7 @@ def test_where_nobody_reads_it_the_bot_at_up_to_four_players_bids_with_its_own_s
     view = game.view_for(seat)
 
     def bid(*others: str | None) -> int:
-        levels = [*others, *[None] * (players - 1 - len(others))]
-        return strong.choose_bid({**view, "bots": levels[:seat] + ["strong"] + levels[seat:]}, rules, random.Random(1))
+        return strong.choose_bid(among(view, *others), rules, random.Random(1))
 
     monkeypatch.setattr(strong, "UNREAD_SHIFT", 99.0)
     read = bid("basic", "strong")
@@ -263,17 +270,17 @@ def test_the_work_of_a_card_decision_does_not_depend_on_how_many_cards_are_legal
 
 @pytest.mark.usefixtures("no_time_caps")
 @pytest.mark.parametrize(
-    ("players", "number", "cards", "bots", "exact"),
+    ("players", "number", "cards", "others", "exact"),
     [
         (4, 11, 3, None, True),
-        (4, 11, 3, ["strong", "basic", "strong", None], True),
-        (4, 11, 3, ["strong", "basic", "basic", None], False),  # nobody reads it: played out
+        (4, 11, 3, ("basic", "strong"), True),
+        (4, 11, 3, ("basic", "basic"), False),  # nobody reads it: played out
         (4, 10, 4, None, False),
         (8, 5, 2, None, False),
     ],
 )
 def test_the_endgame_is_solved_exactly_from_three_cards_at_a_read_table_of_four_and_played_out_elsewhere(
-    monkeypatch: pytest.MonkeyPatch, players: int, number: int, cards: int, bots: list[str | None] | None, exact: bool
+    monkeypatch: pytest.MonkeyPatch, players: int, number: int, cards: int, others: tuple[str, ...] | None, exact: bool
 ) -> None:
     """The exact search expects every other seat to play perfectly: it serves only where another
     strong bot sits (no levels in the view: taken to be read)."""
@@ -293,8 +300,8 @@ def test_the_endgame_is_solved_exactly_from_three_cards_at_a_read_table_of_four_
     seat = game.to_act
     assert seat is not None
     view = game.view_for(seat)
-    if bots is not None:
-        view["bots"] = bots[-seat:] + bots[:-seat]  # the strong bot in the seat to act
+    if others is not None:
+        view = among(view, *others)
     assert len(view["hand"]) == cards
     assert decide("strong", view, rules, random.Random(5)) in view["legal"]
     assert bool(calls) == exact
