@@ -159,7 +159,8 @@ def register(app: Flask) -> None:
 
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSIBLE)
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
-    app.config.setdefault("COMPRESS_BR_LEVEL", 5)  # near the best ratio, fast enough per request
+    # 6: the 32 KB hand screen in about 0.5 ms; 7 to 9 save a few bytes more, at up to 20 times the work
+    app.config.setdefault("COMPRESS_BR_LEVEL", 6)
     compress.init_app(app)
     app.url_defaults(versioned)
     app.url_value_preprocessor(one_address)

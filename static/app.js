@@ -167,7 +167,8 @@
       input.addEventListener("click", function () {
         if (busy && last[input.name] === input) return;  /* saving the bids: a double tap keeps the last bid */
         var wasFull = rows.every(function (r) { return !!last[r.querySelector("input").name]; });
-        if (last[input.name] === input) { input.checked = false; last[input.name] = null; }  /* tap again: clear */
+        /* tap again: clear; not the only bid of a row (one card, R13), which a tap out of habit would undo */
+        if (last[input.name] === input && input.parentNode.children.length > 2) { input.checked = false; last[input.name] = null; }
         else last[input.name] = input;
         var row = input.closest(".prow");
         if (!row) { update(); saveDraft(form); return; }  /* the trump buttons */

@@ -187,8 +187,8 @@
     delete document.body.dataset.sending;
     if (waited) show(words.all_sent); else show("");
     var form = document.querySelector("form.hand[data-queue]");
-    /* the form of an entry just sent is not the next step being tapped */
-    var tapping = form && !form.dataset.queued && form.querySelector("input[type=radio]:checked:not([name=trump])");
+    /* the form of an entry just sent is not the next step being tapped, nor is a bid drawn tapped (one card) */
+    var tapping = form && !form.dataset.queued && form.querySelector("input[type=radio]:checked:not([name=trump]):not([checked])");
     if (made && (!local || !tapping)) {
       try { if (waited) sessionStorage.setItem(SENT, game.id); } catch (e) { /* storage off */ }
       location.replace(location.pathname);
@@ -293,6 +293,8 @@
         if (value > cards) { input.nextElementSibling.remove(); input.remove(); return; }
         if (bid !== null) { input.dataset.p = R.points(bid, value); input.dataset.t = before[seat] + R.points(bid, value); }
       });
+      var taps = row.querySelectorAll(".taps input");
+      if (taps.length === 1 && bid === null) taps[0].defaultChecked = true;  /* one card, zero bids off: every bid is 1 (R13), tapped as the server draws it */
       row.querySelectorAll(".num").forEach(function (total) { total.textContent = App.minus(before[seat]); });
       row.querySelectorAll(".after").forEach(function (after) { after.dataset.base = App.minus(before[seat]); });
       rows.appendChild(row);

@@ -272,9 +272,12 @@ def hand_panel(
     errors = errors or {}
     rows = []
     for position, seat in enumerate(order, start=1):  # both steps in bidding order: one badge, one player
+        value = values[seat]
         if step == "bids":
             choices = [Choice(v) for v in range(rules.min_bid(), line.cards + 1)]
             bid = None
+            if value is None and len(choices) == 1:  # one card, zero bids off: every bid is 1 (R13)
+                value = choices[0].value
         else:
             bid = line.bids[seat] if line.bids else None
             choices = [
@@ -286,7 +289,7 @@ def hand_panel(
                 seat,
                 names[seat],
                 position,
-                values[seat],
+                value,
                 before[seat],
                 choices,
                 deals=seat == line.dealer,
@@ -295,7 +298,7 @@ def hand_panel(
                 error=errors.get(seat),
             )
         )
-    known = [v for v in values if isinstance(v, int)]
+    known = [r.value for r in rows if isinstance(r.value, int)]
     status = bids_status(known, n, line.cards) if step == "bids" else tricks_status(known, n, line.cards)
     return HandPanel(
         step,

@@ -1462,6 +1462,43 @@ def test_two_hands_scored_offline_reach_the_server_once_each_in_order(browser: A
     assert drawn_form(page) == phone_form
 
 
+def test_a_one_card_hand_drawn_offline_comes_with_the_only_bid_tapped(browser: Any, live: LiveServer) -> None:
+    """Hand 13 of two players deals one card each: every bid is 1 (R13), tapped on the phone as the
+    server draws it, so the scorer only saves."""
+    game = new_game(live, ("Ann", "Ben"))
+    url = f"{live.url}/api/games/{game['id']}"
+    for number in range(1, 12):
+        cards = 14 - number
+        requests.put(f"{url}/hands/{number}/bids", json={"bids": [1, 1]}, headers=bearer(game), timeout=10)
+        requests.put(f"{url}/hands/{number}/tricks", json={"tricks": [cards, 0]}, headers=bearer(game), timeout=10)
+    context, page = scorer_phone(browser, game)
+    go_offline(context, live)
+    expect(page.locator(".hand-meta").first).to_contain_text("2 cards")
+    expect(page.locator("#bid0-1")).not_to_be_checked()
+    tap(page, "bid1-1", "bid0-2")  # hand 12: Ben deals, Ann bids first... and the last tap saves
+    tap(page, "tricks0-1")
+    page.locator("form.hand button.primary").tap()
+    expect(page.locator(".hand-title h1")).to_have_text("Hand 13 of 25")
+    expect(page.locator(".hand-meta").first).to_contain_text("1 card")
+    for seat in (0, 1):
+        expect(page.locator(f"#bid{seat} .taps input")).to_have_count(1)
+        expect(page.locator(f"#bid{seat}-1")).to_be_checked()
+    expect(page.locator("form.hand .status")).to_have_text("2 bid for 1 card — overbid by 1")
+    expect(page.locator("form.hand button.primary")).to_be_enabled()
+    phone_form = drawn_form(page)
+    go_online(context, live)
+    expect(page.locator("#sync")).to_have_text("All sent", timeout=15_000)
+    expect(page.locator("#standings .stale")).to_have_count(0)  # the page came back from the server
+    assert drawn_form(page) == phone_form
+    tap(page, "bid0-1", "bid1-1")  # out of habit: a tap keeps the only bid (no tap-again-to-clear)
+    for seat in (0, 1):
+        expect(page.locator(f"#bid{seat}-1")).to_be_checked()
+    page.locator("form.hand button.primary").tap()
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    doc = requests.get(url, headers=bearer(game), timeout=10).json()
+    assert doc["hands"][12]["bids"] == [1, 1]
+
+
 # -- corrections and undo need the server: without it they say so and lose nothing -----------------
 def test_undo_without_a_connection_says_so_and_works_once_back(browser: Any, live: LiveServer) -> None:
     game = new_game(live, ("Ann", "Ben", "Cy"))

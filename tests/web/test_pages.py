@@ -260,6 +260,23 @@ def test_bids_and_tricks_both_come_in_bidding_order(client: FlaskClient, app: Fl
     assert 'id="tricks0-2" value="2" data-p="-30" data-t="-30"' in page
 
 
+@pytest.mark.parametrize("zero_bids", [False, True])
+def test_a_one_card_hand_comes_with_the_only_bid_tapped(client: FlaskClient, zero_bids: bool) -> None:
+    """Dealt one card, every bid is 1 (R13): the scorer only saves, or notes the trump first. With
+    zero bids allowed each player still has a choice, and nothing is tapped for them."""
+    fields = {"zero_bids": "y"} if zero_bids else {}
+    game_id = new_game(client, ["Ann", "Ben", "Cy"], variant="new-jersey", **fields)  # R11: one card first
+    page = text(client.get(f"/g/{game_id}"))
+    assert "1 card" in page
+    tapped = re.findall(r'id="bid(\d)-(\d)" value="\d" checked', page)
+    if zero_bids:
+        assert tapped == []
+        assert "0 bid for 1 card — 3 players to go" in page
+    else:
+        assert sorted(tapped) == [("0", "1"), ("1", "1"), ("2", "1")]
+        assert "3 bid for 1 card — overbid by 2" in page
+
+
 def test_the_last_players_tricks_come_from_the_remainder(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client, ["Ann", "Ben", "Cy", "Dee"])
     post_hand(client, game_id, 1, "bids", [3, 3, 3, 3], 1)
