@@ -66,11 +66,19 @@ function offlineIn(language) {
   }).catch(function () {});
 }
 
-// A copy of a page's answer, where it may be kept, to show when there is no connection.
+// A copy of a page's answer, where it may be kept, to show when there is no connection; without
+// its notes of the moment ("Undone: the bids of hand 3…", templates/_flash.html), which it would
+// otherwise say again each time it opens offline. The body is read as text, so the copy keeps the
+// answer's headers but those of the bytes sent (their length and compression).
 function keepPage(url, response) {
   if (!keepable(response)) return Promise.resolve();
-  var copy = response.clone();
-  return caches.open(PAGES).then(function (cache) { return cache.put(url, copy); });
+  var headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  headers.delete("Content-Encoding");
+  return response.clone().text().then(function (html) {
+    var copy = new Response(html.replace(/<div class="notes" role="status">[\s\S]*?<\/div>/, ""), { status: response.status, headers: headers });
+    return caches.open(PAGES).then(function (cache) { return cache.put(url, copy); });
+  });
 }
 
 function kept(request) {

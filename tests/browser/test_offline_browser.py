@@ -321,6 +321,26 @@ def test_the_hand_screen_reloads_without_a_connection(browser: Any, live: LiveSe
         go_online(context, live)
 
 
+def test_a_page_opened_offline_does_not_say_its_note_of_the_moment_again(browser: Any, live: LiveServer) -> None:
+    """The copy kept for offline use is the page as last answered, less its note of the moment: said
+    again, "Undone: …" would tell of an undo nobody has just made."""
+    context, page = scorer_phone(browser, new_game(live, ("Ann", "Ben", "Cy")))
+    tap(page, "bid1-5", "bid2-3", "bid0-4")  # Ann's bid, the last, saves the bids
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    page.locator("button[form=undo-form]").tap()
+    expect(page.locator(".notes")).to_contain_text("Undone: the bids of hand 1.")
+    until(page, kept_page(page.url))
+    go_offline(context, live)
+    try:
+        page.reload()
+        expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")
+        expect(page.locator("#bid1-5")).to_be_checked()  # the rest of the page as it was answered
+        expect(page.locator("#sheet-h")).to_be_visible()
+        expect(page.locator(".notes")).to_have_count(0)
+    finally:
+        go_online(context, live)
+
+
 def test_a_page_never_opened_shows_the_offline_page_not_the_browser_error(browser: Any, live: LiveServer) -> None:
     context, page = scorer_phone(browser, new_game(live))
     go_offline(context, live)
