@@ -89,9 +89,9 @@ window.BlukeQueueRare = function (Q) {
     Q.follow(server.version, true);
   }
   /* A clash of versions (409) may be settled either way. An entry the server's game refuses on a rule
-     (422: its bids undone there, say) would be refused again: it is shown, to enter again, and only
-     the server's game can be kept. So is an entry refused for itself (`other`, a 400 not about the
-     CSRF token), under the server's sentence. */
+     (422: its bids undone there, say) would be refused again: it is shown, only the server's game
+     can be kept, and the entry stays tapped for when its step comes up (tappedLater). So is an entry
+     refused for itself (`other`, a 400 not about the CSRF token), under the server's sentence. */
   function disagree(entry, error, refused, other) {
     return Q.request("GET", "").then(function (answer) {
       /* Stored already (sent before, its answer lost, or saved alike on another phone): a stale version
@@ -129,6 +129,7 @@ window.BlukeQueueRare = function (Q) {
          server's game; one whose place the other phone filled differently comes up in turn. */
       function chosen(usePhones) {
         var from = entry.base, server = answer.data, pending = Q.pending;
+        if (refused) tappedLater(entry, server.version);
         return Q.store("readwrite", function (s) {
           pending.forEach(function (e, i) {
             var clear = !(server.hands[e.number - 1] || {})[e.step] || holds(e, server);
@@ -145,6 +146,17 @@ window.BlukeQueueRare = function (Q) {
       keepServer.addEventListener("click", function () { chosen(false); });
       usePhone.addEventListener("click", function () { chosen(true); });
     });
+  }
+  /* A refused entry leaves the queue, but not the phone: its taps wait in the draft of its step's
+     form (static/app.js, drafts), and come back when that step comes up here again. */
+  function tappedLater(entry, version) {
+    var data = { "#at": version }, kind = entry.step === "bids" ? "bid_" : "tricks_";
+    entry.values.forEach(function (v, seat) { data[kind + seat] = String(v); });
+    if (entry.step === "bids") data.trump = Q.trumpButton(entry);
+    var action = document.getElementById("proto-" + entry.step).content.querySelector("form").getAttribute("action");
+    try {
+      localStorage.setItem("bluke-draft:" + action.replace("{number}", entry.number), JSON.stringify(data));
+    } catch (e) { /* storage off or full: the box showed the entry */ }
   }
   /* Another phone changed other hands only (a correction of hand 1 while this phone entered hand 2):
      the entries made on the game at `from` whose hands it left as they were go on from the

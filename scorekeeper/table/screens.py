@@ -485,7 +485,8 @@ def rare_words() -> dict[str, Any]:
         "conflict_nothing": _("nothing recorded"),
         "conflict_hand": _("Hand {number}, {step}:"),
         "conflict_rule": _(
-            "The game on the server no longer allows this entry. Note it, keep the server's game and enter it again."
+            "The game on the server no longer allows this entry. Keep the server's game: the entry stays tapped on"
+            " this phone for when its step comes up again."
         ),
         "step_bids": _("Bids"),
         "step_tricks": _("Tricks"),

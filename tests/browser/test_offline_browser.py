@@ -999,7 +999,8 @@ def test_each_refused_entry_is_chosen_on_its_own(browser: Any, live: LiveServer)
 
 def test_an_entry_the_servers_game_refuses_on_a_rule_is_shown_to_enter_again(browser: Any, live: LiveServer) -> None:
     """Hand 1's tricks waited on the phone while another phone undid its bids: "Use this phone's"
-    sent the tricks again into the same refusal (R25), and again, with nothing else said."""
+    sent the tricks again into the same refusal (R25), and again, with nothing else said. Kept out
+    of the queue, the tricks come back tapped once the bids are in again."""
     game = new_game(live, ("Ann", "Ben", "Cy"))
     url = f"{live.url}/api/games/{game['id']}"
     context, page = scorer_phone(browser, game)
@@ -1014,7 +1015,7 @@ def test_an_entry_the_servers_game_refuses_on_a_rule_is_shown_to_enter_again(bro
     context.set_offline(False)
     box = page.locator("#conflict")
     expect(box).to_contain_text("before its tricks (R25)", timeout=15_000)
-    expect(box).to_contain_text("enter it again")
+    expect(box).to_contain_text("the entry stays tapped on this phone for when its step comes up again")
     expect(box.locator(".mine")).to_have_text("Ann 5 · Ben 3 · Cy 5")
     expect(box.get_by_role("button", name="Use this phone's")).to_have_count(0)
     with page.expect_navigation(timeout=15_000):
@@ -1022,6 +1023,14 @@ def test_an_entry_the_servers_game_refuses_on_a_rule_is_shown_to_enter_again(bro
     expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")
     assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][0]["bids"] is None
     assert live.count("PUT", f"/api/games/{game['id']}/hands/1/tricks") == 1
+    expect(page.locator(".prow input:checked")).to_have_count(0)  # the tricks' taps are not bids
+    tap(page, "bid1-5", "bid2-3", "bid0-4")
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
+    for tapped in ("tricks0-5", "tricks1-3", "tricks2-5"):
+        expect(page.locator(f"#{tapped}")).to_be_checked()
+    page.locator("form.hand button.primary").tap()
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")  # hand 2
+    assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][0]["tricks"] == [5, 3, 5]
 
 
 def test_the_steps_drawn_on_the_phone_go_on_from_the_servers_entry_once_kept(browser: Any, live: LiveServer) -> None:
