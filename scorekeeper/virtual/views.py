@@ -207,6 +207,7 @@ def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -
     state = table.state or {}
     phase = "lobby" if game is None else ("bidding" if view["phase"] == "dealing" else view["phase"])
     to_act = view["to_act"] if phase in ("bidding", "playing") else None
+    drawn_shown = game is None or (not game.records and phase == "bidding")
     view.update(
         table_id=table.id,
         game_id=table.game_id,
@@ -230,8 +231,9 @@ def seat_view(table: VirtualTable, seat: int | None, since: int | None = None) -
                 "relinked_in": s.get("relinked_in"),
                 "joined": bool(s.get("joined")),
                 "relinked": int(s.get("relinked") or 0),
-                # the draw for first dealer (R6): its cards went back before the deal, so only the lobby shows them
-                "drew": list(s.get("drew") or ()) if phase == "lobby" else [],
+                # the draw for first dealer (R6): its cards went back before the deal; the lobby shows
+                # them, and so does hand 1 while it is bid, for a table dealt at once
+                "drew": list(s.get("drew") or ()) if drawn_shown else [],
             }
             for i, s in enumerate(table.seats)
         ],

@@ -403,7 +403,23 @@ def test_the_first_dealer_can_be_drawn(app: Flask, client: FlaskClient) -> None:
     dealer = v["players"][v["first_dealer"]]["name"]
     assert "Cards drawn for the first deal" in page and f"{dealer} deals first." in page
     started = client.post(f"/api/tables/{created['id']}/start", headers=auth(created["host_token"])).get_json()
-    assert started["dealer"] == v["first_dealer"] and not any(p["drew"] for p in started["players"])
+    assert started["dealer"] == v["first_dealer"]
+    assert [p["drew"] for p in started["players"]] == drew  # while hand 1 is bid, as at a real table
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    playing = finish(client, created["id"], tokens, until=lambda view: view["phase"] == "playing")
+    assert not any(p["drew"] for p in playing["players"])  # the cards went back into the deck (R6)
+    assert "Cards drawn for the first deal" not in text(host.get(f"/t/{created['id']}/host"))
+
+
+def test_a_table_dealt_at_once_shows_the_draw_while_hand_1_is_bid(app: Flask, client: FlaskClient) -> None:
+    """Dealt at once, the table has no lobby: the draw for first dealer shows in hand 1 instead."""
+    created = create(client, seats("Ann", "Ben", "bot"), first_dealer="draw", seed=12)
+    v = created["view"]
+    assert v["phase"] == "bidding" and all(p["drew"] for p in v["players"])
+    dealer = v["players"][v["first_dealer"]]["name"]
+    for url in (created["host_url"], created["seats"][0]["url"]):
+        page = text(phone(app, url).get(url.replace("http://localhost", ""), follow_redirects=True))
+        assert "Cards drawn for the first deal" in page and f"{dealer} deals first." in page
 
 
 def test_a_thinking_bot_never_answers_faster_than_the_floor(app: Flask, monkeypatch: Any) -> None:
