@@ -66,19 +66,20 @@ function offlineIn(language) {
   }).catch(function () {});
 }
 
-// A copy of a page's answer, where it may be kept, to show when there is no connection; without
-// its notes of the moment ("Undone: the bids of hand 3…", templates/_flash.html), which it would
-// otherwise say again each time it opens offline. The body is read as text, so the copy keeps the
-// answer's headers but those of the bytes sent (their length and compression).
+// A copy of a page's answer, where it may be kept, to show when there is no connection; an HTML
+// page without its notes of the moment ("Undone: the bids of hand 3…", templates/_flash.html),
+// which it would otherwise say again each time it opens offline. Such a page is read as text, so
+// its copy keeps the answer's headers but those of the bytes sent (their length and compression).
 function keepPage(url, response) {
   if (!keepable(response)) return Promise.resolve();
-  var headers = new Headers(response.headers);
-  headers.delete("Content-Length");
-  headers.delete("Content-Encoding");
-  return response.clone().text().then(function (html) {
-    var copy = new Response(html.replace(/<div class="notes" role="status">[\s\S]*?<\/div>/, ""), { status: response.status, headers: headers });
-    return caches.open(PAGES).then(function (cache) { return cache.put(url, copy); });
-  });
+  var copy = response.clone();
+  var ready = /^text\/html/.test(response.headers.get("Content-Type") || "") ? copy.text().then(function (html) {
+    var headers = new Headers(response.headers);
+    headers.delete("Content-Length");
+    headers.delete("Content-Encoding");
+    return new Response(html.replace(/<div class="notes" role="status">[\s\S]*?<\/div>/, ""), { status: response.status, headers: headers });
+  }) : Promise.resolve(copy);
+  return ready.then(function (stored) { return caches.open(PAGES).then(function (cache) { return cache.put(url, stored); }); });
 }
 
 function kept(request) {
