@@ -16,6 +16,9 @@ scorer's hand screen (a 4-player game, hand 1) and for the watch page of the sam
 
 Targets (issue "installable, works offline"): hand screen < 20 KB compressed, watch page < 40 KB.
 
+Last, the hand screen's page compressed at brotli levels 4 to 9 side by side: its bytes and the
+time each level takes, as a ratio to the level the app uses (``COMPRESS_BR_LEVEL``).
+
     .venv/bin/python benchmarks/first_load.py
 """
 
@@ -23,9 +26,11 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
+import brotli  # type: ignore[import-untyped]
 import requests
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,6 +100,24 @@ def measure(browser: Any, server: LiveServer, name: str, join_url: str, page_url
     }
 
 
+def levels(server: LiveServer, scorer_url: str, page_url: str) -> list[str]:
+    """The hand screen's page at brotli levels 4 to 9: bytes, and time against the app's level."""
+    session = requests.Session()
+    session.get(scorer_url)  # the scorer's cookie
+    html = session.get(page_url, headers={"Accept-Encoding": "identity"}).content
+    used = server.app.config["COMPRESS_BR_LEVEL"]
+    seconds = dict.fromkeys(range(4, 10), 0.0)
+    for _ in range(200):  # interleaved rounds: a noisy machine slows every level alike
+        for level in seconds:
+            start = time.perf_counter()
+            brotli.compress(html, quality=level)
+            seconds[level] += time.perf_counter() - start
+    lines = [f"hand screen page, {len(html)} B: brotli level, bytes, time as a ratio to level {used} (the app's)"]
+    for level, spent in seconds.items():
+        lines.append(f"  {level}: {len(brotli.compress(html, quality=level))} B, x{spent / seconds[used]:.2f}")
+    return lines
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -110,6 +133,7 @@ def main() -> None:
                     measure(browser, server, "watch", game["watch_url"], page_url),
                 ]
                 browser.close()
+            compression = levels(server, game["scorer_url"], page_url)
         finally:
             server.close()
     print(
@@ -126,6 +150,7 @@ def main() -> None:
         print(
             f"  repeat visit reaches the server for: with the worker {row['repeat_sw']}, HTTP cache only {row['repeat_http']}"
         )
+    print("\n" + "\n".join(compression))
 
 
 if __name__ == "__main__":

@@ -159,7 +159,8 @@ def register(app: Flask) -> None:
 
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSIBLE)
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
-    # 6: the 32 KB hand screen in about 0.5 ms; 7 to 9 save a few bytes more, at up to 20 times the work
+    # 6: the 32 KB hand screen 29 B smaller than at 5 in at most a fifth more time; 7 and 8 save some 10 B more,
+    # 9 takes 13 times as long (benchmarks/first_load.py)
     app.config.setdefault("COMPRESS_BR_LEVEL", 6)
     compress.init_app(app)
     app.url_defaults(versioned)
