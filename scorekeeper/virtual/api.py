@@ -133,7 +133,11 @@ def create() -> Any:
 
 
 def create_from(data: dict[str, Any], attach: Attach | None = None) -> Any:
-    """201 for a new table (``POST /api/tables``); ``attach`` seats a group's players in its game."""
+    """201 for a new table (``POST /api/tables``); ``attach`` seats a group's players in its game.
+
+    ``?since=`` is read first: a group's route (``POST /api/groups/<id>/tables``) is not on this
+    blueprint, whose :func:`since_checked` refuses a malformed one before anything is stored."""
+    since()
     created = service.create_table(
         data.get("seats"),
         data.get("variant", "standard"),

@@ -38,6 +38,7 @@ from ..bots import random_bot
 from ..bots import table_view
 from ..engine import Card
 from ..engine import check_bids
+from ..engine import check_players
 from ..engine import check_tricks
 from ..engine import draw_for_deal
 from ..engine import Game
@@ -641,6 +642,7 @@ def parse_seats(seats: object) -> tuple[list[str], list[str | None]]:
     """Names and bot levels from ``[{"name": "Ann"}, {"name": "Robo", "bot": "basic"}, …]``."""
     if not isinstance(seats, list) or not all(isinstance(s, Mapping) for s in seats):
         raise BadRequest(_('\'seats\' must be a list such as [{"name": "Ann"}, {"name": "Robo", "bot": "basic"}].'))
+    check_players(len(seats))  # before any work per seat: a body may hold a million of them (R4)
 
     def seat(i: int) -> str:
         return _("Seat {seat}", seat=i)

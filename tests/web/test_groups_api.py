@@ -324,6 +324,10 @@ def test_bad_seats_of_a_group_export_are_refused_and_store_nothing(
         ("games", {"players": ["Ann"]}, 422, "rule_violation"),  # R4
         ("games", {"players": ["Ann", "ann "]}, 400, "bad_request"),
         ("tables", {"seats": "Ann"}, 400, "bad_request"),
+        # The view answered is read after the table is made: its 'since' is checked before.
+        ("tables?since=abc", {"seats": [{"name": "Ann"}, {"bot": "basic"}]}, 400, "bad_request"),
+        # Seats counted before any is read: not "Seat 0 needs a name", R4 (and no work per seat).
+        ("tables", {"seats": [{}] * 100_000}, 422, "rule_violation"),
         ("import", {"format": "other"}, 400, "bad_request"),
         (
             "import",
