@@ -119,9 +119,12 @@ window.BlukeQueueRare = function (Q) {
        el("div", { "class": "dock-buttons" }, [keepServer, refused ? null : usePhone])].forEach(function (c) { if (c) conflictBox.appendChild(c); });
       conflictBox.hidden = false;
       Q.show(title, true);  /* the server's sentence is in the box, where the choice is */
-      /* the form whose save this was, still on screen, no longer says "Saving the bids…" */
+      /* the form whose save this was, still on screen, no longer says "Saving the bids…" but what
+         to do, by the thumb; the note that another scorer saved (static/app.js) has had its say */
       var saving = document.querySelector("form.hand[data-queued] .dock .status");
-      if (saving) { saving.textContent = title; saving.className = "status bad"; }
+      if (saving) { saving.textContent = refused || other ? title : words.conflict_choose; saving.className = "status bad"; }
+      var elsewhere = document.getElementById("changed-elsewhere");
+      if (elsewhere) elsewhere.hidden = true;
       conflictBox.scrollIntoView({ block: "start" });
       conflictBox.focus({ preventScroll: true });  /* a screen reader reads the choice first */
       /* The choice is for this entry only. The entries behind it were made on the same old game:

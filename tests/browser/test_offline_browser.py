@@ -832,8 +832,8 @@ def test_a_clash_with_another_scorer_keeps_the_choice_in_sight_and_nothing_goes_
     expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")
     expect(box).to_be_in_viewport()
     expect(page.locator("#sync")).to_have_text("Another phone changed this game meanwhile")
-    # the bids' own line said "Saving the bids…" until the choice
-    expect(page.locator("form.hand .dock .status")).to_have_text("Another phone changed this game meanwhile")
+    # the bids' own line said "Saving the bids…" until the choice; now what to do
+    expect(page.locator("form.hand .dock .status")).to_have_text("Choose which one the game keeps.")
     page.locator("form.hand button[type=submit].primary").dispatch_event("click")
     page.clock.run_for(2000)
     assert page.evaluate("document.querySelector('#conflict').hidden") is False

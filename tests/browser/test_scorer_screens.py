@@ -336,6 +336,9 @@ def test_two_scorers_see_each_other_live_and_a_refused_save_keeps_the_taps(brows
     expect(box.locator(".mine")).to_have_text("Ann 1 · Ben 8 · Cy 3")
     expect(box).to_contain_text("Choose which one the game keeps.")
     expect(box).not_to_contain_text("enter it again")  # the API's advice to scripts, not to a choice of two
+    # The note's advice ("save them") is superseded by the choice; by the thumb, what to do.
+    expect(two.locator("#changed-elsewhere")).to_be_hidden()
+    expect(two.locator("form.hand .dock .status")).to_have_text("Choose which one the game keeps.")
     assert two.url == f"{server}/g/{made['id']}"  # never a form's POST address
     page_checks(two, "a refused save beside what the other scorer entered")
     box.get_by_role("button", name="Use this phone's").tap()  # apply mine: sent, and the screen moves on
