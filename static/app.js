@@ -158,6 +158,8 @@
       var c = checked(row);
       if (c) { last[c.name] = c; row.dataset.manual = "1"; }
     });
+    /* taps the page came with (an undo's, a clash's) stay if it is next opened from its plain link */
+    if (form.action && !readDraft(form) && form.querySelector(".prow[data-manual]")) saveDraft(form);
     if (step === "tricks") fillRemainder();
     /* Arrow keys move through a radio group and "click" each button on the way (Space too): they
        must not save the bids on the first press; a keyboard user saves with Enter or the button. */
@@ -229,7 +231,7 @@
       fetch(asked, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (answer) {
         if (answer.status !== 200 || document.body.dataset.sending || document.body.dataset.poll !== asked) return;
         clearInterval(timer);
-        var tapped = all("form.hand .prow[data-manual]").length > 0;
+        var tapped = all("form.hand .prow[data-manual] input ~ input").length > 0;  /* not a row with one bid only (R13) */
         if (!tapped) { keepBefore(); location.reload(); return; }
         var note = document.getElementById("changed-elsewhere");
         if (!note) return;

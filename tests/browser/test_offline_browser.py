@@ -1241,6 +1241,11 @@ def test_an_undone_step_shows_what_was_undone_not_older_taps(browser: Any, live:
     expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")
     for tapped in ("bid0-4", "bid1-2", "bid2-2"):  # "still tapped below": the bids undone
         expect(page.locator("#" + tapped)).to_be_checked()
+    assert "was=" in page.url
+    page.goto(f"{live.url}/g/{game['id']}")  # the game opened again from its own link (a bookmark, the home screen)
+    expect(page.locator("form.hand")).to_have_attribute("data-step", "bids")
+    for tapped in ("bid0-4", "bid1-2", "bid2-2"):  # still tapped: the phone kept them
+        expect(page.locator("#" + tapped)).to_be_checked()
 
 
 def test_tricks_tapped_before_edit_bids_are_not_saved_with_the_bids(browser: Any, live: LiveServer) -> None:

@@ -203,8 +203,9 @@ def test_trump_not_noted_is_apart_from_no_trump_on_the_screens_and_the_pdf(brows
         "Undone: the bids of hand 3. They are still tapped below, with the trump, ♥: change what was wrong and save."
     )
     expect(page.locator("#t3H")).to_be_checked()
-    page.goto(f"{server}/g/{made['id']}")  # a reload does not carry it on: the stored hand has none
-    expect(page.locator("#t3-")).to_be_checked()
+    page.goto(f"{server}/g/{made['id']}")  # opened again from its own link: kept on this phone, trump too
+    expect(page.locator("#t3H")).to_be_checked()
+    expect(page.locator("#bid0-1")).to_be_checked()
 
     watcher = phone(browser, "360")
     watch = watcher.new_page()
@@ -351,6 +352,25 @@ def test_two_scorers_see_each_other_live_and_a_refused_save_keeps_the_taps(brows
     first.close()
     second.close()
     assert problems == []
+
+
+def test_a_one_card_hand_saved_on_another_phone_is_followed_untouched(browser: Any, server: str) -> None:
+    """A one-card hand comes with its only bids tapped (R13), not by this scorer: when the other
+    scorer saves them, this screen follows by itself as for any untouched step, without saying
+    that its taps are kept."""
+    made = api_game(server, ["Ann", "Ben"], 0, [([1, 1], [cards - 1, 1]) for cards in range(13, 1, -1)])
+    first, second = phone(browser, "360"), phone(browser, "360")
+    one, two = first.new_page(), second.new_page()
+    for page in (one, two):
+        page.goto(made["scorer_url"])
+        expect(page.locator(".hand-title h1")).to_contain_text("Hand 13")
+        expect(page.locator("#bid0-1")).to_be_checked()
+    one.locator("form.hand button[type=submit].primary").tap()
+    expect(one.locator("form.hand.tricks")).to_be_visible()
+    expect(two.locator("form.hand.tricks")).to_be_visible(timeout=15_000)
+    expect(two.locator("#changed-elsewhere")).to_be_hidden()
+    first.close()
+    second.close()
 
 
 def test_the_new_game_rows_are_calm_and_the_dealer_is_chosen_once(browser: Any, server: str) -> None:
