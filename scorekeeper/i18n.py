@@ -359,8 +359,13 @@ def _script_messages(lang: str, virtual: bool, setup: bool) -> dict[str, str | d
         "offline": _(
             "No connection: your tap may not have reached the table. The table will show what it got; tap again only if it is still your turn."
         ),
+        "lost": _(
+            "No connection: the table as it was last received. It follows the game again by itself when the connection is back."
+        ),
         # static/virtual.js, replaying the table's moves
         "sent": _("Done — the table plays on…"),
+        "moving": _("The table plays on…"),
+        "bot_name": _("Bot {n}"),  # the new-table form: a seat given to a person loses its bot's name
         "no_notify": _("This phone does not allow notifications from this page; its settings can allow them."),
         "seat": _("Seat {seat}"),
         "hand": get_translations().gettext("Hand %(number)s"),

@@ -109,11 +109,11 @@
     var s = spot(move.seat);
     var own = move.seat === me;
     var r = root();
-    if (own && r && r.classList.contains("vt-myturn")) {  // played from this seat's other phone: no longer
-      r.classList.remove("vt-myturn");                  // "your turn" while the others' moves replay
-      r.querySelectorAll(".vt-bid").forEach(function (f) { f.hidden = true; });
-      turn();
-    }
+    // Played from this seat's other phone: no longer "your turn" while the others' moves replay.
+    if (own && r && r.classList.contains("vt-myturn")) sent(move.card);
+    // The line under the table told of the moment before these moves: it waits for the screen after them.
+    var status = !own && r && r.querySelector(".vt-status");
+    if (status) status.textContent = say("moving");
     newHand(move.hand);
     if (!s) return wait(0);
     acting(move.seat);
@@ -245,6 +245,7 @@
   // This link no longer opens the table (the host gave the seat a new one): the page says so.
   function gone() { location.reload(); return null; }
 
+  var misses = 0;  // polls in a row the table did not answer
   function poll() {
     clearTimeout(pollTimer);
     var r = root();
@@ -253,7 +254,7 @@
     pollTimer = setTimeout(poll, next);
     if (busy || syncing) return;
     timed(r.getAttribute("data-version-url"), { cache: "no-store" })
-      .then(function (res) { if (!unsure) tableAnswered(); return res.status === 403 ? gone() : res.ok ? res.json() : null; })
+      .then(function (res) { misses = 0; if (!unsure) tableAnswered(); return res.status === 403 ? gone() : res.ok ? res.json() : null; })
       .then(function (data) {
         if (!data || busy || syncing || (!unsure && String(data.stamp) === attr("data-stamp"))) return;
         if (document.hidden && !unsure) return peek(String(data.stamp));
@@ -261,7 +262,9 @@
           if (unsure && !root().classList.contains("vt-busy")) { unsure = false; tableAnswered(); }
         });
       })
-      .catch(function () { /* offline for a moment: try again next tick */ });
+      .catch(function () {  // offline: for a moment, or said until the table answers again
+        if (++misses >= 2 && !unsure && !waitingForTable) toast(say("lost"), true);
+      });
   }
 
   // -- your turn -------------------------------------------------------------------------------------
@@ -375,7 +378,7 @@
       return res.text().then(function (html) {
         busy = false;
         if (res.status === 403) return gone();
-        if (res.ok && move) { sent(by); return sync(); }  // our move, then the bots' answers
+        if (res.ok && move) { sent(by && by.name === "card" && by.value); return sync(); }  // our move, then the bots' answers
         if (swap(screenOf(html))) return;
         // A gateway's error or timeout is no answer from the table: the move may have been played.
         if (res.status >= 500 || res.status === 408) throw res;
@@ -393,13 +396,13 @@
 
   // The table took our move: say so at once, and take the card from the hand, while the others'
   // moves are replayed (the screen of the new state comes after them).
-  function sent(by) {  // the screen now shown: the one tapped, or the refresh it waited for
+  function sent(code) {  // on the screen now shown: the one tapped, or the refresh it waited for
     var r = root();
     r.classList.remove("vt-myturn");
     turn();  // not our turn while the others' moves replay: the next one alerts again
     var status = r.querySelector(".vt-status");
     if (status) status.textContent = say("sent");
-    var card = by && by.name === "card" && r.querySelector(".vt-hand button[value='" + by.value + "']");
+    var card = code && r.querySelector(".vt-hand button[value='" + code + "']");
     if (card) card.remove();
     r.querySelectorAll(".vt-bid").forEach(function (f) { f.hidden = true; });
     r.querySelectorAll(".vt-hand").forEach(function (f) { f.classList.add("vt-sent"); });  // no tap plays into a trick not shown yet
@@ -412,6 +415,14 @@
     var next = inputs[inputs.indexOf(event.target) + 1];
     event.preventDefault();
     if (next) next.focus(); else event.target.blur();
+  });
+
+  // "New table" form: a seat turned from a bot to a person loses the bot's name ("Bot 2") for theirs.
+  document.addEventListener("change", function (event) {
+    var select = event.target, row = select.closest && select.closest(".vt-rows li");
+    if (!row || select.tagName !== "SELECT" || select.value) return;
+    var input = row.querySelector("input"), seat = Array.prototype.indexOf.call(row.parentNode.children, row) + 1;
+    if (input.value === say("bot_name", { n: seat })) { input.value = ""; input.focus(); }
   });
 
   // Host page: a tap on a link selects it, ready to copy.

@@ -656,11 +656,81 @@ def test_a_seats_second_phone_stops_offering_the_turn_its_first_phone_took(brows
     one.locator(".vt-bids button").first.tap()
     two.wait_for_function("() => !document.querySelector('#vt').classList.contains('vt-myturn')", timeout=20_000)
     expect(two.locator(".vt-bid")).to_be_hidden()  # before its new screen, which is held back
+    expect(two.locator(".vt-status")).not_to_contain_text("Your turn")  # nor says it is still its turn
     two.unroute_all(behavior="ignoreErrors")
     for held in screens:
         held.continue_()
     first.close()
     second.close()
+
+
+def test_the_line_under_the_table_waits_for_the_moves_it_replays(browser: Any, seeded_server: str) -> None:
+    """Ben bids on his phone: Ann's screen replays his bid and the bots' moves after it, and its
+    line under the table, which said it was waiting for Ben, no longer does (her new screen, held
+    back here, says what comes next)."""
+    table = Table(seeded_server, 3)
+    context = phone(browser, "light")
+    page = context.new_page()
+    page.goto(seat_link(seeded_server, table.data))
+    seat, v = table.to_act()
+    while seat != 1:  # Ann bids through the API until Ben is to bid
+        table.act(seat, v)
+        seat, v = table.to_act()
+    page.reload()
+    status = page.locator(".vt-status")
+    expect(status).to_contain_text("Ben")
+    screens: list[Any] = []
+    page.route(
+        "**/*", lambda route: screens.append(route) if route.request.headers.get("x-partial") else route.continue_()
+    )
+    table.act(1, v)
+    expect(page.locator("#vt [data-center]")).to_contain_text("Ben bid", timeout=20_000)
+    expect(status).to_have_text("The table plays on…")
+    page.unroute_all(behavior="ignoreErrors")
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_screen_that_cannot_reach_the_table_says_so_until_it_can(browser: Any, seeded_server: str, lang: str) -> None:
+    """Waiting for the others, a phone whose connection dropped kept the table as it was, without
+    a word, as if nobody moved; after two polls without an answer it says so, until one comes."""
+    table = Table(seeded_server, 3)
+    context = phone(browser, "light")
+    page = context.new_page()
+    page.clock.install()
+    page.goto(seat_link(seeded_server, table.data) + f"?lang={lang}")
+    toast = page.locator("#vt-toast")
+    page.clock.run_for(3_000)
+    expect(toast).to_be_hidden()  # the table answers every poll
+    cut = re.compile(r"/t/[^/]+/(version|moves)(\?.*)?$")
+    page.route(cut, lambda route: route.abort())
+    page.clock.run_for(1_100)  # one poll fails: a moment's hiccup is not said
+    expect(toast).to_be_hidden()
+    page.clock.run_for(2_000)
+    expect(toast).to_contain_text({"en": "No connection: the table as it was last received", "ru": "Нет связи"}[lang])
+    page.unroute(cut)
+    page.clock.run_for(2_000)  # the next poll reaches the table
+    expect(toast).to_be_hidden()
+    context.close()
+
+
+@pytest.mark.parametrize(("lang", "bot"), [("en", "Bot 3"), ("ru", "Бот 3")])
+def test_a_seat_given_to_a_person_on_the_new_table_form_loses_its_bots_name(
+    browser: Any, seeded_server: str, lang: str, bot: str
+) -> None:
+    context = phone(browser, "light")
+    page = context.new_page()
+    page.goto(f"{seeded_server}/t/new?lang={lang}")
+    name = page.locator('input[name="name-2"]')
+    expect(name).to_have_value(bot)
+    page.locator('select[name="bot-2"]').select_option("")  # a person
+    expect(name).to_have_value("")
+    expect(name).to_be_focused()  # their name is typed at once
+    page.keyboard.type("Cy")
+    page.locator('select[name="bot-2"]').select_option("basic")
+    page.locator('select[name="bot-2"]').select_option("")
+    expect(name).to_have_value("Cy")  # a name typed stays
+    context.close()
 
 
 def test_the_last_trick_stays_on_the_table_then_with_the_hands_result(browser: Any, seeded_server: str) -> None:

@@ -17,6 +17,7 @@ from scorekeeper.models import VirtualTable
 
 from .virtual_support import auth  # noqa: F401 (a fixture)
 from .virtual_support import create  # noqa: F401 (a fixture)
+from .virtual_support import finish
 from .virtual_support import leaks  # noqa: F401 (a fixture)
 from .virtual_support import patient_bots  # noqa: F401 (a fixture)
 from .virtual_support import row  # noqa: F401 (a fixture)
@@ -435,6 +436,19 @@ def test_the_last_trick_of_a_hand_stays_on_screen_with_the_result_until_the_next
         answer = client.post(f"/api/tables/{table}/{path}", json={key: rng.choice(v["legal"])}, headers=auth(token))
         v = answer.get_json()
     assert seen_in_hand and seen_after
+
+
+def test_a_finished_game_shows_its_last_trick_once(app: Flask, client: FlaskClient) -> None:
+    """The game over, its last trick stood twice: as the hand's latest trick and with hand 25's result."""
+    created = create(client, seats("Ann", "bot"), seed=5)
+    v = finish(client, created["id"], {0: created["seats"][0]["token"]})
+    assert v["phase"] == "finished" and v["last_trick"] == v["previous"]["last_trick"]
+    for page in (
+        joined(app, created, 0).get(f"/t/{created['id']}"),
+        client.get(created["host_url"], follow_redirects=True),
+    ):
+        shown = text(page)
+        assert shown.count('class="vt-plays"') == 1 and f"Last trick of hand {v['previous']['number']}" in shown
 
 
 @pytest.mark.parametrize(
