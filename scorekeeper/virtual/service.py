@@ -162,8 +162,8 @@ STALE = N_(
     "The table moved on before your tap arrived: someone else moved, or this screen was out of date. "
     "Nothing was played for you; look at the table again and tap again if it is still your turn."
 )
-#: A seat link that stopped working: the host gave the seat a new one, the player followed the rematch
-#: again (a newer link of their own), or a bot took the seat before its link was opened (:func:`_to_bot`).
+#: A seat link that stopped working: the host gave the seat a new one, or a bot took the seat before
+#: its link was opened (:func:`_to_bot`).
 REPLACED = N_(
     "This link no longer works: the seat has a newer link, or a bot plays it now. Ask the host for the seat's link."
 )
@@ -1075,8 +1075,11 @@ def _rematch_again(table: VirtualTable, pad: bytes) -> Created:
 
 
 def follow_rematch(access: TableAccess) -> TableAccess:
-    """A seat of a finished table takes the same seat at the rematch, with a fresh link of its own,
-    unless the rematch's host has given that seat a link since (it may be someone else's now)."""
+    """A seat of a finished table takes the same seat at the rematch, with a link of its own,
+    unless the rematch's host has given that seat a link since (it may be someone else's now).
+
+    The first follow issues the link and keeps a copy sealed with the old link, so that the seat's
+    other phones (the same old link) and a resend get that same link instead of revoking it."""
     table_id = (access.table.state or {}).get("rematch")
     if access.seat is None or not table_id:
         raise NotFound(_("There is no rematch at this table yet: the host starts one when the game is over."))
@@ -1087,7 +1090,14 @@ def follow_rematch(access: TableAccess) -> TableAccess:
         info = table.seats[seat]
         if info.get("host_linked"):  # said of the rematch's seat: the link asking still opens its own table
             raise Forbidden(_("The rematch's host has given this seat a newer link: ask the host for it."))
+        pad = _pad(access.token, table.id, seat, int(info.get("issued") or 0))
+        if info.get("followed"):
+            token = _unseal(info["followed"], pad)
+            if matches(token, info.get("token_hash") or ""):  # still the seat's link: followed already
+                tokens.append(token)
+                return None
         fresh, token = _issue(info, None, table.id, seat)
+        fresh["followed"] = _seal(token, _pad(access.token, table.id, seat, fresh["issued"]))
         table.seats = [fresh if i == seat else s for i, s in enumerate(table.seats)]
         tokens.append(token)
         return None

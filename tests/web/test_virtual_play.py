@@ -198,6 +198,30 @@ def test_a_rematch_seats_everyone_again(app: Flask, client: FlaskClient) -> None
     assert ann["id"] == new["id"] and ann["seat"] == 0 and api_view(client, new["id"], ann["token"])["name"] == "Ann"
 
 
+def test_a_seats_two_phones_both_follow_the_rematch_with_one_link(app: Flask, client: FlaskClient) -> None:
+    """Ann's phone and tablet hold her seat's link. Each following the rematch gave her seat a new
+    link and revoked the other's: the phone that followed first was told its link no longer works,
+    mid-game. Both phones (and a resend of a follow whose answer was lost) get the same link."""
+    table, host, tokens = _finished_for_rematch(client)
+    rematch = client.post(f"/api/tables/{table}/rematch", headers=auth(host)).get_json()
+    ann_phone, ann_tablet = (phone(app, f"/t/{table}/join/{tokens[0]}") for _ in range(2))
+    moved = ann_phone.post(f"/t/{table}/rematch/seat", data={"csrf_token": csrf(ann_phone, f"/t/{table}")})
+    assert moved.status_code == 303 and moved.headers["Location"].endswith(f"/t/{rematch['id']}")
+    also = ann_tablet.post(f"/t/{table}/rematch/seat", data={"csrf_token": csrf(ann_tablet, f"/t/{table}")})
+    assert also.status_code == 303 and also.headers["Location"] == moved.headers["Location"]
+    for device in (ann_phone, ann_tablet):
+        assert "Before the first deal" in text(device.get(f"/t/{rematch['id']}"))
+    by_api = [client.post(f"/api/tables/{table}/rematch/seat", headers=auth(tokens[0])) for _ in range(2)]
+    assert [a.status_code for a in by_api] == [200, 200]
+    link = by_api[0].get_json()["token"]
+    assert by_api[1].get_json()["token"] == link and api_view(client, rematch["id"], link)["name"] == "Ann"
+    assert ann_phone.get(f"/t/{rematch['id']}").status_code == 200
+    # once the rematch's host gives the seat a new link, the old table's link follows no more
+    client.post(f"/api/tables/{rematch['id']}/seats/0/link", headers=auth(rematch["host_token"]))
+    refused = client.post(f"/api/tables/{table}/rematch/seat", headers=auth(tokens[0]))
+    assert refused.status_code == 403 and ann_phone.get(f"/t/{rematch['id']}").status_code == 403
+
+
 def test_a_player_whose_seat_a_bot_finished_joins_the_rematch_from_the_finished_screen(
     app: Flask, client: FlaskClient
 ) -> None:
