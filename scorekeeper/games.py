@@ -435,8 +435,10 @@ def create_game(
     mode: str = "table",
     attach: Attach | None = None,
     bots: Collection[int] = (),
+    tokens: tuple[str, str] | None = None,
 ) -> tuple[Game, str, str]:
-    """Store a new game; returns it with its scorer and watch tokens (shown once, stored hashed).
+    """Store a new game; returns it with its scorer and watch tokens (shown once, stored hashed):
+    ``tokens`` (a new-game form's, :func:`made_by_form`), else fresh ones.
 
     ``attach`` runs in the same transaction as the insert (a group's roster), so both or neither
     are stored; it is told ``bots``, the seats a virtual table gives to bots.
@@ -463,14 +465,36 @@ def create_game(
             last=len(names) - 1,
             first_dealer=first_dealer,
         )
-    game, scorer, watch = _new_game(names, rules, first_dealer, mode)
+    game, scorer, watch = _new_game(names, rules, first_dealer, mode, tokens)
     _store(game, attach, bots)
     return game, scorer, watch
 
 
-def _new_game(names: list[str], rules: Rules, first_dealer: int, mode: str) -> tuple[Game, str, str]:
+def made_by_form(
+    tokens: tuple[str, str] | None, names: list[str], variant: str, options: Mapping[str, bool]
+) -> tuple[Game | None, tuple[str, str] | None]:
+    """The game a new-game form made already with ``tokens`` (:func:`~scorekeeper.tokens.tokens_of_form`),
+    sent again as its answer was lost, else ``None`` and the tokens for the game it makes now.
+
+    Only while nothing is recorded in that game and it has the players, variant and options sent:
+    the same form sent back with others, or once the game has begun, makes a game with fresh tokens.
+    """
+    if tokens is None:
+        return None, None
+    game = db.session.execute(select(Game).where(Game.scorer_hash == token_hash(tokens[0]))).scalar_one_or_none()
+    if game is None:
+        return None, tokens
+    same = game.version == 1 and (game.players, game.variant) == (names, variant)
+    if same and all(game.options.get(name) == on for name, on in options.items()):
+        return game, tokens
+    return None, None
+
+
+def _new_game(
+    names: list[str], rules: Rules, first_dealer: int, mode: str, tokens: tuple[str, str] | None = None
+) -> tuple[Game, str, str]:
     """A game row with fresh scorer and watch tokens (returned once, stored only as hashes)."""
-    scorer, watch = new_token(), new_token()
+    scorer, watch = tokens or (new_token(), new_token())
     game = Game(
         id=new_id(),
         variant=rules.variant.value,

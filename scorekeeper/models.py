@@ -36,7 +36,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     options: Mapped[dict[str, bool]] = mapped_column(JSON)
     players: Mapped[list[str]] = mapped_column(JSON)
     first_dealer: Mapped[int]
-    scorer_hash: Mapped[str] = mapped_column(String(64))
+    #: Unique: a new-game form sent twice derives the same tokens (``tokens.tokens_of_form``).
+    scorer_hash: Mapped[str] = mapped_column(String(64), unique=True)
     watch_hash: Mapped[str] = mapped_column(String(64))
     version: Mapped[int] = mapped_column(default=1)
     mode: Mapped[str] = mapped_column(String(8), default="table")  # "table" or "virtual"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import re
@@ -12,6 +13,20 @@ from urllib.parse import unquote
 def new_token() -> str:
     """A fresh URL-safe token carrying 192 random bits."""
     return secrets.token_urlsafe(24)
+
+
+#: A new-game form's one-time mark (:func:`new_token`'s shape), from which its game's tokens derive.
+ONCE = re.compile(r"[\w-]{32}", re.ASCII)
+
+
+def tokens_of_form(once: object, key: bytes) -> tuple[str, str] | None:
+    """The scorer and watch tokens of the game made by the new-game form marked ``once`` (``None``
+    for a form without a well-formed mark): the same on a resend, so the game is found again
+    (:func:`scorekeeper.games.made_by_form`), and as unguessable as :func:`new_token` without ``key``."""
+    if not isinstance(once, str) or not ONCE.fullmatch(once):
+        return None
+    scorer, watch = (hmac.new(key, f"{once}:{role}".encode(), hashlib.sha256).digest()[:24] for role in "sw")
+    return base64.urlsafe_b64encode(scorer).decode(), base64.urlsafe_b64encode(watch).decode()
 
 
 def token_hash(token: str) -> str:

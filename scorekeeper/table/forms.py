@@ -211,6 +211,8 @@ class NewGameForm(PageForm):
     zero_bids = BooleanField()
     first_dealer = StringField(default="draw")
     action = StringField(default="start")
+    #: The form's one-time mark (:func:`~scorekeeper.tokens.tokens_of_form`): sent again, it starts no second game.
+    once = StringField(widget=HiddenInput())
 
     focus: int | None = None
     focus_start = False

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint
+from flask import current_app
 from flask import flash
 from flask import redirect
 from flask import render_template
@@ -23,6 +24,7 @@ from flask import Response
 from flask import session
 from flask import url_for
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import games
@@ -50,6 +52,8 @@ from ..i18n import error_message
 from ..models import Correction
 from ..models import Game
 from ..tokens import matches
+from ..tokens import new_token
+from ..tokens import tokens_of_form
 from ..web import COOKIE_AGE
 from ..web import COOKIE_PREFIX
 from ..web import cookie_token
@@ -190,6 +194,7 @@ def again(game: Any, players: list[str]) -> NewGameForm:
 
 
 def render_new(form: NewGameForm, message: str | None = None, status: int = 200) -> Any:
+    form.once.data = form.once.data or new_token()
     named = [name for name in (entry.data or "" for entry in form.names) if trimmed(name)]
     sheet = url_for("printing.blank_pdf", players=named if len(named) >= 2 else len(form.names))
     return render_template(
@@ -220,8 +225,12 @@ def new_game() -> Any:
         return render_new(form)
     if not form.validate_on_submit():
         return render_new(form, stale_form(_(OUT_OF_DATE)), 400)
+    marked = tokens_of_form(form.once.data, str(current_app.config["SECRET_KEY"]).encode())
     try:
         names, dealer = form.players()
+        made, tokens = games.made_by_form(marked, names, form.variant.data or "", form.options())
+        if made:
+            return sent_again(made, tokens)
         draw = draw_for_deal(len(names), secrets.SystemRandom()) if dealer is None else None
         game, scorer, watch = games.create_game(
             names,
@@ -229,13 +238,25 @@ def new_game() -> Any:
             draw.dealer if draw else dealer,
             form.options(),
             attach=groups.attach_for_request(),
+            tokens=tokens,
         )
+    except IntegrityError:  # the same form sent at the same time made the game first
+        made, tokens = games.made_by_form(marked, names, form.variant.data or "", form.options())
+        if made:
+            return sent_again(made, tokens)
+        raise
     except (ValueError, ServiceError) as error:  # RulesError is a ValueError
         return render_new(form, error_message(error), 422)
     if draw:
         session["draw"] = screens.draw_record(game.id, draw)
     response = redirect(url_for(".share", game_id=game.id, new=1))
     return remember(response, game.id, scorer, watch)
+
+
+def sent_again(game: Game, tokens: tuple[str, str] | None) -> Any:
+    """The answer a new-game form's first send got (lost on its way): the game it made, this phone its scorer."""
+    assert tokens is not None
+    return remember(redirect(url_for(".share", game_id=game.id, new=1)), game.id, *tokens)
 
 
 @bp.get("/g/<game_id>/join/<token>")

@@ -272,7 +272,7 @@ def test_a_virtual_games_hands_stored_without_trump_are_noted_as_having_none(unm
                 text(
                     "INSERT INTO games (id, created_at, updated_at, variant, options, players, first_dealer,"
                     " scorer_hash, watch_hash, version, mode) VALUES (:id, :now, :now, 'standard', '{}',"
-                    " '[\"Ann\", \"Ben\", \"Cy\"]', 0, 'x', 'y', 3, :mode)"
+                    ' \'["Ann", "Ben", "Cy"]\', 0, :id, \'y\', 3, :mode)'  # scorer hashes are unique
                 ),
                 {"id": game_id, "now": datetime(2026, 1, 2), "mode": mode},
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 
 import pytest
 from flask import Flask
@@ -80,6 +81,60 @@ def test_a_new_game_makes_this_browser_the_scorer_and_shows_both_links(client: F
     assert "Start hand 1" in page
     game = text(client.get(f"/g/{game_id}"))
     assert "Hand 1" in game and "<b>Cy</b> deals" in game and "<b>Ann</b> bids first" in game
+
+
+def test_a_set_up_sent_again_after_its_answer_was_lost_makes_no_second_game(app: Flask) -> None:
+    """The answer to "Start the game" lost on a bad connection, the phone sent the form again (a tap
+    10 s later, or a reload): a second game, the first one's players in it twice in a group, and
+    nobody with its scorer link. The form's one-time mark finds the game it made (R4)."""
+    phone = app.test_client()
+    page = text(phone.get("/new"))
+    once = re.search(r'name="once" type="hidden" value="([\w-]{32})"', page)
+    assert once, "the set-up form carries its one-time mark"
+    form = {
+        "csrf_token": csrf(phone),
+        "once": once.group(1),
+        "variant": "new-jersey",
+        "zero_bids": "y",
+        "first_dealer": "draw",
+        "action": "start",
+        **{f"names-{i}": name for i, name in enumerate(["Ann", "Ben", "Cy"])},
+    }
+    before = games_stored(app)
+    first = phone.post("/new", data=form)
+    kept = phone.get_cookie(f"sk_{first.headers['Location'].split('/')[2]}")
+    lost = app.test_client()  # the phone as it was: the first answer (and its cookies) never arrived
+    lost.set_cookie("session", phone.get_cookie("session").value)  # type: ignore[union-attr]
+    again = lost.post("/new", data=form)
+    assert first.status_code == again.status_code == 302
+    assert again.headers["Location"] == first.headers["Location"] and games_stored(app) == before + 1
+    game_id = again.headers["Location"].split("/")[2]
+    assert lost.get_cookie(f"sk_{game_id}").value == kept.value  # type: ignore[union-attr]
+    assert "Scorer link" in text(lost.get(again.headers["Location"]))
+    assert "Hand 1" in text(lost.get(f"/g/{game_id}")) and 'name="bid_0"' in text(lost.get(f"/g/{game_id}"))
+
+    at_once: list[int] = []
+    barrier = threading.Barrier(3)
+
+    def tap(changed: dict[str, str]) -> None:
+        c = app.test_client()
+        c.set_cookie("session", phone.get_cookie("session").value)  # type: ignore[union-attr]
+        barrier.wait()
+        answer = c.post("/new", data={**form, **changed})
+        at_once.append(answer.status_code)
+
+    other = {"once": "x" * 32}  # another form: its own game
+    taps = [threading.Thread(target=tap, args=(changed,)) for changed in (other, other, other)]
+    for t in taps:
+        t.start()
+    for t in taps:
+        t.join()
+    assert at_once == [302, 302, 302] and games_stored(app) == before + 2
+    # the same form sent back with other players, or once the game has begun, starts a game
+    assert lost.post("/new", data={**form, "names-2": "Dan"}).status_code == 302
+    assert post_hand(lost, game_id, 1, "bids", [1, 1, 1], 1).status_code == 302
+    assert lost.post("/new", data=form).headers["Location"] != first.headers["Location"]
+    assert games_stored(app) == before + 4
 
 
 def test_drawing_for_the_deal_names_dealer_and_scorer_and_shows_the_cards(client: FlaskClient) -> None:
