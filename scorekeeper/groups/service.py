@@ -147,9 +147,8 @@ def seat_players(group_id: str, known: object = None, known_names: object = None
     after its answer was lost), is refused: its statistics would count twice.
     """
 
-    kept = (
-        origin if isinstance(origin, str) and 0 < len(origin) <= 64 and "\x00" not in origin else None
-    )  # PostgreSQL text holds no NUL
+    # (PostgreSQL text holds no NUL)
+    kept = origin if isinstance(origin, str) and 0 < len(origin) <= 64 and "\x00" not in origin else None
 
     def attach(game: Game, bots: Collection[int]) -> None:
         group = _locked(group_id)
