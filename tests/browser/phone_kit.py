@@ -15,12 +15,14 @@ from playwright.sync_api import expect
 from .accessibility import assert_accessible
 
 #: "zoomed": the 360 px phone with its text at 150% (browser zoom: a 240 × 493 CSS px screen);
-#: "short": a 360 × 640 phone, for its text made larger with ``larger_text``.
+#: "doubled": the same at 200% (180 × 370); "short": a 360 × 640 phone, for its text made larger
+#: with ``larger_text``.
 PHONES = {
     "360": {"width": 360, "height": 740},
     "short": {"width": 360, "height": 640},
     "pixel7": {"width": 412, "height": 915},
     "zoomed": {"width": 240, "height": 493},
+    "doubled": {"width": 180, "height": 370},
 }
 
 #: Everything a finger can tap; links inside a sentence are exempt (WCAG 2.5.8, "inline").

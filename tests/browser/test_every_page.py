@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 from .conftest import serve
 from .phone_kit import api_game
 from .phone_kit import finished_game
+from .phone_kit import no_sideways_scroll
 from .phone_kit import page_checks
 from .phone_kit import phone
 
@@ -260,4 +261,19 @@ def test_every_page_with_its_text_at_150_percent_still_fits_and_has_44_px_target
     assert not cut, f"{where}: names cut short on the hand's rows: {cut}"
     kept = page.evaluate(KEPT_ON_SCREEN)
     assert kept <= 0.25 * 493, f"{where}: bars that stay on screen take {kept} of 493 px"
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "be", "it", "eo", "id"])
+def test_a_virtual_tables_pages_at_200_percent_scroll_no_sideways(
+    browser: Any, world: dict[str, Any], lang: str
+) -> None:
+    """At 200% zoom (180 CSS px across) a seat's "dealer" badge stood past the screen's edge in
+    every language but English, and so did the host's "Played by" menus in three."""
+    context = phone(browser, "doubled", "light", locale=lang)
+    page = context.new_page()
+    for name in ("seat, bidding (the table view)", "host, during play"):
+        PAGES[name](page, world)
+        assert page.locator(".vt-spot .vt-dealer").count() == 1
+        no_sideways_scroll(page, f"{name} ({lang}, 200%)")
     context.close()
