@@ -614,6 +614,25 @@ def name_key(name: str) -> str:
     return trimmed(name).casefold()
 
 
+def refused_rows(names: Iterable[str]) -> set[int]:
+    """The rows of a set-up form's names that a refused set-up is about, marked for screen readers:
+    a name :func:`clean_name` refuses, and each row of a name two rows share (R4); blank rows none."""
+    first: dict[str, int] = {}
+    refused: set[int] = set()
+    for row, name in enumerate(names):
+        if not trimmed(name):
+            continue
+        try:
+            key = name_key(clean_name(name, ""))
+        except BadRequest:
+            refused.add(row)
+            continue
+        if key in first:
+            refused |= {first[key], row}
+        first.setdefault(key, row)
+    return refused
+
+
 @cache
 def _collator() -> Collator:
     return Collator()  # the Unicode Collation Algorithm's default order, read once (0.1 s)

@@ -231,10 +231,13 @@ def new() -> Any:
         return render_template("groups/new.html", form=form, alert=None)
     if not form.validate_on_submit():
         return render_template("groups/new.html", form=form, alert=stale_form(_(OUT_OF_DATE))), 400
+    field = "name"  # what a refusal is about, marked for screen readers
     try:
+        service.clean_group_name(form.name.data or "")
+        field = "players"
         group, token = service.create_group(form.name.data or "", form.roster())
     except ServiceError as error:
-        return render_template("groups/new.html", form=form, alert=error_message(error)), error.status
+        return render_template("groups/new.html", form=form, alert=error_message(error), field=field), error.status
     response = redirect(url_for(".share", group_id=group.id, new=1))
     return remember(response, group.id, token)
 
@@ -349,7 +352,9 @@ def render_player(
     group: Group, player_id: str, alert: str | None = None, status: int = 200, form: PlayerForm | None = None
 ) -> Any:
     """A player's page; ``form``: a rename sent and refused, what was typed kept in it (the merge
-    and removal forms send no name: the field shows the player's)."""
+    and removal forms send no name: the field shows the player's). The refusal stands by the form
+    it is ``about`` (``rename``, ``merge`` or ``remove``), which takes the focus."""
+    about = None if form is None else "remove" if form.remove.data else "merge" if form.into.data else "rename"
     season = stats.season(group)
     tally = season.tally(player_id)
     if tally is None:
@@ -369,6 +374,7 @@ def render_player(
         margins=charts.margin_bars(tally.margins, stats.MARGIN),
         form=form if form and form.name.data is not None else PlayerForm(formdata=None, name=tally.player.name),
         alert=alert,
+        about=about,
         links=game_links(group, [a.played for a in (best, worst) if a is not None]),
     ), status
 

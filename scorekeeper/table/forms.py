@@ -20,10 +20,9 @@ from wtforms.validators import InputRequired
 from wtforms.widgets import HiddenInput
 
 from ..engine.rules import MAX_PLAYERS
-from ..errors import BadRequest
 from ..extensions import PageForm
 from ..games import clean_name
-from ..games import name_key
+from ..games import refused_rows
 from ..games import trimmed
 from ..i18n import _
 from ..i18n import N_
@@ -247,22 +246,8 @@ class NewGameForm(PageForm):
         return names, sum(1 for name in rows[:row] if trimmed(name))
 
     def refused_rows(self) -> set[int]:
-        """The rows a refused set-up is about, marked for screen readers: a name :func:`clean_name`
-        refuses, and each row of a name two rows share (R4)."""
-        first: dict[str, int] = {}
-        refused: set[int] = set()
-        for row, name in enumerate(entry.data or "" for entry in self.names):
-            if not trimmed(name):
-                continue
-            try:
-                key = name_key(clean_name(name, ""))
-            except BadRequest:
-                refused.add(row)
-                continue
-            if key in first:
-                refused |= {first[key], row}
-            first.setdefault(key, row)
-        return refused
+        """The name rows a refused set-up is about (:func:`~scorekeeper.games.refused_rows`)."""
+        return refused_rows(entry.data or "" for entry in self.names)
 
     def rows_sent(self) -> int:
         """How many name rows the request sent: more than :data:`MAX_ROWS` only by hand, and kept to that many."""

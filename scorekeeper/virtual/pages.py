@@ -27,6 +27,7 @@ from ..errors import error_page
 from ..errors import Forbidden
 from ..errors import NotFound
 from ..errors import ServiceError
+from ..games import refused_rows
 from ..games import trimmed
 from ..groups import pages as groups
 from ..i18n import _
@@ -484,6 +485,7 @@ def _render_new(
         rows=rows,
         levels=LEVELS,
         error=error,
+        refused=refused_rows(row["name"] for row in rows) if error else (),
         settings=settings,
         max_seats=MAX_SEATS,
         min_seats=MIN_SEATS,

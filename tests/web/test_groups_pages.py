@@ -154,15 +154,15 @@ def test_a_group_is_created_from_its_page_and_shared_with_a_qr_code(client: Flas
 
 
 @pytest.mark.parametrize(
-    ("data", "message", "status"),
+    ("data", "message", "status", "field"),
     [
-        ({"name": ""}, "The group has no name", 400),
-        ({"name": "Fri", "players": "Ann, ann"}, "Two players are called", 400),
-        ({"name": "Fri", "csrf_token": "stale"}, "out of date", 400),
+        ({"name": ""}, "The group has no name", 400, "group-name"),
+        ({"name": "Fri", "players": "Ann, ann"}, "Two players are called", 400, "group-players"),
+        ({"name": "Fri", "csrf_token": "stale"}, "out of date", 400, None),
     ],
 )
 def test_a_bad_new_group_shows_the_form_again_with_a_sentence(
-    client: FlaskClient, data: dict[str, str], message: str, status: int
+    client: FlaskClient, data: dict[str, str], message: str, status: int, field: str | None
 ) -> None:
     answer = client.post("/groups/new", data={"csrf_token": csrf(client, "/groups/new"), **data})
     assert answer.status_code == status and message in text(answer)
@@ -170,6 +170,8 @@ def test_a_bad_new_group_shows_the_form_again_with_a_sentence(
     assert 'id="group-error" tabindex="-1" autofocus' in text(answer) and 'aria-describedby="group-error"' in text(
         answer
     )
+    marked = re.findall(r'id="([\w-]+)"[^>]*aria-invalid="true" aria-describedby="group-error"', text(answer))
+    assert marked == ([field] if field else [])  # the field the sentence is about
 
 
 def test_roster_chips_fill_the_new_game_screen_and_the_game_joins_the_group(app: Flask, client: FlaskClient) -> None:
@@ -399,6 +401,10 @@ def test_a_player_is_renamed_and_merged_from_their_page(client: FlaskClient) -> 
     assert answer.status_code == 400 and "already a player of this group" in text(answer)
     assert text(answer).count('role="alert"') == 1
     assert 'value="ann "' in text(answer)  # what was typed stays in the field, to mend
+    # said by the field (not above the charts, far from it), focused, and the field marked by it
+    said = re.search(r'<p class="alert" role="alert" id="player-error" tabindex="-1" autofocus>', text(answer))
+    assert said and said.start() > text(answer).index('id="edit-h"')
+    assert 'autocomplete="off" aria-invalid="true" aria-describedby="player-error">' in text(answer)
     answer = client.post(
         f"/groups/{group['id']}/players/{ids['Ben']}",
         data={"csrf_token": csrf(client, url), "into": ids["Ann"], "confirm": "y"},
@@ -415,6 +421,7 @@ def test_a_player_is_renamed_and_merged_from_their_page(client: FlaskClient) -> 
     assert 'value="Anne X"' in text(answer) and '<input type="hidden" name="was" value="Anne M.">' in text(answer)
     answer = client.post(url, data={"csrf_token": csrf(client, url), "into": ids["Ann"]})  # the box not ticked
     assert answer.status_code == 400 and "tick the box first, as this cannot be undone" in text(answer)
+    assert 'name="into" required aria-invalid="true"' in text(answer) and text(answer).count("aria-invalid") == 1
     assert "Anne M." in [
         p["name"] for p in client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()["players"]
     ]

@@ -83,6 +83,17 @@ def test_one_person_and_bots_go_straight_to_their_cards(app: Flask) -> None:
     assert state["variant"] == "new-jersey" and state["first_dealer"] == 1
 
 
+def test_a_refused_new_table_says_why_at_once_and_marks_the_names_it_is_about(app: Flask) -> None:
+    """The sentence "Two players are called 'Zed'" was neither focused nor tied to the two names it meant."""
+    client = app.test_client()
+    seats = {"name-0": "Zed", "bot-0": "", "name-1": "zed ", "bot-1": "", "name-2": "Max", "bot-2": "basic"}
+    answer = client.post("/t/new", data={"csrf_token": token_of(client, "/t/new"), "count": "3", **seats})
+    assert answer.status_code == 400 and "Two players are called" in text(answer)
+    assert '<p class="vt-error" role="alert" id="table-error" tabindex="-1" autofocus>' in text(answer)
+    marked = re.findall(r'name="(name-\d)"[^>]*aria-invalid="true" aria-describedby="table-error"', text(answer))
+    assert marked == ["name-0", "name-1"]
+
+
 def test_the_new_table_form_adds_and_removes_seats_without_script(app: Flask) -> None:
     client = app.test_client()
     base = {"csrf_token": token_of(client, "/t/new"), "count": "4", "name-0": "Ann", "bot-0": ""}
