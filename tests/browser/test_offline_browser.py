@@ -350,6 +350,47 @@ def test_a_page_never_opened_shows_the_offline_page_not_the_browser_error(browse
     expect(page.locator("form.setup")).to_be_attached(timeout=15_000)
 
 
+@pytest.mark.parametrize(
+    ("address", "fill", "start", "said"),
+    [
+        ("/new", "form.setup input[type=text]", "button.start", "the game was not started"),
+        ("/t/new", ".vt-rows input[type=text]", "button.vt-primary", "the table was not set up"),
+        ("/groups/new", "#group-name", "form.group-new button.primary", "the group was not created"),
+    ],
+)
+def test_a_set_up_tapped_without_a_connection_keeps_the_page_and_what_was_typed(
+    browser: Any, live: LiveServer, address: str, fill: str, start: str, said: str
+) -> None:
+    """The browser's own "No internet" page replaced the set-up form, and the names typed with it."""
+    context, page = phone(browser)
+    page.goto(live.url + address)
+    go_offline(context, live)
+    try:
+        names = page.locator(fill)
+        for i, name in enumerate(["Ann", "Ben"][: names.count()]):
+            names.nth(i).fill(name)
+        page.locator(start).tap()
+        expect(page.locator("#sync")).to_contain_text(f"No connection: {said}.")
+        assert page.url == live.url + address and names.first.input_value() == "Ann"
+    finally:
+        go_online(context, live)
+    page.locator(start).tap()  # the same tap, with the connection back
+    expect(page).not_to_have_url(live.url + address)
+
+
+def test_forget_tapped_without_a_connection_keeps_the_home_page(browser: Any, live: LiveServer) -> None:
+    context, page = scorer_phone(browser, new_game(live))
+    page.goto(live.url + "/")
+    go_offline(context, live)
+    try:
+        page.locator("details.forget summary").tap()
+        page.locator("form.forget-ask button").tap()
+        expect(page.locator("#sync")).to_contain_text("No connection: nothing was changed on this phone.")
+        expect(page.locator("details.forget")).to_have_count(1)
+    finally:
+        go_online(context, live)
+
+
 def test_the_offline_page_waits_out_a_server_in_trouble(browser: Any, live: LiveServer) -> None:
     """Back online while the app restarts behind its proxy (503), the offline page reloaded into the
     proxy's error page, which has no way back; it waits until the page itself answers."""
