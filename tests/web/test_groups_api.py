@@ -937,7 +937,7 @@ def test_a_group_keeps_at_most_1000_games(app: Flask, client: FlaskClient) -> No
                     "options": {},
                     "players": ["Ann", "Ben"],
                     "first_dealer": 0,
-                    "scorer_hash": "x",
+                    "scorer_hash": f"x{i}",  # unique, as every token's hash
                     "watch_hash": "y",
                     "group_id": group["id"],
                 }
