@@ -86,6 +86,15 @@
     }).then(function () { return moved || version === from; });
   }
   function forget(entry) { return store("readwrite", function (s) { s.delete(entry.key); }); }
+  /* The entry's mark `name` (tried, undo), when set, kept with it on the phone: the page may be
+     loaded again before the server answers. Resolves to the entry as kept (none: gone meanwhile). */
+  function mark(entry, name) {
+    return store("readwrite", function (s) {
+      var r = s.get(entry.key);
+      r.onsuccess = function () { if (r.result && entry[name]) { r.result[name] = true; s.put(r.result); } };
+      return r;
+    });
+  }
 
   /* -- the game as this phone knows it ------------------------------------------------------------ */
   function apply(entry, into) {  /* into this phone's game, or `confirmed` */
@@ -152,7 +161,7 @@
        the queue (IndexedDB is the phone's, this page's list its own): sent from here, an entry taken
        back would be stored after all. Gone, the page is loaded again, to go on from the queue as it
        is now; the chain stops here (nothing is "waiting"). */
-    store("readonly", function (s) { return s.get(entry.key); }).then(function (kept) {
+    mark(entry, "tried").then(function (kept) {
       if (!kept) { location.replace(location.pathname); return new Promise(function () {}); }
       return request("PUT", "/hands/" + entry.number + "/" + entry.step, body);
     }).then(function (answer) {
@@ -218,7 +227,8 @@
     event.stopPropagation();
     if (!conflictBox.hidden) { conflictBox.scrollIntoView({ block: "start" }); return; }  /* the choice first */
     if ((busy || pending[0].tried) && pending.length === 1) {  /* on its way, or maybe stored: undone there */
-      undoAsked = true; show(words.sending);
+      undoAsked = pending[0].undo = true; show(words.sending);
+      mark(pending[0], "undo");
       if (!busy) send();
       return;
     }
@@ -460,6 +470,7 @@
   saved().then(function (entries) {
     pending = (entries || []).sort(function (a, b) { return a.key - b.key; });
     if (!pending.length) return;
+    undoAsked = !!pending[pending.length - 1].undo;  /* asked before the page was loaded again */
     made += pending.length;
     pending.forEach(function (entry) { apply(entry); });
     draw();

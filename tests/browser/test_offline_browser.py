@@ -1677,6 +1677,40 @@ def test_undo_of_an_entry_whose_answer_was_lost_is_done_on_the_server(browser: A
     assert live.count("POST", f"/g/{game['id']}/undo") == 1
 
 
+@pytest.mark.parametrize("undone", ["before the page is loaded again", "after it"])
+def test_undo_of_an_entry_whose_answer_was_lost_waits_for_it_across_a_reload(
+    browser: Any, live: LiveServer, undone: str
+) -> None:
+    """That the entry may be stored, and that its undo was asked, lived in the page alone: the page
+    loaded again (the phone reopened it), the undo was forgotten or done on the phone only ("Undone")
+    while the server kept the bids. Both are kept with the entry, and the undo goes to the server."""
+    game = new_game(live, ("Ann", "Ben", "Cy"))
+    url = f"{live.url}/api/games/{game['id']}"
+    other_scorer(live, game, [4, 5, 3], [5, 3, 5])
+    context, page = scorer_phone(browser, game)
+    lost: list[str] = []
+    page.route(re.compile(r"/hands/2/bids$"), lose_the_first_answer(lost))
+    tap(page, "bid2-4", "bid0-4", "bid1-3")  # hand 2: Ben deals, Cy bids first
+    expect(page.locator("#sync")).to_contain_text("1 entry waiting")
+    assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][1]["bids"] == [4, 3, 4]
+    go_offline(context, live)
+    undo = page.locator("button[form=undo-form]")
+    try:
+        if undone == "after it":
+            page.reload()
+        expect(undo).to_have_attribute("aria-label", "Undo the bids of hand 2")
+        undo.tap()
+        expect(page.locator("#sync")).to_have_text("Sending…")
+        if undone != "after it":
+            page.reload()
+        expect(page.locator(".note")).to_have_count(0)  # not "Undone" on the phone alone
+    finally:
+        go_online(context, live)
+    expect(page.locator(".note")).to_contain_text("Undone: the bids of hand 2", timeout=15_000)
+    assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][1]["bids"] is None
+    assert live.count("POST", f"/g/{game['id']}/undo") == 1
+
+
 def test_undo_while_an_earlier_entry_is_on_its_way_takes_back_only_the_last(browser: Any, live: LiveServer) -> None:
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, page = scorer_phone(browser, game)
