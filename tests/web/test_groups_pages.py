@@ -194,9 +194,14 @@ def test_roster_chips_fill_the_new_game_screen_and_the_game_joins_the_group(app:
         "/new", data={**form, "action": f"pick-{ids['Cy']}", **{f"names-{i}": v for i, v in enumerate(rows(page))}}
     )
     assert rows(text(answer))[:2] == ["", "Ann"]
+    form["once"] = re.search(r'name="once" type="hidden" value="([\w-]+)"', page).group(1)  # type: ignore[union-attr]
     answer = client.post("/new", data={**form, "action": "start", "names-0": "cy ", "names-1": "Ann", "names-2": "Eve"})
     assert answer.status_code == 302, text(answer)
     game_id = answer.headers["Location"].split("/")[2]
+    # sent again (its answer lost): the same game, not a second one in the group
+    again = client.post("/new", data={**form, "action": "start", "names-0": "cy ", "names-1": "Ann", "names-2": "Eve"})
+    assert again.headers["Location"] == answer.headers["Location"]
+    assert len(client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()["games"]) == 1
     with app.app_context():
         game = db.session.get(Game, game_id)
         assert game is not None and game.group_id == group["id"]
