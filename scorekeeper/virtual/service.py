@@ -171,9 +171,10 @@ REPLACED = N_(
 REVOKED_KEPT = 4
 
 
-def _pad(host_token: str, table_id: str, seat: int, issued: int) -> bytes:
-    """A one-time pad only the host's token can make: one per seat and per issued link."""
-    return hmac.new(host_token.encode(), f"{table_id}:seat:{seat}:{issued}".encode(), hashlib.sha256).digest()
+def _pad(key: str, table_id: str, seat: int, issued: int) -> bytes:
+    """A one-time pad only the token ``key`` can make (the host's; for a rematch followed, the seat's
+    old link): one per seat and per issued link."""
+    return hmac.new(key.encode(), f"{table_id}:seat:{seat}:{issued}".encode(), hashlib.sha256).digest()
 
 
 def _seal(token: str, pad: bytes) -> str:
@@ -1090,9 +1091,8 @@ def follow_rematch(access: TableAccess) -> TableAccess:
         info = table.seats[seat]
         if info.get("host_linked"):  # said of the rematch's seat: the link asking still opens its own table
             raise Forbidden(_("The rematch's host has given this seat a newer link: ask the host for it."))
-        pad = _pad(access.token, table.id, seat, int(info.get("issued") or 0))
         if info.get("followed"):
-            token = _unseal(info["followed"], pad)
+            token = _unseal(info["followed"], _pad(access.token, table.id, seat, int(info.get("issued") or 0)))
             if matches(token, info.get("token_hash") or ""):  # still the seat's link: followed already
                 tokens.append(token)
                 return None

@@ -1659,9 +1659,9 @@ def test_undo_tapped_while_the_entry_is_on_its_way_is_done_once_the_server_has_i
     assert live.count("POST", f"/g/{game['id']}/undo") == 1
 
 
-def test_undo_of_an_entry_whose_answer_was_lost_is_done_on_the_server(browser: Any, live: LiveServer) -> None:
-    """The server stored the bids but its answer never came (a connection reset): the entry may be
-    there, so the undo is not done on the phone alone; it goes to the server once the entry is."""
+def bids_stored_answer_lost(browser: Any, live: LiveServer) -> tuple[dict[str, Any], str, Any, Any]:
+    """Hand 2's bids saved from a scorer's phone: the server stored them, its answer never came (a
+    connection reset), so they wait on the phone. ``(game, its API address, phone, page)``."""
     game = new_game(live, ("Ann", "Ben", "Cy"))
     url = f"{live.url}/api/games/{game['id']}"
     other_scorer(live, game, [4, 5, 3], [5, 3, 5])
@@ -1671,6 +1671,13 @@ def test_undo_of_an_entry_whose_answer_was_lost_is_done_on_the_server(browser: A
     tap(page, "bid2-4", "bid0-4", "bid1-3")  # hand 2: Ben deals, Cy bids first
     expect(page.locator("#sync")).to_contain_text("1 entry waiting")
     assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][1]["bids"] == [4, 3, 4]
+    return game, url, context, page
+
+
+def test_undo_of_an_entry_whose_answer_was_lost_is_done_on_the_server(browser: Any, live: LiveServer) -> None:
+    """The server stored the bids but its answer never came (a connection reset): the entry may be
+    there, so the undo is not done on the phone alone; it goes to the server once the entry is."""
+    game, url, context, page = bids_stored_answer_lost(browser, live)
     page.locator("button[form=undo-form]").tap()  # at once: before the phone has drawn the next step
     expect(page.locator(".note")).to_contain_text("Undone: the bids of hand 2", timeout=15_000)
     assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][1]["bids"] is None
@@ -1684,15 +1691,7 @@ def test_undo_of_an_entry_whose_answer_was_lost_waits_for_it_across_a_reload(
     """That the entry may be stored, and that its undo was asked, lived in the page alone: the page
     loaded again (the phone reopened it), the undo was forgotten or done on the phone only ("Undone")
     while the server kept the bids. Both are kept with the entry, and the undo goes to the server."""
-    game = new_game(live, ("Ann", "Ben", "Cy"))
-    url = f"{live.url}/api/games/{game['id']}"
-    other_scorer(live, game, [4, 5, 3], [5, 3, 5])
-    context, page = scorer_phone(browser, game)
-    lost: list[str] = []
-    page.route(re.compile(r"/hands/2/bids$"), lose_the_first_answer(lost))
-    tap(page, "bid2-4", "bid0-4", "bid1-3")  # hand 2: Ben deals, Cy bids first
-    expect(page.locator("#sync")).to_contain_text("1 entry waiting")
-    assert requests.get(url, headers=bearer(game), timeout=10).json()["hands"][1]["bids"] == [4, 3, 4]
+    game, url, context, page = bids_stored_answer_lost(browser, live)
     go_offline(context, live)
     undo = page.locator("button[form=undo-form]")
     try:
