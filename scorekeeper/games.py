@@ -435,7 +435,7 @@ def create_game(
     mode: str = "table",
     attach: Attach | None = None,
     bots: Collection[int] = (),
-    tokens: tuple[str, str] | None = None,
+    tokens: tuple[str, ...] | None = None,
 ) -> tuple[Game, str, str]:
     """Store a new game; returns it with its scorer and watch tokens (shown once, stored hashed):
     ``tokens`` (a new-game form's, :func:`made_by_form`), else fresh ones.
@@ -471,8 +471,8 @@ def create_game(
 
 
 def made_by_form(
-    tokens: tuple[str, str] | None, names: list[str], variant: str, options: Mapping[str, bool]
-) -> tuple[Game | None, tuple[str, str] | None]:
+    tokens: tuple[str, ...] | None, names: list[str], variant: str, options: Mapping[str, bool]
+) -> tuple[Game | None, tuple[str, ...] | None]:
     """The game a new-game form made already with ``tokens`` (:func:`~scorekeeper.tokens.tokens_of_form`),
     sent again as its answer was lost, else ``None`` and the tokens for the game it makes now.
 
@@ -491,7 +491,7 @@ def made_by_form(
 
 
 def _new_game(
-    names: list[str], rules: Rules, first_dealer: int, mode: str, tokens: tuple[str, str] | None = None
+    names: list[str], rules: Rules, first_dealer: int, mode: str, tokens: tuple[str, ...] | None = None
 ) -> tuple[Game, str, str]:
     """A game row with fresh scorer and watch tokens (returned once, stored only as hashes)."""
     scorer, watch = tokens or (new_token(), new_token())

@@ -65,7 +65,7 @@ def _budget(name: str) -> str:
 
 def _created(response: Response) -> bool:
     """A new game or table was stored (201, or a form's redirect to it); a refused form costs nothing,
-    and so does a form that found what it asked for already made (``g.made_before``: a rematch)."""
+    and so does a form that found what it asked for already made (``g.made_before``: a rematch, a set-up form sent again)."""
     return response.status_code in (201, 302, 303) and not g.get("made_before")
 
 

@@ -99,7 +99,8 @@ class VirtualTable(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    host_hash: Mapped[str] = mapped_column(String(64))
+    #: Unique: a new-table form sent twice derives the same tokens (``tokens.tokens_of_form``).
+    host_hash: Mapped[str] = mapped_column(String(64), unique=True)
     # [{"name": …, "bot": None | "random" | "basic" | "strong", "token_hash": …, "joined": bool}]
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     phase: Mapped[str] = mapped_column(String(10), default="lobby")

@@ -7,6 +7,7 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections.abc import Sequence
 from urllib.parse import unquote
 
 
@@ -15,18 +16,20 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-#: A new-game form's one-time mark (:func:`new_token`'s shape), from which its game's tokens derive.
+#: A set-up form's one-time mark (:func:`new_token`'s shape), from which the tokens it hands out derive.
 ONCE = re.compile(r"[\w-]{32}", re.ASCII)
 
 
-def tokens_of_form(once: object, key: bytes) -> tuple[str, str] | None:
-    """The scorer and watch tokens of the game made by the new-game form marked ``once`` (``None``
-    for a form without a well-formed mark): the same on a resend, so the game is found again
-    (:func:`scorekeeper.games.made_by_form`), and as unguessable as :func:`new_token` without ``key``."""
+def tokens_of_form(once: object, key: bytes, roles: Sequence[str] = ("s", "w")) -> tuple[str, ...] | None:
+    """The tokens handed out by the set-up form marked ``once``, one for each role (``None`` for a
+    form without a well-formed mark): the same on a resend, so what the form made is found again
+    (:func:`scorekeeper.games.made_by_form`, :func:`scorekeeper.virtual.service.made_by_form`), and
+    as unguessable as :func:`new_token` without ``key``. A new game's roles are its scorer and
+    watch tokens; a new table's its host's and each seat's."""
     if not isinstance(once, str) or not ONCE.fullmatch(once):
         return None
-    scorer, watch = (hmac.new(key, f"{once}:{role}".encode(), hashlib.sha256).digest()[:24] for role in "sw")
-    return base64.urlsafe_b64encode(scorer).decode(), base64.urlsafe_b64encode(watch).decode()
+    made = (hmac.new(key, f"{once}:{role}".encode(), hashlib.sha256).digest()[:24] for role in roles)
+    return tuple(base64.urlsafe_b64encode(token).decode() for token in made)
 
 
 def token_hash(token: str) -> str:

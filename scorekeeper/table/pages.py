@@ -17,6 +17,7 @@ from typing import Any
 from flask import Blueprint
 from flask import current_app
 from flask import flash
+from flask import g
 from flask import redirect
 from flask import render_template
 from flask import request
@@ -253,9 +254,10 @@ def new_game() -> Any:
     return remember(response, game.id, scorer, watch)
 
 
-def sent_again(game: Game, tokens: tuple[str, str] | None) -> Any:
+def sent_again(game: Game, tokens: tuple[str, ...] | None) -> Any:
     """The answer a new-game form's first send got (lost on its way): the game it made, this phone its scorer."""
     assert tokens is not None
+    g.made_before = True  # no second game, so none counted (limits._created)
     return remember(redirect(url_for(".share", game_id=game.id, new=1)), game.id, *tokens)
 
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import current_app
 from flask import g
 from flask import redirect
 from flask import render_template
 from flask import request
 from flask import url_for
+from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
 from .. import limits
@@ -32,6 +34,9 @@ from ..games import trimmed
 from ..groups import pages as groups
 from ..i18n import _
 from ..i18n import N_
+from ..tokens import new_token
+from ..tokens import ONCE
+from ..tokens import tokens_of_form
 from ..web import COOKIE_AGE
 from ..web import COOKIE_PREFIX
 from ..web import cookies_with
@@ -487,6 +492,7 @@ def _render_new(
         error=error,
         refused=refused_rows(row["name"] for row in rows) if error else (),
         settings=settings,
+        once=form.get("once") if ONCE.fullmatch(form.get("once", "")) else new_token(),
         max_seats=MAX_SEATS,
         min_seats=MIN_SEATS,
         focus=focus,
@@ -526,21 +532,25 @@ def create() -> Any:
     kept = [i for i, r in enumerate(rows) if r["name"] or r["bot"]]  # an empty row is no seat
     seats = [{"name": rows[i]["name"] or None, "bot": rows[i]["bot"] or None} for i in kept]
     humans = [i for i, s in enumerate(seats) if s["bot"] is None]
+    variant, options = request.form.get("variant", "standard"), {n: request.form.get(n) == "on" for n in OPTION_NAMES}
+    roles = ["host", *(f"seat {i}" for i in range(len(seats)))]
+    marked = tokens_of_form(request.form.get("once"), str(current_app.config["SECRET_KEY"]).encode(), roles)
     try:
-        drawn = request.form.get("draw") == "on"
-        first: int | str = "draw" if drawn else _dealer_seat(request.form.get("first_dealer", "1"), kept, len(rows))
-        options = {name: request.form.get(name) == "on" for name in OPTION_NAMES}
-        created = service.create_table(
-            seats,
-            request.form.get("variant", "standard"),
-            options,
-            first,
-            start=len(humans) <= 1,
-            attach=groups.attach_for_request(),
-        )
+        created, tokens = service.made_by_form(marked, seats, variant, options)
+        if created is None:
+            drawn = request.form.get("draw") == "on"
+            first: int | str = "draw" if drawn else _dealer_seat(request.form.get("first_dealer", "1"), kept, len(rows))
+            created = service.create_table(
+                seats, variant, options, first, len(humans) <= 1, attach=groups.attach_for_request(), tokens=tokens
+            )
+    except IntegrityError:  # the same form sent at the same time made the table first
+        created, tokens = service.made_by_form(marked, seats, variant, options)
+        if created is None:
+            raise
     except (RulesError, ServiceError) as error:
         status, shape = views.error_body(None, None, error)
         return _render_new(rows, shape["error"]["message"], status)
+    g.made_before = created.again  # the answer lost, the form sent again: no second table (limits._created)
     table_id = created.table.id
     if len(humans) == 1:  # one player against bots: straight to the cards
         response = redirect(url_for("virtual.seat", table_id=table_id), 303)

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Mapping
+from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -187,15 +188,18 @@ def _unseal(sealed: str, pad: bytes) -> str:
     return base64.urlsafe_b64encode(bytes(a ^ b for a, b in zip(raw, pad))).decode().rstrip("=")
 
 
-def _issue(info: dict[str, Any], host_token: str | None, table_id: str, seat: int) -> tuple[dict[str, Any], str]:
-    """A seat with a fresh random link (192 bits): stored as a hash, plus a copy sealed for the host.
+def _issue(
+    info: dict[str, Any], host_token: str | None, table_id: str, seat: int, token: str | None = None
+) -> tuple[dict[str, Any], str]:
+    """A seat with a fresh random link (192 bits; ``token``, a set-up form's): stored as a hash, plus
+    a copy sealed for the host.
 
     The sealed copy lets the host page show the link (and its QR code) again until the seat's
     player has opened it; then it is dropped, and not even the host can open that seat. The old
     link, if any, stops working (its hash is kept only to explain that, see :func:`open_table`).
     Without ``host_token`` nothing is sealed: the link goes straight to the player who asked.
     """
-    token = new_token()
+    token = token or new_token()
     issued = int(info.get("issued") or 0) + 1
     revoked = list(info.get("revoked") or ())
     if info.get("token_hash"):
@@ -698,13 +702,15 @@ def create_table(
     seed: int | None = None,
     attach: games.Attach | None = None,
     settle_bots: bool = True,
+    tokens: Sequence[str] | None = None,
 ) -> Created:
     """Open a table (a lobby, or dealt at once with ``start``) over a new game in virtual mode.
 
     The game row is created by :func:`scorekeeper.games.create_game`, which checks names,
     variant, options and first dealer; its scorer token is thrown away, so no scorer can write
     into a game that the table records. Each human seat gets its own random link
-    (:func:`_issue`); bots get none.
+    (:func:`_issue`); bots get none. ``tokens``, a set-up form's (:func:`made_by_form`), are the
+    host's and then each seat's, in place of fresh ones.
     """
     names, bots = parse_seats(seats)
     if not isinstance(start, bool):
@@ -714,13 +720,13 @@ def create_table(
         first_dealer, drawn = _draw(len(names), seed)
     robots = [seat for seat, bot in enumerate(bots) if bot]
     row, _scorer, _watch = games.create_game(names, variant, first_dealer, options, "virtual", attach, robots)
-    game_id, table_id, host = row.id, new_id(), new_token()
+    game_id, table_id, host = row.id, new_id(), tokens[0] if tokens else new_token()
     infos: list[dict[str, Any]] = []
-    tokens: dict[int, str] = {}
+    links: dict[int, str] = {}
     for i, (name, bot) in enumerate(zip(names, bots)):
         info: dict[str, Any] = {"name": name, "bot": bot, "token_hash": None, "joined": False, "drew": drawn[i]}
         if bot is None:
-            info, tokens[i] = _issue(info, host, table_id, i)
+            info, links[i] = _issue(info, host, table_id, i, tokens[1 + i] if tokens else None)
         infos.append(info)
     try:
         db.session.rollback()
@@ -751,7 +757,39 @@ def create_table(
         raise
     if settle_bots:
         settle(table_id)  # bots first to act move now, outside the creating transaction
-    return Created(table, host, tokens)
+    return Created(table, host, links)
+
+
+def made_by_form(
+    tokens: Sequence[str] | None, seats: object, variant: object, options: object
+) -> tuple[Created | None, Sequence[str] | None]:
+    """The table a set-up form made already with ``tokens`` (:func:`~scorekeeper.tokens.tokens_of_form`:
+    the host's, then each seat's), sent again as its answer was lost, with the links it handed out;
+    else ``None`` and the tokens for the table it makes now.
+
+    Only while no person has bid or played at it and it has the seats, variant and options sent: the
+    same form sent back with others, or once it is played, makes a table with fresh tokens. Its
+    first dealer is not compared: a draw for the deal (R6) is drawn again on every send.
+    """
+    if tokens is None:
+        return None, None
+    table = db.session.execute(
+        select(VirtualTable).where(VirtualTable.host_hash == token_hash(tokens[0]))
+    ).scalar_one_or_none()
+    if table is None:
+        return None, tokens
+    names, bots = parse_seats(seats)
+    game = load_state(table)
+    same = [(s["name"], s.get("bot")) for s in table.seats] == list(zip(names, bots)) and table.game.variant == variant
+    if not isinstance(options, Mapping) or any(table.game.options.get(name) != on for name, on in options.items()):
+        same = False
+    if (game is not None and game.number > 1) or any(not table.seats[m["seat"]].get("bot") for m in log_of(table)):
+        same = False  # a person has played at it
+    if not same:
+        return None, None
+    held = [info.get("token_hash") or "" for info in table.seats]  # a seat given a new link since: not this one
+    links = {seat: link for seat, link in enumerate(tokens[1:]) if matches(link, held[seat])}
+    return Created(table, tokens[0], links, again=True), tokens
 
 
 # -- acting --------------------------------------------------------------------------------------

@@ -244,21 +244,24 @@ def test_a_virtual_table_started_from_the_group_joins_it(client: FlaskClient) ->
     group = joined(client, ["Ann"])
     page = text(client.get(f"/t/new?group={group['id']}"))
     assert f'name="group" value="{group["id"]}"' in page and "joins the group" in page
-    answer = client.post(
-        "/t/new",
-        data={
-            "csrf_token": csrf(client, f"/t/new?group={group['id']}"),
-            "group": group["id"],
-            "count": "2",
-            "name-0": "ann",
-            "bot-0": "",
-            "name-1": "Robo",
-            "bot-1": "basic",
-            "variant": "standard",
-            "first_dealer": "1",
-        },
-    )
+    once = re.search(r'name="once" value="([\w-]{32})"', page)
+    assert once
+    form = {
+        "csrf_token": csrf(client, f"/t/new?group={group['id']}"),
+        "once": once.group(1),
+        "group": group["id"],
+        "count": "2",
+        "name-0": "ann",
+        "bot-0": "",
+        "name-1": "Robo",
+        "bot-1": "basic",
+        "variant": "standard",
+        "first_dealer": "1",
+    }
+    answer = client.post("/t/new", data=form)
     assert answer.status_code == 303, text(answer)
+    again = client.post("/t/new", data=form)  # sent again (its answer lost): the same table, one game
+    assert again.headers["Location"] == answer.headers["Location"]
     doc = client.get(f"/api/groups/{group['id']}", headers=auth(group["token"])).get_json()
     (game,) = doc["games"]
     assert game["mode"] == "virtual" and game["players"][0]["player_id"] == group["players"][0]["id"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 from typing import Any
 
 import pytest
@@ -81,6 +82,69 @@ def test_one_person_and_bots_go_straight_to_their_cards(app: Flask) -> None:
     assert ">Bot 3<" in body  # an unnamed bot seat gets a name
     state = row(app, table)["state"]
     assert state["variant"] == "new-jersey" and state["first_dealer"] == 1
+
+
+def tables_stored(app: Flask) -> int:
+    with app.app_context():
+        return int(db.session.execute(select(func.count()).select_from(VirtualTable)).scalar_one())
+
+
+@pytest.mark.parametrize("people", [1, 2])
+def test_a_new_table_sent_again_after_its_answer_was_lost_makes_no_second_table(app: Flask, people: int) -> None:
+    """The answer to "Open the table" lost on a bad connection, the phone sent the form again: a
+    second table, the first one held by nobody (in a group, its players counted twice). The form's
+    one-time mark finds the table it made, with the same host and seat links."""
+    phone = app.test_client()
+    page = text(phone.get("/t/new"))
+    once = re.search(r'name="once" value="([\w-]{32})"', page)
+    assert once, "the set-up form carries its one-time mark"
+    names = {"name-0": "Ann", "bot-0": "", "name-1": "Ben", "bot-1": "" if people == 2 else "basic"}
+    form = {"csrf_token": token_of(phone, "/t/new"), "once": once.group(1), "count": "3", **names}
+    form |= {"name-2": "", "bot-2": "basic", "variant": "new-jersey", "zero_bids": "on", "draw": "on"}
+    before = tables_stored(app)
+    first = phone.post("/t/new", data=form)
+    cookies = {c.key: c.value for c in phone._cookies.values() if c.key.startswith("vt")}
+    lost = app.test_client()  # the phone as it was: the first answer (and its cookies) never arrived
+    lost.set_cookie("session", phone.get_cookie("session").value)  # type: ignore[union-attr]
+    again = lost.post("/t/new", data=form)
+    assert first.status_code == again.status_code == 303 and again.headers["Location"] == first.headers["Location"]
+    assert tables_stored(app) == before + 1
+    assert {c.key: c.value for c in lost._cookies.values() if c.key.startswith("vt")} == cookies
+    table = again.headers["Location"].split("/")[2]
+    seat = lost  # the person's phone (one person: this one, the seat's cookie among those sent again)
+    if people == 2:  # the host page shows the same links again
+        host = text(lost.get(f"/t/{table}/host"))
+        links = list(dict.fromkeys(re.findall(r"/t/\w+/join/[\w-]+", host)))  # each seat's, in seat order
+        first_host = text(phone.get(f"/t/{table}/host"))
+        assert len(links) == 2 and links == list(dict.fromkeys(re.findall(r"/t/\w+/join/[\w-]+", first_host)))
+        assert lost.post(f"/t/{table}/start", data={"csrf_token": CSRF.findall(host)[0]}).status_code == 303
+        seat = app.test_client()
+        seat.get(links[row(app, table)["state"]["to_act"]])
+    bids = re.findall(r'name="bid" value="(\d+)"', text(seat.get(f"/t/{table}")))
+    assert bids, "the person is to bid (bots before them have bid)"
+    at_once: list[int] = []
+    barrier = threading.Barrier(3)
+
+    def tap() -> None:
+        c = app.test_client()
+        c.set_cookie("session", phone.get_cookie("session").value)  # type: ignore[union-attr]
+        barrier.wait()
+        at_once.append(c.post("/t/new", data={**form, "once": "x" * 32}).status_code)  # another form
+
+    taps = [threading.Thread(target=tap) for _ in range(3)]
+    for t in taps:
+        t.start()
+    for t in taps:
+        t.join()
+    assert at_once == [303, 303, 303] and tables_stored(app) == before + 2
+    # the same form sent back with other seats, or once a person has played at it, opens a table
+    assert lost.post("/t/new", data={**form, "name-0": "Dan"}).status_code == 303
+    assert tables_stored(app) == before + 3
+    assert lost.post("/t/new", data=form).headers["Location"] == first.headers["Location"]  # started, not played
+    bid = seat.post(f"/t/{table}/bid", data={"csrf_token": token_of(seat, f"/t/{table}"), "bid": bids[0]})
+    assert bid.status_code == 303 and tables_stored(app) == before + 3
+    assert lost.post("/t/new", data=form).headers["Location"] != first.headers["Location"]
+    assert tables_stored(app) == before + 4
 
 
 def test_a_refused_new_table_says_why_at_once_and_marks_the_names_it_is_about(app: Flask) -> None:
