@@ -44,10 +44,20 @@
      through a reload, back and forward, or the phone locking and the browser dropping the tab.
      Each notes the version it was tapped on (#at). */
   function draftKey(form) { return "bluke-draft:" + (form.dataset.draft || form.getAttribute("action")); }
+  /* Kept on the phone even when its storage is full: the copies static/queue.js keeps of the other
+     games (bluke-known-<id>, one for each game ever scored here) make room. */
+  function put(key, value) {
+    try { localStorage.setItem(key, value); } catch (e) {
+      try {
+        Object.keys(localStorage).forEach(function (k) { if (k.indexOf("bluke-known-") === 0 && k.slice(12) !== location.pathname.split("/")[2]) localStorage.removeItem(k); });
+        localStorage.setItem(key, value);
+      } catch (e) { /* storage off */ }
+    }
+  }
   function saveDraft(form) {
     var data = { "#at": versionOf(form) };
     all(".prow[data-manual] input:checked, input[name=trump]:checked", form).forEach(function (i) { data[i.name] = i.value; });
-    try { localStorage.setItem(draftKey(form), JSON.stringify(data)); } catch (e) { /* storage full or off */ }
+    put(draftKey(form), JSON.stringify(data));
   }
   function forgetDraft(form) {
     try { localStorage.removeItem(draftKey(form)); } catch (e) { /* storage off */ }
@@ -66,7 +76,7 @@
     var data = readDraft(form), version = versionOf(form);
     if (!data || version === null) { forgetDraft(form); return; }
     data["#sent"] = version;
-    try { localStorage.setItem(draftKey(form), JSON.stringify(data)); } catch (e) { /* storage off */ }
+    put(draftKey(form), JSON.stringify(data));
   }
   /* Taps over values the form shows (a correction, an undone step) come back only on the version
      they were tapped on: a later one was saved by another phone, and the taps would undo it. */
@@ -354,7 +364,7 @@
 
   /* What static/queue.js, the scorer's offline queue, builds on. */
   window.BlukeApp = {
-    handForm: handForm, saveDraft: saveDraft, notSent: notSent, forgetDraft: forgetDraft, say: format, messages: messages, minus: minus, before: BEFORE
+    handForm: handForm, saveDraft: saveDraft, put: put, notSent: notSent, forgetDraft: forgetDraft, say: format, messages: messages, minus: minus, before: BEFORE
   };
 
   /* The phone's time zone, for the dates the server writes (scorekeeper/i18n.py, select_timezone). */

@@ -157,9 +157,7 @@ window.BlukeQueueRare = function (Q) {
     entry.values.forEach(function (v, seat) { data[kind + seat] = String(v); });
     if (entry.step === "bids") data.trump = Q.trumpButton(entry);
     var action = document.getElementById("proto-" + entry.step).content.querySelector("form").getAttribute("action");
-    try {
-      localStorage.setItem("bluke-draft:" + action.replace("{number}", entry.number), JSON.stringify(data));
-    } catch (e) { /* storage off or full: the box showed the entry */ }
+    App.put("bluke-draft:" + action.replace("{number}", entry.number), JSON.stringify(data));  /* storage off: the box showed it */
   }
   /* Another phone changed other hands only (a correction of hand 1 while this phone entered hand 2):
      the entries made on the game at `from` whose hands it left as they were go on from the

@@ -38,7 +38,7 @@
     if (entry) apply(entry, confirmed);
     confirmed.version = version;
     docNode.textContent = JSON.stringify(confirmed);
-    try { localStorage.setItem(KNOWN, JSON.stringify(confirmed)); } catch (e) { /* storage off or full */ }
+    App.put(KNOWN, JSON.stringify(confirmed));
   }
 
   /* -- IndexedDB: one store of entries, oldest first (auto-increment keys) ---------------------- */

@@ -665,12 +665,28 @@ def test_the_queue_survives_closing_and_reopening_the_page(browser: Any, live: L
     assert live.count("PUT", f"/api/games/{game['id']}/hands/1/bids") == 1
 
 
-def test_a_kept_page_older_than_what_was_sent_goes_on_from_what_was_sent(browser: Any, live: LiveServer) -> None:
+#: Fills the page's localStorage with copies of other games, as a phone that scored many games.
+FILL_STORAGE = """() => {
+    let i = 0;
+    for (const size of [1 << 19, 1 << 10, 1]) {
+        try { for (;;) localStorage.setItem("bluke-known-old" + i++, "x".repeat(size)); } catch (e) {}
+    }
+    return i;
+}"""
+
+
+@pytest.mark.parametrize("storage", ["room", "full"])
+def test_a_kept_page_older_than_what_was_sent_goes_on_from_what_was_sent(
+    browser: Any, live: LiveServer, storage: str
+) -> None:
     """Bids queued offline go out while the scorer taps the tricks, so the page is not drawn again
     and the copy the service worker keeps still asks for the bids. Reopened without a connection,
-    the page must ask for the tricks, and the scorer's own save must not read as another scorer's."""
+    the page must ask for the tricks, and the scorer's own save must not read as another scorer's.
+    On a phone whose storage is full of the copies kept of other games, those make room."""
     game = new_game(live, ("Ann", "Ben", "Cy"))
     context, page = scorer_phone(browser, game)
+    if storage == "full":
+        assert page.evaluate(FILL_STORAGE) > 3
     go_offline(context, live)
     tap(page, "bid1-5", "bid2-3", "bid0-4")
     expect(page.locator("form.hand")).to_have_attribute("data-step", "tricks")
@@ -703,6 +719,8 @@ def test_a_kept_page_older_than_what_was_sent_goes_on_from_what_was_sent(browser
     doc = requests.get(f"{live.url}/api/games/{game['id']}", headers=bearer(game), timeout=10).json()
     assert doc["hands"][0]["bids"] == [4, 5, 3] and doc["hands"][0]["tricks"] == [4, 5, 4]
     assert doc["version"] == game["version"] + 2 and live.count("PUT", f"/api/games/{game['id']}/hands/1/tricks") == 1
+    if storage == "full":
+        assert page.evaluate("() => localStorage.getItem('bluke-known-old0')") is None  # made room
 
 
 def test_the_game_the_phone_remembers_holds_only_what_the_server_confirmed(browser: Any, live: LiveServer) -> None:
