@@ -117,7 +117,8 @@ def import_game(group_id: str) -> Any:
     seats' players by their ``group_players`` ids."""
     group = opened(group_id)
     data = body()
-    attach = service.seat_players(group.id, data.get("group_players"), data.get("group_names"), data.get("id"))
+    origin = (data.get("origin"), data.get("id"))
+    attach = service.seat_players(group.id, data.get("group_players"), data.get("group_names"), origin)
     return created(*exchange.import_game(data, attach))
 
 
@@ -243,7 +244,9 @@ def export_json(group_id: str) -> Response:
             corrections = _by_game(db.session.execute(query), ids)
             for game_id, p in batch.items():
                 set_committed_value(p.game, "hands", hands[game_id])
-                seats = {"group_players": p.seats, "group_names": [names.get(player, "") for player in p.seats]}
+                seats: dict[str, Any] = {"group_players": p.seats, "group_names": [names.get(pl, "") for pl in p.seats]}
+                if p.game.origin:  # a copy: imported anywhere, it is the game it was copied from (seat_players)
+                    seats["origin"] = p.game.origin
                 document = exchange.export_document(p.game, corrections[game_id], p.bots)  # no query a game
                 line = json.dumps(document | seats, ensure_ascii=False)
                 yield ("" if p is played[0] else ",\n") + line

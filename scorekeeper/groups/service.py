@@ -131,7 +131,9 @@ def _player(group: Group, player_id: object) -> GroupPlayer:
     return found
 
 
-def seat_players(group_id: str, known: object = None, known_names: object = None, origin: object = None) -> Attach:
+def seat_players(
+    group_id: str, known: object = None, known_names: object = None, origin: Iterable[object] = ()
+) -> Attach:
     """Seat a new game's players in the group: each name is a roster player, or joins the roster.
 
     Returned as the hook that :func:`scorekeeper.games.create_game` runs inside the game's own
@@ -142,13 +144,16 @@ def seat_players(group_id: str, known: object = None, known_names: object = None
     player id of each seat, ``""`` for a seat that counted for nobody. A seat whose id is a player
     of this group is that player whatever the name now says (renamed, merged); other seats go by name:
     the roster name the export gives for the seat (``group_names``: the exporting group's renames
-    and merges), else the seat's name in the game. ``origin``: an imported file's ``id``, kept with
-    the game; a game the group holds already, or imported from the same file (an import sent again
-    after its answer was lost), is refused: its statistics would count twice.
+    and merges), else the seat's name in the game. ``origin``: an imported file's ``origin`` (the
+    game it was first imported from, which a group's export gives) and ``id``, the first of them
+    kept with the game; a game the group holds already, or imported from the same game (an import
+    sent again after its answer was lost, or the copy another group made of it), is refused: its
+    statistics would count twice.
     """
 
     # (PostgreSQL text holds no NUL)
-    kept = origin if isinstance(origin, str) and 0 < len(origin) <= 64 and "\x00" not in origin else None
+    ids_sent = [o for o in origin if isinstance(o, str) and 0 < len(o) <= 64 and "\x00" not in o]
+    kept = ids_sent[0] if ids_sent else None
 
     def attach(game: Game, bots: Collection[int]) -> None:
         group = _locked(group_id)
@@ -163,7 +168,8 @@ def seat_players(group_id: str, known: object = None, known_names: object = None
         if kept is not None and db.session.scalar(
             select(func.count())
             .select_from(Game)
-            .where(Game.group_id == group.id, Game.id != game.id, or_(Game.id == kept, Game.origin == kept))
+            .where(Game.group_id == group.id, Game.id != game.id)
+            .where(or_(Game.id.in_(ids_sent), Game.origin.in_(ids_sent)))
         ):
             raise BadRequest(
                 _(
@@ -174,7 +180,10 @@ def seat_players(group_id: str, known: object = None, known_names: object = None
         game.origin = kept
         ids = _known_ids(known, len(game.players))
         names = _known_names(known_names, len(game.players))
-        seats = [seat for seat in range(len(game.players)) if seat not in bots and ids[seat] != ""]
+        if known is None:  # a bot's seat counts for nobody
+            seats = [seat for seat in range(len(game.players)) if seat not in bots]
+        else:  # the export says whom each seat counted for: a bot's seat a person opened counts for them
+            seats = [seat for seat in range(len(game.players)) if ids[seat] != ""]
         _one_seat_each(group, game, seats, ids, names)
         _seat(group, game, seats, ids, names)
 

@@ -167,6 +167,13 @@ def test_a_game_imported_into_the_group_that_holds_it_is_refused(client: FlaskCl
     assert [g["id"] for g in group_doc(client, group)["games"]] == [game["id"]]
     other = new_group(client, "Saturdays")
     assert client.post(f"/api/groups/{other['id']}/import", json=entry, headers=auth(other["token"])).status_code == 201
+    # that group's copy, from its own export, is the same game: back in the first group it counted twice
+    (copy,) = client.get(f"/api/groups/{other['id']}/export.json", headers=auth(other["token"])).get_json()["games"]
+    assert copy["id"] != game["id"] and copy["origin"] == game["id"]
+    answer = client.post(f"/api/groups/{group['id']}/import", json=copy, headers=auth(group["token"]))
+    assert answer.status_code == 400
+    assert f"This game is in the group already (id {game['id']})" in answer.get_json()["error"]["message"]
+    assert [g["id"] for g in group_doc(client, group)["games"]] == [game["id"]]
 
 
 def test_a_games_file_imported_into_a_group_a_second_time_is_refused(client: FlaskClient) -> None:
@@ -239,6 +246,38 @@ def test_a_virtual_games_export_brings_no_bot_to_the_roster_and_its_import_keeps
         'The file\'s players[1].bot should be a bot level (random, basic, strong) or null, not "grandmaster".'
     )
     assert len(group_doc(client, group)["games"]) == 1
+
+
+def test_a_seat_handed_to_a_bot_after_its_person_opened_it_comes_back_to_them_from_the_export(
+    client: FlaskClient,
+) -> None:
+    """Ann and Ben opened their seats, then the host gave both to bots: the game counts for them
+    (README), but their export entry, imported into another group or back into this one after the
+    game was taken out, counted for nobody: the seats' bot marks won over ``group_players``."""
+    group = new_group(client)
+    table = group_table(client, group, [{"name": "Ann"}, {"name": "Robo", "bot": "random"}, {"name": "Ben"}])
+    for seat in table["seats"]:  # each person opens their seat
+        assert client.get(f"/api/tables/{table['id']}/view", headers=auth(seat["token"])).status_code == 200
+    for seat in (0, 2):
+        handed = client.put(
+            f"/api/tables/{table['id']}/seats/{seat}", json={"bot": "random"}, headers=auth(table["host_token"])
+        )
+        assert handed.status_code == 200, handed.get_json()
+    ids = roster(group_doc(client, group))
+    (entry,) = client.get(f"/api/groups/{group['id']}/export.json", headers=auth(group["token"])).get_json()["games"]
+    assert [p.get("bot") for p in entry["players"]] == ["random"] * 3
+    assert entry["group_players"] == [ids["Ann"], "", ids["Ben"]]
+    other = new_group(client, "Saturdays")
+    assert client.post(f"/api/groups/{other['id']}/import", json=entry, headers=auth(other["token"])).status_code == 201
+    assert sorted(roster(group_doc(client, other))) == ["Ann", "Ben"]
+    headers = auth(group["token"])
+    assert client.delete(f"/api/groups/{group['id']}/games/{table['game_id']}", headers=headers).status_code == 200
+    again = client.post(f"/api/groups/{group['id']}/import", json=entry, headers=headers)
+    assert again.status_code == 201, again.get_json()
+    (game,) = group_doc(client, group)["games"]
+    assert [p["player_id"] for p in game["players"]] == [ids["Ann"], "", ids["Ben"]]
+    stats = client.get(f"/api/groups/{group['id']}/stats", headers=headers).get_json()
+    assert sorted((p["name"], p["games"]) for p in stats["players"]) == [("Ann", 1), ("Ben", 1)]
 
 
 def test_a_game_of_the_groups_export_comes_back_to_the_same_players(client: FlaskClient) -> None:
