@@ -721,7 +721,9 @@ def test_a_merged_name_is_taken_back_only_by_its_player(client: FlaskClient) -> 
     taken = client.patch(
         f"/api/groups/{group['id']}/players/{ids['Ben']}", json={"name": "anne"}, headers=auth(group["token"])
     )
-    assert taken.status_code == 400 and "'Ann' is already a player" in taken.get_json()["error"]["message"]
+    assert taken.status_code == 400 and taken.get_json()["error"]["message"] == (
+        "'anne' is a name merged into 'Ann' in this group: it stands for them. Choose another name."
+    )  # not "'Ann' is already a player", a name Ben was not given
     back = client.patch(
         f"/api/groups/{group['id']}/players/{ids['Ann']}", json={"name": "Anne"}, headers=auth(group["token"])
     )
