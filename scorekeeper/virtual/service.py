@@ -1030,7 +1030,8 @@ def mark_joined(access: TableAccess) -> None:
     seat = access.seat
 
     def change(table: VirtualTable, game: Game | None, log: list[dict[str, Any]]) -> Game | None:
-        _update_seat(table, seat, joined=True, sealed=None)
+        if matches(access.token, table.seats[seat].get("token_hash") or ""):  # not replaced meanwhile (host)
+            _update_seat(table, seat, joined=True, sealed=None)
         return None  # nothing to save in the engine state, and no bot moves without a version bump
 
     _run(access.table.id, None, change, bump=False)
@@ -1115,7 +1116,8 @@ def _rematch_again(table: VirtualTable, pad: bytes) -> Created:
 
 def follow_rematch(access: TableAccess) -> TableAccess:
     """A seat of a finished table takes the same seat at the rematch, with a link of its own,
-    unless the rematch's host has given that seat a link since (it may be someone else's now).
+    unless the rematch's host has given that seat a link since, or its link was opened (it may be
+    someone else's now).
 
     The first follow issues the link and keeps a copy sealed with the old link, so that the seat's
     other phones (the same old link) and a resend get that same link instead of revoking it."""
@@ -1134,6 +1136,10 @@ def follow_rematch(access: TableAccess) -> TableAccess:
             if matches(token, info.get("token_hash") or ""):  # still the seat's link: followed already
                 tokens.append(token)
                 return None
+        elif info.get("joined"):  # opened with the link the rematch's host was given: perhaps someone else's
+            raise Forbidden(
+                _("This seat at the rematch has been opened with the link its host gave out: ask the host.")
+            )
         fresh, token = _issue(info, None, table.id, seat)
         fresh["followed"] = _seal(token, _pad(access.token, table.id, seat, fresh["issued"]))
         table.seats = [fresh if i == seat else s for i, s in enumerate(table.seats)]

@@ -349,6 +349,28 @@ def test_a_link_replaced_while_its_move_was_on_its_way_moves_nothing(app: Flask,
         assert row(app, table) == before
 
 
+@pytest.mark.parametrize("change", ["bot", "link"])
+def test_a_link_opened_while_the_host_replaced_it_marks_no_seat_as_opened(
+    app: Flask, client: FlaskClient, change: str
+) -> None:
+    """Ben's first look was checked, then the host gave his seat to a bot (or a new link) before the
+    look took the table's lock: the seat was marked opened by a link that no longer works, so a bot's
+    seat counted for Ben in a group, and the new link was taken off the host's page unopened."""
+    created = create(client, seats("Ann", "Ben", "bot"), start=False)
+    table, host, ben = created["id"], created["host_token"], created["seats"][1]["token"]
+    with app.test_request_context():
+        access = service.open_table(table, ben)  # the look's check, before the host's change
+        if change == "bot":
+            answer = client.put(f"/api/tables/{table}/seats/1", json={"bot": "basic"}, headers=auth(host))
+        else:
+            answer = client.post(f"/api/tables/{table}/seats/1/link", headers=auth(host))
+        assert answer.status_code == 200, answer.get_json()
+        service.mark_joined(access)
+    assert not row(app, table)["seats"][1]["joined"]
+    if change == "link":  # the new link still shows on the host's page
+        assert client.get(f"/api/tables/{table}/view", headers=auth(host)).get_json()["players"][1]["joined"] is False
+
+
 def test_a_move_made_just_before_its_link_was_replaced_is_answered_as_made(app: Flask, client: FlaskClient) -> None:
     """The move took the table's lock with the link still good, then the host made a new link before
     the answer was read: the move stood, and its answer said the link no longer works (403). It is

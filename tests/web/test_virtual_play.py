@@ -243,24 +243,33 @@ def test_a_player_whose_seat_a_bot_finished_joins_the_rematch_from_the_finished_
     assert seated["name"] == "Ben" and seated["bot"] == "basic"  # the host hands it back when Ben is ready
 
 
+@pytest.mark.parametrize(
+    ("link", "said"),
+    [
+        ("newer", "The rematch's host has given this seat a newer link: ask the host for it."),
+        ("first", "This seat at the rematch has been opened with the link its host gave out: ask the host."),
+    ],
+)
 def test_a_seat_the_rematch_host_has_given_a_new_link_cannot_be_taken_back_from_the_old_table(
-    client: FlaskClient,
+    client: FlaskClient, link: str, said: str
 ) -> None:
-    """Ben left; the rematch's host gave his seat to Dan. Ben's finished link must not take it (and
-    Dan's cards) back: it is refused, and Dan's link goes on working."""
+    """Ben left; the rematch's host gave his seat to Dan: a newer link, or the one the rematch came
+    with. Ben's finished link must not take it (and Dan's cards) back mid-hand: it is refused (not
+    "this link no longer works"), and Dan's link goes on working."""
     spec = [{"name": "Ann"}, {"name": "Ben"}] + [{"name": f"B{i}", "bot": "random"} for i in range(12)]
     created = create(client, spec, seed=9)
     table, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"]}
     finish(client, table, tokens)
     rematch = client.post(f"/api/tables/{table}/rematch", headers=auth(created["host_token"])).get_json()
     new, host = rematch["id"], auth(rematch["host_token"])
-    dan = client.post(f"/api/tables/{new}/seats/1/link", headers=host).get_json()["token"]
+    if link == "newer":
+        dan = client.post(f"/api/tables/{new}/seats/1/link", headers=host).get_json()["token"]
+    else:
+        dan = next(s["token"] for s in rematch["seats"] if s["seat"] == 1)
     assert client.post(f"/api/tables/{new}/start", headers=host).status_code == 200
     hand = api_view(client, new, dan)["hand"]
     refused = client.post(f"/api/tables/{table}/rematch/seat", headers=auth(tokens[1]))
-    assert refused.status_code == 403 and refused.get_json()["error"]["message"] == (
-        "The rematch's host has given this seat a newer link: ask the host for it."  # not "this link no longer works"
-    )
+    assert refused.status_code == 403 and refused.get_json()["error"]["message"] == said
     assert api_view(client, new, dan)["hand"] == hand  # still Dan's seat
     ann = client.post(f"/api/tables/{table}/rematch/seat", headers=auth(tokens[0]))  # a seat the host left alone
     assert ann.status_code == 200 and ann.get_json()["seat"] == 0
