@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
+from decimal import localcontext
+from decimal import ROUND_HALF_UP
 from typing import Any
 from urllib.parse import urlencode
 
@@ -392,16 +394,23 @@ NO_FIGURE = "—"
 def decimal(value: float, counted: int = 1) -> str:
     """A figure with one decimal as the request's language writes it (``12.8``, ``12,8`` in
     Russian), negative with a true minus sign like every score (figures.py); a dash when it is
-    the average of nothing (``counted`` 0)."""
-    return str(format_decimal(value, format="0.0")).replace("-", MINUS) if counted else NO_FIGURE
+    the average of nothing (``counted`` 0). Halves round away from zero, as players round
+    (−2.25 is −2.3; Babel's default rounds them to even, −2.2)."""
+    if not counted:
+        return NO_FIGURE
+    with localcontext(rounding=ROUND_HALF_UP):
+        return str(format_decimal(value, format="0.0")).replace("-", MINUS)
 
 
 def percent(rate: float, counted: int = 1, tight: bool = False) -> str:
     """A rate as a whole percent as the request's language writes it (``60%``, ``60 %`` in
     Russian, with a narrow no-break space), or a dash when it is the rate of nothing (``counted``
-    0). ``tight``: no space at all, for a phone's leaderboard, whose seven columns keep a name of
-    ten letters on its line."""
-    return str(format_percent(rate)).replace("\xa0", "" if tight else "\u202f") if counted else NO_FIGURE
+    0); halves round up, as in :func:`decimal` (1 in 8 is 13%). ``tight``: no space at all, for a
+    phone's leaderboard, whose seven columns keep a name of ten letters on its line."""
+    if not counted:
+        return NO_FIGURE
+    with localcontext(rounding=ROUND_HALF_UP):
+        return str(format_percent(rate)).replace("\xa0", "" if tight else "\u202f")
 
 
 def init_app(app: Flask) -> None:

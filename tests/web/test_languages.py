@@ -280,6 +280,24 @@ def test_russian_players_left_to_bid_take_the_right_form(app: Flask) -> None:
         assert bids_status([3, 4], 2, 5) == "Заказано 7 на 5 карт — перезаказ на 2"
 
 
+@pytest.mark.parametrize(
+    ("lang", "figures"),
+    [
+        ("en", ["\u22122.3", "2.7", "0.0", "13%", "38%", "\u2014"]),
+        ("ru", ["\u22122,3", "2,7", "0,0", "13\u202f%", "38\u202f%", "\u2014"]),
+    ],
+)
+def test_averages_and_rates_round_halves_as_players_do(app: Flask, lang: str, figures: list[str]) -> None:
+    """−9 points in 4 hands showed as −2.2 beside the CSV's −2.25, and 1 perfect bid in 8 as 12%:
+    Babel rounds halves to even. A player rounds them away from zero."""
+    from scorekeeper.i18n import decimal
+    from scorekeeper.i18n import percent
+
+    with app.test_request_context(f"/?lang={lang}"):
+        shown = [decimal(-9 / 4), decimal(2.65), decimal(0.04), percent(1 / 8), percent(3 / 8), percent(0, counted=0)]
+    assert shown == figures
+
+
 def test_card_names_follow_each_language(app: Flask) -> None:
     queen, hi = Card.parse("QS"), Card.parse("HB")
     said = {}
