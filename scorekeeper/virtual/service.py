@@ -785,10 +785,9 @@ def made_by_form(
         same = False
     if (game is not None and game.number > 1) or any(not table.seats[m["seat"]].get("bot") for m in log_of(table)):
         same = False  # a person has played at it
-    if not same:
-        return None, None
-    held = [info.get("token_hash") or "" for info in table.seats]  # a seat given a new link since: not this one
-    links = {seat: link for seat, link in enumerate(tokens[1:]) if matches(link, held[seat])}
+    links = {seat: link for seat, link in enumerate(tokens[1:]) if bots[seat] is None}
+    if not same or not all(matches(link, table.seats[seat].get("token_hash") or "") for seat, link in links.items()):
+        return None, None  # (a seat given a new link since: the host has had the table)
     return Created(table, tokens[0], links, again=True), tokens
 
 
