@@ -2,7 +2,7 @@
 
 What costs the server storage or much work is limited: creating games and tables, importing,
 rendering PDFs, exporting a whole group, and changing a group's roster or games (each change adds
-the whole group up again: most of a second at its caps). Playing is not: a scorer's writes,
+the whole group up again: half a second at its caps). Playing is not: a scorer's writes,
 watchers' polls and a seat's moves are cheap, and a table of phones often shares one address (the
 venue's Wi-Fi), so a game at play speed is never limited. A route opts in with a decorator, and
 routes that share a decorator share one budget per address (a new game by the API or by the form

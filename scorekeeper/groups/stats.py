@@ -15,6 +15,7 @@ import io
 import threading
 from collections import Counter
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field
 from functools import cached_property
@@ -334,14 +335,21 @@ def absent_seats(table_seats: list[dict[str, Any]]) -> set[int]:
     return {i for i, s in enumerate(table_seats) if s.get("bot") and not s.get("joined")}
 
 
-def load(group: Group, session: Session | None = None) -> list[Played]:
-    """The group's games with their summaries, seats and bots, newest first, in at most four
-    queries for any number of games: the games, their seats, the bot seats of virtual games,
-    and the hands of any game whose stored summary is not of its version (scored again here).
-    Read in ``session``, the request's by default."""
+def load(group: Group, session: Session | None = None, before: Iterable[Played] = ()) -> list[Played]:
+    """The group's games with their summaries, seats and bots, newest first, in at most five
+    queries for any number of games: the games' versions, the games not ``before`` at that version
+    (an earlier season's, whose rows and summaries are loaded already: decoding them is most of
+    the work at the caps), their seats, the bot seats of virtual games, and the hands of any game
+    whose stored summary is not of its version (scored again here). Read in ``session``, the
+    request's by default."""
     reads: Session | scoped_session[Any] = session or db.session
-    query = select(Game).where(Game.group_id == group.id).order_by(Game.created_at.desc(), Game.id)
-    rows = reads.execute(query).scalars().all()
+    order = (Game.created_at.desc(), Game.id)
+    versions = reads.execute(select(Game.id, Game.version).where(Game.group_id == group.id).order_by(*order)).all()
+    known = {p.game.id: p for p in before}
+    kept = {i: known[i] for i, version in versions if i in known and known[i].game.version == version}
+    query = select(Game).where(Game.group_id == group.id, Game.id.not_in(kept)).order_by(*order)
+    loaded = {g.id: g for g in reads.execute(query).scalars()}
+    rows = [kept[i].game if i in kept else loaded[i] for i, _ in versions if i in kept or i in loaded]
     seats: dict[str, dict[int, str]] = {}
     query_seats = (
         select(GroupSeat.game_id, GroupSeat.seat, GroupSeat.player_id)
@@ -361,7 +369,7 @@ def load(group: Group, session: Session | None = None) -> list[Played]:
         for game_id, table_seats in reads.execute(query_bots):
             bots[game_id] = {i: str(s["bot"]) for i, s in enumerate(table_seats) if s.get("bot")}
             absent[game_id] = absent_seats(table_seats)
-    summaries = {g.id: kept for g in rows if (kept := kept_summary(g))}
+    summaries = {i: p.summary for i, p in kept.items()} | {g.id: s for g in loaded.values() if (s := kept_summary(g))}
     stale = [g for g in rows if g.id not in summaries]
     if stale:
         hands: dict[str, list[Any]] = {g.id: [] for g in stale}
@@ -381,10 +389,12 @@ def load(group: Group, session: Session | None = None) -> list[Played]:
 
 #: Seasons kept per server process: the last groups read, each under the state it was added up
 #: from (:func:`state_of`), up to this many games in all (the last group read is kept whatever its
-#: size). Reading an unchanged group again adds nothing up: at the caps (1000 games of 15 players,
-#: 300 players) that is most of a second of CPU, which phones that all open the leaderboard after
-#: a game would otherwise spend many times over; such a season takes about 38 MB kept.
-KEPT_GAMES = 2000
+#: size; two groups at the caps fit, so that reading them in turn does not push each other out).
+#: Reading an unchanged group again adds nothing up: at the caps (1000 games of 15 players, 300
+#: players) that is about half a second of CPU, which phones that all open the leaderboard after a
+#: game would otherwise spend many times over; such a season takes about 38 MB kept. After a write,
+#: the games not written since are taken from the season kept (a fifth of the work at the caps).
+KEPT_GAMES = 2 * (1000 + 1)
 _kept_lock = threading.Lock()
 #: One adding up of a group at a time per process (a lock per stripe of group ids): the phones
 #: that open the leaderboard after the same hand wait for the first one's season, not add it up
@@ -440,9 +450,11 @@ def season(group: Group) -> Season:
     with _adding_up[hash(group.id) % len(_adding_up)]:
         if (ready := found(key)) is not None:  # added up by another request meanwhile
             return ready
+        with _kept_lock:  # the group as it was: its games not written since are not read again
+            earlier = next((s.played for k, s in kept.items() if k[0] == group.id), ())
         with Session(snapshot(db.engine)) as session:
             state = (group.id, state_of(group.id, session))
-            fresh = add_up(session.get_one(Group, group.id), session)
+            fresh = add_up(session.get_one(Group, group.id), session, earlier)
         with _kept_lock:
             for older in [k for k in kept if k[0] == group.id]:
                 del kept[older]
@@ -460,9 +472,10 @@ def snapshot(engine: Engine) -> Engine:
     )
 
 
-def add_up(group: Group, session: Session | None = None) -> Season:
-    """Add up every complete hand of every game in the group, per roster player (R19–R21, R26)."""
-    played = load(group, session)
+def add_up(group: Group, session: Session | None = None, before: Iterable[Played] = ()) -> Season:
+    """Add up every complete hand of every game in the group, per roster player (R19–R21, R26);
+    ``before``: the games of an earlier season, as :func:`load` takes them."""
+    played = load(group, session, before)
     players = roster(group)
     tallies = {p.id: Tally(p) for p in players}
     for game in reversed(played):  # oldest first, so each player's appearances read in time order

@@ -120,10 +120,19 @@ def test_an_unchanged_group_is_not_added_up_again(client: FlaskClient) -> None:
         assert stats.season(db.session.get_one(Group, group["id"])) is first
     client.set_cookie(f"skg_{group['id']}", group["token"])
     assert client.get(f"/groups/{group['id']}").status_code == 200
-    import_into(client, group, ["Ann", "Ben"], legal_hands(2, 3, seed=2))
+    game = import_into(client, group, ["Ann", "Ben"], legal_hands(2, 3, seed=2))
     with client.application.app_context():
         second = stats.season(db.session.get_one(Group, group["id"]))
     assert second is not first and len(second.played) == len(first.played) + 1
+    # the game not written since is the one read before (its row and summary not decoded again)
+    assert second.played[1].game is first.played[0].game and second.played[1].summary is first.played[0].summary
+    bids, _ = legal_hands(2, 4, seed=2)[3]
+    wrote = client.put(f"/api/games/{game['id']}/hands/4/bids", json={"bids": bids}, headers=auth(game["scorer_token"]))
+    assert wrote.status_code == 200, wrote.get_json()
+    with client.application.app_context():
+        third = stats.season(db.session.get_one(Group, group["id"]))
+    assert third.played[1].game is first.played[0].game
+    assert third.played[0].game is not second.played[0].game and third.played[0].game.version == game["version"] + 1
 
 
 def test_phones_that_read_a_changed_group_at_once_wait_for_one_adding_up(
