@@ -68,7 +68,7 @@ def reader(game_id: str) -> Access:
     return open_game(game_id, bearer() or cookie_token(game_id))
 
 
-def download(data: str | Iterable[str], mimetype: str, filename: str) -> Response:
+def download(data: str | Iterable[str] | Iterable[bytes], mimetype: str, filename: str) -> Response:
     """A file to save (``attachment``), never cached: it holds the players' names."""
     return Response(
         data,

@@ -551,6 +551,22 @@ def test_export_json_holds_every_game_importable_one_by_one(client: FlaskClient)
     assert strip == [{k: v for k, v in p.items() if k != "player_id"} for p in copied["players"]]
 
 
+def test_a_slow_reader_of_the_export_holds_no_database_connection(app: Flask, client: FlaskClient) -> None:
+    """The export was streamed as its games were read: a phone (or a script) that read it slowly held
+    the request's transaction open for as long as it took (on PostgreSQL a connection idle in
+    transaction, of at most 15 a process). The file is written whole first, then sent."""
+    group, _games = season(client)
+    whole = client.get(f"/api/groups/{group['id']}/export.json", headers=auth(group["token"])).get_data()
+    answer = client.get(f"/api/groups/{group['id']}/export.json", headers=auth(group["token"]), buffered=False)
+    chunks = iter(answer.response)
+    first = next(chunks)  # the reader takes a first piece, then waits
+    with app.app_context():
+        assert db.engine.pool.checkedout() == 0
+    undated = re.compile(rb'"exported_at": "[^"]*"')
+    assert undated.sub(b"", first + b"".join(chunks)) == undated.sub(b"", whole)
+    answer.close()
+
+
 @pytest.mark.parametrize(("lang", "point"), [("en", "."), ("ru", ","), ("it", ","), ("id", ",")])
 def test_points_per_hand_and_rates_are_written_as_the_language_writes_them(
     client: FlaskClient, lang: str, point: str
