@@ -123,25 +123,32 @@ class BidsBase(HandForm):
         return NOT_NOTED if not choice else None if choice == "none" else choice
 
 
-class TricksBase(HandForm):
-    kind = "tricks"
+class Remainder:
+    """A form with a ``tricks_<seat>`` field per seat: the hand's tricks step, or its correction."""
 
-    def fill_remainder(self, cards: int) -> None:
+    players: int
+
+    def fill_remainder(self: Any, cards: int) -> None:
         """When exactly one player is left blank, give them the tricks nobody else took.
 
         Every trick is won by exactly one player (R23), so the last count follows from the others,
         as on paper. The engine still checks the result; a negative remainder is left blank, and so
         is the row when another count is out of range (the error then names that player, R23).
         """
-        values = self.values()
+        fields = [self[f"tricks_{seat}"] for seat in range(self.players)]
+        values = [field.data for field in fields]
         blank = [seat for seat, value in enumerate(values) if value is None]
         if len(blank) == 1 and all(isinstance(v, int) and 0 <= v <= cards for v in values if v is not None):
             rest = cards - sum(v for v in values if v is not None)
             if rest >= 0:
-                self[f"{self.kind}_{blank[0]}"].data = rest
+                fields[blank[0]].data = rest
 
 
-class HandEditBase(BidsBase):
+class TricksBase(Remainder, HandForm):
+    kind = "tricks"
+
+
+class HandEditBase(Remainder, BidsBase):
     """The correction page: a recorded hand's bids, trump and tricks, saved together."""
 
     def tricks_values(self) -> list[Any]:

@@ -719,8 +719,12 @@ def save_hand(game_id: str, number: int) -> Any:
             game, card, rules, number, "bids", form.values(), form.trump_choice(), bid_errors, editing=True
         )
         shown = tricks_shown or form.tricks_values()
+        tapped = form.values()  # the tricks scored against the bids above them, when every one is tapped
+        against = tapped if all(isinstance(bid, int) for bid in tapped) else None
         tricks = (
-            screens.hand_panel(game, card, rules, number, "tricks", shown, line.trump or "", trick_errors, editing=True)
+            screens.hand_panel(
+                game, card, rules, number, "tricks", shown, line.trump or "", trick_errors, editing=True, bids=against
+            )
             if line.bids is not None
             else None
         )
@@ -739,6 +743,7 @@ def save_hand(game_id: str, number: int) -> Any:
     bid_errors = form.missing(names) or screens.seat_errors("bids", rules, number, form.values(), names)
     trick_errors: dict[int, str] = {}
     if with_tricks:
+        form.fill_remainder(line.cards)  # as the hand's own tricks step does (R23)
         trick_errors = form.missing_tricks(names) or screens.seat_errors(
             "tricks", rules, number, form.tricks_values(), names
         )

@@ -259,9 +259,12 @@ def hand_panel(
     errors: dict[int, str] | None = None,
     message: str | None = None,
     editing: bool = False,
+    bids: Sequence[int] | None = None,
 ) -> HandPanel:
-    """The bids or tricks step of hand ``number``; ``values`` are a re-rendered form's, else the stored ones."""
+    """The bids or tricks step of hand ``number``; ``values`` are a re-rendered form's, else the stored
+    ones; ``bids``, the bids the tricks are scored against: a correction's tapped ones, else the stored."""
     line = card.hands[number - 1]
+    bids = line.bids if bids is None else list(bids)
     names, n = game.players, rules.players
     order = bidding_order(line.dealer, n)
     before = totals_before(card, number)
@@ -279,7 +282,7 @@ def hand_panel(
             if value is None and len(choices) == 1:  # one card, zero bids off: every bid is 1 (R13)
                 value = choices[0].value
         else:
-            bid = line.bids[seat] if line.bids else None
+            bid = bids[seat] if bids else None
             choices = [
                 Choice(v, points(bid, v), before[seat] + points(bid, v)) if bid is not None else Choice(v)
                 for v in range(line.cards + 1)
@@ -313,7 +316,7 @@ def hand_panel(
         url_for("pages.edit_hand", game_id=game.id, number=number),
         trump=trump,
         turn_up=rules.has_turn_up(number),
-        bids=line.bids,
+        bids=bids,
         autosubmit=step == "bids" and stored is None and not editing,
         message=message,
         editing=editing,

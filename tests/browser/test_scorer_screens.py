@@ -188,7 +188,9 @@ def test_trump_not_noted_is_apart_from_no_trump_on_the_screens_and_the_pdf(brows
     expect(page.locator(".hand-meta").nth(1)).to_contain_text("No trump — a Bluke was turned")
     expect(page.locator("#hand-1 .trump-mark")).to_have_text("–")  # hand 1: not noted
     expect(page.locator("#hand-2 .trump-mark")).to_have_text("NT")
-    expect(page.locator(".legend")).to_contain_text("NT: no trump, a Bluke was turned; –: not noted")
+    expect(page.locator(".legend")).to_contain_text(
+        "NT: no trump, a Bluke was turned or every card dealt; –: not noted"
+    )
 
     # Undoing the bids says what becomes of the trump, and keeps it chosen.
     page.locator("label[for=tricks0-2]").tap()

@@ -9,6 +9,7 @@ import threading
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from scorekeeper import games
 from scorekeeper.engine import draw_for_deal
@@ -616,6 +617,45 @@ def test_an_edit_with_an_error_shows_the_edit_page_again(app: Flask, client: Fla
     page = text(answer)
     assert answer.status_code == 422 and "Correct hand 1" in page and "Ben bid 25" in page
     assert document(app, game_id)["hands"][0]["bids"] == [4, 5, 3]
+
+
+def correct_hand(
+    client: FlaskClient, app: Flask, game_id: str, bids: list[int], tricks: list[int | None]
+) -> TestResponse:
+    """Hand 1's correction page (without script) sent with these taps, ``None`` untapped."""
+    data = {"csrf_token": csrf(client, f"/g/{game_id}/hands/1"), "version": str(current_version(app, game_id))}
+    data |= {f"bid_{seat}": str(bid) for seat, bid in enumerate(bids)}
+    data |= {f"tricks_{seat}": str(taken) for seat, taken in enumerate(tricks) if taken is not None}
+    return client.post(f"/g/{game_id}/hands/1", data=data)
+
+
+def test_a_refused_correction_scores_the_tricks_against_the_bids_tapped_above_them(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Ann's bid corrected 4 → 6 and a slip in the tricks (R23): the page came back with the tricks
+    scored against the stored bids ("bid 4 +41", "12 bid for 13 cards") under "14 bid for 13 cards"."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    play(client, app, game_id, 1, [4, 5, 3], [5, 3, 5])
+    answer = correct_hand(client, app, game_id, [6, 5, 3], [5, 3, 4])
+    page = text(answer)
+    assert answer.status_code == 422 and document(app, game_id)["hands"][0]["bids"] == [4, 5, 3]
+    tricks = page[page.index('id="tricks-part"') :]
+    assert '<b class="bid-total">14 bid for 13 cards</b>' in tricks
+    ann = tricks[tricks.index('id="tricks0"') :]
+    assert '<span class="bidchip">bid 6</span> <span class="pts neg">\u221260</span>' in ann  # set: 5 of 6 (R20)
+    assert 'id="tricks0-6" value="6" data-p="60" data-t="60"' in ann
+
+
+def test_the_correction_page_gives_the_last_player_the_tricks_left_as_the_hand_does(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Tricks 5 and 3 tapped, Cy's left blank: the hand's tricks step gives Cy the 5 left (R23);
+    its correction page refused the same taps ("Tap a number of tricks taken for Cy")."""
+    game_id = new_game(client, ["Ann", "Ben", "Cy"])
+    assert post_hand(client, game_id, 1, "bids", [4, 5, 3], current_version(app, game_id)).status_code == 302
+    answer = correct_hand(client, app, game_id, [4, 5, 3], [5, 3, None])
+    assert answer.status_code == 302, text(answer)
+    assert document(app, game_id)["hands"][0]["tricks"] == [5, 3, 5]
 
 
 def test_a_hand_not_reached_cannot_be_edited(client: FlaskClient) -> None:
