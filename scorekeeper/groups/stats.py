@@ -347,7 +347,7 @@ def load(group: Group, session: Session | None = None, before: Iterable[Played] 
     versions = reads.execute(select(Game.id, Game.version).where(Game.group_id == group.id).order_by(*order)).all()
     known = {p.game.id: p for p in before}
     kept = {i: known[i] for i, version in versions if i in known and known[i].game.version == version}
-    query = select(Game).where(Game.group_id == group.id, Game.id.not_in(kept)).order_by(*order)
+    query = select(Game).where(Game.group_id == group.id, Game.id.not_in(list(kept))).order_by(*order)
     loaded = {g.id: g for g in reads.execute(query).scalars()}
     rows = [kept[i].game if i in kept else loaded[i] for i, _ in versions if i in kept or i in loaded]
     seats: dict[str, dict[int, str]] = {}
