@@ -208,7 +208,7 @@ def test_a_correction_saves_bids_and_tricks_together(app: Flask, client: FlaskCl
     [
         ([3, 5, 3], [6, 3, 5], "Tricks add up to 14, but 13 cards were dealt in hand 1 (R23)."),
         ([14, 5, 3], [5, 3, 5], "Ann bid 14, but only 13 cards were dealt in hand 1 (R22)."),
-        ([3, 5, 3], [5, None, 5], "Tap a number of tricks taken for Ben."),
+        ([3, 5, 3], [None, None, 5], "Tap a number of tricks taken for Ben."),  # one blank is filled (R23)
     ],
 )
 def test_a_refused_correction_stores_nothing_and_says_why(
