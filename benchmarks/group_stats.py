@@ -11,8 +11,8 @@ and 95th percentile are printed side by side with the CPU time the request took 
 connection, nothing of the group kept in the process), "changed" (a pooled connection; the
 group's season added up again, nothing kept), "written" (a hand recorded in one of its games
 since the last read: the others are taken from the season kept) and "kept" (the season kept from
-the last read, ``stats.season``: the group unchanged since). The export is streamed and never
-kept: its figure is the whole body. The target: a group of 200 games opens its
+the last read, ``stats.season``: the group unchanged since). The export is written whole (to a
+temporary file) and never kept: its figure is the whole body. The target: a group of 200 games opens its
 statistics page in under 200 ms on this machine (2 cores, possibly shared: the load average is
 printed).
 

@@ -6,7 +6,7 @@
    ten times as much.
 2. A group's ``export.json`` of ``--group-games`` games of 15 players, with no corrections and
    with ``--corrections`` corrections in each (500 is the most a game keeps): the corrections are
-   read as plain rows and the file is streamed, game by game.
+   read as plain rows and the file is written game by game to a temporary file, then sent.
 
 Every request goes through the app in this process (Flask's test client, SQLite in a temporary
 folder), so the figure is the server's whole work for it: CPU time of this process, the median of

@@ -470,24 +470,17 @@ def create_game(
     return game, scorer, watch
 
 
-def made_by_form(
-    tokens: tuple[str, ...] | None, names: list[str], variant: str, options: Mapping[str, bool]
-) -> tuple[Game | None, tuple[str, ...] | None]:
-    """The game a new-game form made already with ``tokens`` (:func:`~scorekeeper.tokens.tokens_of_form`),
-    sent again as its answer was lost, else ``None`` and the tokens for the game it makes now.
-
-    Only while nothing is recorded in that game and it has the players, variant and options sent:
-    the same form sent back with others, or once the game has begun, makes a game with fresh tokens.
+def made_by_form(tokens: tuple[str, ...] | None) -> tuple[Game | None, tuple[str, ...] | None]:
+    """The game a new-game form made already with ``tokens`` (:func:`~scorekeeper.tokens.tokens_of_form`,
+    which the players, variant, options and dealer sent key), sent again as its answer was lost, else
+    ``None`` and the tokens for the game it makes now: fresh ones (``None``) once that game has begun.
     """
     if tokens is None:
         return None, None
     game = db.session.execute(select(Game).where(Game.scorer_hash == token_hash(tokens[0]))).scalar_one_or_none()
     if game is None:
         return None, tokens
-    same = game.version == 1 and (game.players, game.variant) == (names, variant)
-    if same and all(game.options.get(name) == on for name, on in options.items()):
-        return game, tokens
-    return None, None
+    return (game, tokens) if game.version == 1 else (None, None)
 
 
 def _new_game(

@@ -47,8 +47,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     #: The seats a bot played in an imported game ({"1": "strong"}: the seat as text, the level), as
     #: its file said; a virtual game's are its table's (``games.bot_seats``).
     bots: Mapped[dict[str, str] | None] = mapped_column(JSON)
-    #: The ``id`` an imported file gave, for a game imported into a group: the same file imported
-    #: into the group again is refused (``groups.service.seat_players``), as it would count twice.
+    #: For a game imported into a group, the game it copies: the imported file's ``origin`` (a group
+    #: export gives a copy's), else its ``id``. That game imported into the group again is refused
+    #: (``groups.service.seat_players``), as it would count twice.
     origin: Mapped[str | None] = mapped_column(String(64))
 
     hands: Mapped[list[HandEntry]] = relationship(

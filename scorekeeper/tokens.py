@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import json
 import re
 import secrets
 from collections.abc import Sequence
@@ -20,15 +21,17 @@ def new_token() -> str:
 ONCE = re.compile(r"[\w-]{32}", re.ASCII)
 
 
-def tokens_of_form(once: object, key: bytes, roles: Sequence[str] = ("s", "w")) -> tuple[str, ...] | None:
-    """The tokens handed out by the set-up form marked ``once``, one for each role (``None`` for a
-    form without a well-formed mark): the same on a resend, so what the form made is found again
-    (:func:`scorekeeper.games.made_by_form`, :func:`scorekeeper.virtual.service.made_by_form`), and
+def tokens_of_form(once: object, key: bytes, sent: object, roles: Sequence[str] = ("s", "w")) -> tuple[str, ...] | None:
+    """The tokens handed out by the set-up form marked ``once`` and sending ``sent`` (what it asks
+    for, as JSON), one for each role (``None`` for a form without a well-formed mark): the same on a
+    resend, so what the form made is found again (:func:`scorekeeper.games.made_by_form`,
+    :func:`scorekeeper.virtual.service.made_by_form`), others for the form sent back changed, and
     as unguessable as :func:`new_token` without ``key``. A new game's roles are its scorer and
     watch tokens; a new table's its host's and each seat's."""
     if not isinstance(once, str) or not ONCE.fullmatch(once):
         return None
-    made = (hmac.new(key, f"{once}:{role}".encode(), hashlib.sha256).digest()[:24] for role in roles)
+    asked = json.dumps(sent, sort_keys=True)
+    made = (hmac.new(key, f"{once}:{asked}:{role}".encode(), hashlib.sha256).digest()[:24] for role in roles)
     return tuple(base64.urlsafe_b64encode(token).decode() for token in made)
 
 

@@ -44,14 +44,18 @@
      through a reload, back and forward, or the phone locking and the browser dropping the tab.
      Each notes the version it was tapped on (#at). */
   function draftKey(form) { return "bluke-draft:" + (form.dataset.draft || form.getAttribute("action")); }
-  /* Kept on the phone even when its storage is full: the copies static/queue.js keeps of the other
-     games (bluke-known-<id>, one for each game ever scored here) make room. */
+  /* Kept on the phone even when its storage is full: the copies static/queue.js keeps of other
+     games (bluke-known-<id>, one for each game scored here and not opened since) make room, one at a time. */
   function put(key, value) {
-    try { localStorage.setItem(key, value); } catch (e) {
-      try {
-        Object.keys(localStorage).forEach(function (k) { if (k.indexOf("bluke-known-") === 0 && k.slice(12) !== location.pathname.split("/")[2]) localStorage.removeItem(k); });
-        localStorage.setItem(key, value);
-      } catch (e) { /* storage off */ }
+    var others;
+    for (;;) {
+      try { localStorage.setItem(key, value); return; } catch (e) {
+        try {
+          others = others || Object.keys(localStorage).filter(function (k) { return k.indexOf("bluke-known-") === 0 && k.slice(12) !== location.pathname.split("/")[2]; });
+          if (!others.length) return;  /* nothing left to make room with */
+          localStorage.removeItem(others.pop());
+        } catch (e) { return; /* storage off */ }
+      }
     }
   }
   function saveDraft(form) {

@@ -226,10 +226,11 @@ def new_game() -> Any:
         return render_new(form)
     if not form.validate_on_submit():
         return render_new(form, stale_form(_(OUT_OF_DATE)), 400)
-    marked = tokens_of_form(form.once.data, str(current_app.config["SECRET_KEY"]).encode())
     try:
         names, dealer = form.players()
-        made, tokens = games.made_by_form(marked, names, form.variant.data or "", form.options())
+        asked = [names, dealer, form.variant.data or "", form.options()]
+        marked = tokens_of_form(form.once.data, str(current_app.config["SECRET_KEY"]).encode(), asked)
+        made, tokens = games.made_by_form(marked)
         if made:
             return sent_again(made, tokens)
         draw = draw_for_deal(len(names), secrets.SystemRandom()) if dealer is None else None
@@ -242,7 +243,7 @@ def new_game() -> Any:
             tokens=tokens,
         )
     except IntegrityError:  # the same form sent at the same time made the game first
-        made, tokens = games.made_by_form(marked, names, form.variant.data or "", form.options())
+        made, tokens = games.made_by_form(marked)
         if made:
             return sent_again(made, tokens)
         raise

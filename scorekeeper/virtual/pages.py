@@ -534,17 +534,18 @@ def create() -> Any:
     humans = [i for i, s in enumerate(seats) if s["bot"] is None]
     variant, options = request.form.get("variant", "standard"), {n: request.form.get(n) == "on" for n in OPTION_NAMES}
     roles = ["host", *(f"seat {i}" for i in range(len(seats)))]
-    marked = tokens_of_form(request.form.get("once"), str(current_app.config["SECRET_KEY"]).encode(), roles)
     try:
-        created, tokens = service.made_by_form(marked, seats, variant, options)
+        drawn = request.form.get("draw") == "on"
+        first: int | str = "draw" if drawn else _dealer_seat(request.form.get("first_dealer", "1"), kept, len(rows))
+        asked = [seats, variant, options, first]
+        marked = tokens_of_form(request.form.get("once"), str(current_app.config["SECRET_KEY"]).encode(), asked, roles)
+        created, tokens = service.made_by_form(marked)
         if created is None:
-            drawn = request.form.get("draw") == "on"
-            first: int | str = "draw" if drawn else _dealer_seat(request.form.get("first_dealer", "1"), kept, len(rows))
             created = service.create_table(
                 seats, variant, options, first, len(humans) <= 1, attach=groups.attach_for_request(), tokens=tokens
             )
     except IntegrityError:  # the same form sent at the same time made the table first
-        created, tokens = service.made_by_form(marked, seats, variant, options)
+        created, tokens = service.made_by_form(marked)
         if created is None:
             raise
     except (RulesError, ServiceError) as error:

@@ -760,16 +760,12 @@ def create_table(
     return Created(table, host, links)
 
 
-def made_by_form(
-    tokens: Sequence[str] | None, seats: object, variant: object, options: object
-) -> tuple[Created | None, Sequence[str] | None]:
+def made_by_form(tokens: Sequence[str] | None) -> tuple[Created | None, Sequence[str] | None]:
     """The table a set-up form made already with ``tokens`` (:func:`~scorekeeper.tokens.tokens_of_form`:
-    the host's, then each seat's), sent again as its answer was lost, with the links it handed out;
-    else ``None`` and the tokens for the table it makes now.
-
-    Only while no person has bid or played at it and it has the seats, variant and options sent: the
-    same form sent back with others, or once it is played, makes a table with fresh tokens. Its
-    first dealer is not compared: a draw for the deal (R6) is drawn again on every send.
+    the host's, then each seat's, which the seats, variant, options and dealer sent key), sent again
+    as its answer was lost, with the links it handed out; else ``None`` and the tokens for the table
+    it makes now: fresh ones (``None``) once a person has bid or played at that table, or the host
+    has given a person's seat another link (the host has had the table).
     """
     if tokens is None:
         return None, None
@@ -778,16 +774,13 @@ def made_by_form(
     ).scalar_one_or_none()
     if table is None:
         return None, tokens
-    names, bots = parse_seats(seats)
     game = load_state(table)
-    same = [(s["name"], s.get("bot")) for s in table.seats] == list(zip(names, bots)) and table.game.variant == variant
-    if not isinstance(options, Mapping) or any(table.game.options.get(name) != on for name, on in options.items()):
-        same = False
-    if (game is not None and game.number > 1) or any(not table.seats[m["seat"]].get("bot") for m in log_of(table)):
-        same = False  # a person has played at it
-    links = {seat: link for seat, link in enumerate(tokens[1:]) if bots[seat] is None}
-    if not same or not all(matches(link, table.seats[seat].get("token_hash") or "") for seat, link in links.items()):
-        return None, None  # (a seat given a new link since: the host has had the table)
+    people = {seat: info.get("token_hash") or "" for seat, info in enumerate(table.seats) if not info.get("bot")}
+    links = {seat: link for seat, link in enumerate(tokens[1:]) if seat in people}
+    if (game is not None and game.number > 1) or any(m["seat"] in people for m in log_of(table)):
+        return None, None  # a person has played at it
+    if not all(matches(link, people[seat]) for seat, link in links.items()):
+        return None, None
     return Created(table, tokens[0], links, again=True), tokens
 
 
