@@ -393,15 +393,16 @@ def rename(group_id: str, player_id: str, name: object, was: object = None) -> N
             )
         key = name_key(new_name)
         other = names_of(group).get(key, player)
-        if other is not player and other.key != key:  # a name merged into them: it is theirs
-            raise BadRequest(
-                _(
-                    "{name!r} is a name merged into {player!r} in this group: it stands for them. Choose another name.",
-                    name=new_name,
-                    player=other.name,
-                )
-            )
         if other is not player:
+            if other.key != key:  # a name merged into them: it is theirs
+                raise BadRequest(
+                    _(
+                        "{name!r} is a name merged into {player!r} in this group: it stands for them. "
+                        "Choose another name.",
+                        name=new_name,
+                        player=other.name,
+                    )
+                )
             raise BadRequest(
                 _(
                     "{name!r} is already a player of this group; if they are the same person, merge the two instead.",

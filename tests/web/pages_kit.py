@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -116,3 +117,23 @@ RULE_LINK = re.compile(r'<a class="rule" href="/rules#R\d+">(R\d+)</a>')
 def text(answer: TestResponse) -> str:
     """The page, with each rule number's link to the Rules page read as the plain number (rulebook.rule_links)."""
     return RULE_LINK.sub(r"\1", answer.get_data(as_text=True))
+
+
+def sent_at_once(app: Flask, phone: FlaskClient, path: str, data: dict[str, str], times: int = 3) -> list[int]:
+    """The statuses of ``data`` posted to ``path`` ``times`` times at the same moment, each from a
+    client holding ``phone``'s session (a double tap, or a resend while the first is on its way)."""
+    statuses: list[int] = []
+    barrier = threading.Barrier(times)
+
+    def tap() -> None:
+        client = app.test_client()
+        client.set_cookie("session", phone.get_cookie("session").value)  # type: ignore[union-attr]
+        barrier.wait()
+        statuses.append(client.post(path, data=data).status_code)
+
+    taps = [threading.Thread(target=tap) for _ in range(times)]
+    for t in taps:
+        t.start()
+    for t in taps:
+        t.join()
+    return statuses

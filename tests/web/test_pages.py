@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-import threading
 
 import pytest
 from flask import Flask
@@ -25,6 +24,7 @@ from .pages_kit import new_game
 from .pages_kit import play
 from .pages_kit import post_hand
 from .pages_kit import second_phone
+from .pages_kit import sent_at_once
 from .pages_kit import text
 
 
@@ -114,22 +114,7 @@ def test_a_set_up_sent_again_after_its_answer_was_lost_makes_no_second_game(app:
     assert "Scorer link" in text(lost.get(again.headers["Location"]))
     assert "Hand 1" in text(lost.get(f"/g/{game_id}")) and 'name="bid_0"' in text(lost.get(f"/g/{game_id}"))
 
-    at_once: list[int] = []
-    barrier = threading.Barrier(3)
-
-    def tap(changed: dict[str, str]) -> None:
-        c = app.test_client()
-        c.set_cookie("session", phone.get_cookie("session").value)  # type: ignore[union-attr]
-        barrier.wait()
-        answer = c.post("/new", data={**form, **changed})
-        at_once.append(answer.status_code)
-
-    other = {"once": "x" * 32}  # another form: its own game
-    taps = [threading.Thread(target=tap, args=(changed,)) for changed in (other, other, other)]
-    for t in taps:
-        t.start()
-    for t in taps:
-        t.join()
+    at_once = sent_at_once(app, phone, "/new", {**form, "once": "x" * 32})  # another form: its own game
     assert at_once == [302, 302, 302] and games_stored(app) == before + 2
     # the same form sent back with other players (found again when it is sent again), or once the
     # game has begun, starts a game

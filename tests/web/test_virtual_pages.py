@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-import threading
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ from sqlalchemy import select
 from scorekeeper.extensions import db
 from scorekeeper.models import VirtualTable
 
+from .pages_kit import sent_at_once
 from .virtual_support import auth  # noqa: F401 (a fixture)
 from .virtual_support import create  # noqa: F401 (a fixture)
 from .virtual_support import finish
@@ -122,20 +122,7 @@ def test_a_new_table_sent_again_after_its_answer_was_lost_makes_no_second_table(
         seat.get(links[row(app, table)["state"]["to_act"]])
     bids = re.findall(r'name="bid" value="(\d+)"', text(seat.get(f"/t/{table}")))
     assert bids, "the person is to bid (bots before them have bid)"
-    at_once: list[int] = []
-    barrier = threading.Barrier(3)
-
-    def tap() -> None:
-        c = app.test_client()
-        c.set_cookie("session", phone.get_cookie("session").value)  # type: ignore[union-attr]
-        barrier.wait()
-        at_once.append(c.post("/t/new", data={**form, "once": "x" * 32}).status_code)  # another form
-
-    taps = [threading.Thread(target=tap) for _ in range(3)]
-    for t in taps:
-        t.start()
-    for t in taps:
-        t.join()
+    at_once = sent_at_once(app, phone, "/t/new", {**form, "once": "x" * 32})  # another form: its own table
     assert at_once == [303, 303, 303] and tables_stored(app) == before + 2
     # the same form sent back with other seats opens a table, which a resend of it finds in turn
     changed = [lost.post("/t/new", data={**form, "name-0": "Dan"}) for _ in range(2)]
